@@ -1,0 +1,2 @@
+pub mod preprocess;
+pub mod synth;

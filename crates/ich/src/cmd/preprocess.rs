@@ -1,0 +1,108 @@
+//! `ich preprocess`
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use preprocess::labels::Labels;
+use preprocess::{PreprocessConfig, PreprocessOptions, Window, Windows};
+
+/// Read DICOM folders (recursively, any file names), group files into scans, order slices, convert
+/// to Hounsfield units, apply the brain, blood and soft-tissue windows, resample and write a
+/// dataset. Broken files are reported and skipped; a rerun skips finished scans.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// DICOM files or folders.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Output dataset folder.
+    #[arg(long)]
+    out: PathBuf,
+    /// Labels: labels.csv / slice_labels.csv of `ich synth`, or the RSNA stage_2_train.csv. Repeatable.
+    #[arg(long)]
+    labels: Vec<PathBuf>,
+    /// Output size in pixels (square), resampled with an antialiased triangle filter.
+    #[arg(long, default_value_t = 256)]
+    size: usize,
+    /// Channel 0 window, LEVEL/WIDTH.
+    #[arg(long, default_value = "40/80", value_parser = Window::parse)]
+    brain_window: Window,
+    /// Channel 1 window, LEVEL/WIDTH.
+    #[arg(long, default_value = "80/200", value_parser = Window::parse)]
+    blood_window: Window,
+    /// Channel 2 window, LEVEL/WIDTH (the authors' notebook used 30/30).
+    #[arg(long, default_value = "40/380", value_parser = Window::parse)]
+    soft_window: Window,
+    /// Do not apply the RSNA 12-bit wrap-around fix.
+    #[arg(long)]
+    no_rsna_fix: bool,
+    /// Keep PatientName and PatientID in the dataset (left out by default).
+    #[arg(long)]
+    keep_phi: bool,
+    /// Redo scans already present in the output folder.
+    #[arg(long)]
+    force: bool,
+}
+
+pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+    if !(16..=2048).contains(&a.size) {
+        anyhow::bail!("--size must be within 16..=2048, got {}", a.size);
+    }
+    let mut labels = Labels::default();
+    for f in &a.labels {
+        labels.load(f).context("reading labels")?;
+    }
+    if !labels.is_empty() {
+        tracing::info!(
+            "labels: {} scan(s), {} slice(s)",
+            labels.n_scans(),
+            labels.n_slices()
+        );
+    }
+    let opts = PreprocessOptions {
+        config: PreprocessConfig {
+            windows: Windows([a.brain_window, a.blood_window, a.soft_window]),
+            size: a.size,
+            rsna_fix: !a.no_rsna_fix,
+            ..PreprocessConfig::default()
+        },
+        keep_phi: a.keep_phi,
+        force: a.force,
+        labels,
+    };
+    let t = std::time::Instant::now();
+    let s = preprocess::preprocess(&a.inputs, &a.out, &opts, progress)?;
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "{} scan(s) written, {} already done (resumed), {} failed; {} slices in {secs:.1} s",
+        s.scans_written,
+        s.scans_resumed,
+        s.scans_failed.len(),
+        s.slices
+    );
+    let skipped: usize = s.skipped.counts.values().sum();
+    if skipped > 0 {
+        println!("{skipped} file(s) skipped:");
+        for (reason, n) in &s.skipped.counts {
+            println!("  {n:>6}  {reason}");
+        }
+    }
+    if !s.warnings.is_empty() {
+        println!("{} warning(s):", s.warnings.len());
+        for (id, w) in s.warnings.iter().take(20) {
+            println!("  {id}: {w}");
+        }
+        if s.warnings.len() > 20 {
+            println!("  … see the scans' JSON files");
+        }
+    }
+    for f in &s.scans_failed {
+        println!("  failed: {f}");
+    }
+    println!("dataset: {}", s.manifest.display());
+    if s.scans_written + s.scans_resumed == 0 {
+        eprintln!("error: no CT scan could be preprocessed");
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,61 @@
+//! `ich`: intracranial hemorrhage detection in head CT, slice by slice, with uncertainty.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+mod progress;
+
+/// Intracranial hemorrhage detection in head CT from scan-level labels (multiple instance
+/// learning), with per-slice probabilities and their uncertainty.
+#[derive(Parser, Debug)]
+#[command(name = "ich", version, about, long_about = None)]
+struct Cli {
+    /// More logging (-v debug, -vv trace); RUST_LOG overrides.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+    /// Only warnings and errors; no progress bars.
+    #[arg(short, long, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Synth(cmd::synth::Args),
+    Preprocess(cmd::preprocess::Args),
+}
+
+fn run() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    let level = match (cli.quiet, cli.verbose) {
+        (true, _) => "warn",
+        (false, 0) => "info",
+        (false, 1) => "debug",
+        _ => "trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
+    let progress = progress::Bars::new(!cli.quiet);
+    match cli.command {
+        Command::Synth(a) => cmd::synth::run(a, &progress),
+        Command::Preprocess(a) => cmd::preprocess::run(a, &progress),
+    }
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

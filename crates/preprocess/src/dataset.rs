@@ -1,0 +1,372 @@
+//! The dataset written by `ich preprocess` (format documented in `docs/DATASET.md`).
+//!
+//! ```text
+//! DATASET/
+//!   dataset.json          manifest: format version, preprocessing config, scans, skipped files
+//!   scans/<id>.npz        NumPy archive with one array `x`: uint8 [slices, 3, size, size]
+//!   scans/<id>.json       per-scan metadata: UIDs, slice order, z positions, labels, sources
+//! ```
+//! Channel `c` of `x` is `round(255 · window_c(HU))`; slices are in z order (inferior → superior for
+//! axial scans).
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+use crate::scan::OrderedBy;
+use crate::window::Windows;
+
+/// Version of the dataset layout; readers refuse other versions.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Everything that determines the pixels of a dataset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PreprocessConfig {
+    /// Brain, blood/subdural and soft-tissue windows (channels 0, 1, 2).
+    pub windows: Windows,
+    /// Output slices are `size × size`.
+    pub size: usize,
+    /// Resampling filter (`triangle`: antialiased bilinear).
+    pub filter: String,
+    /// Whether the RSNA 12-bit wrap-around fix is applied where the header matches.
+    pub rsna_fix: bool,
+}
+
+impl Default for PreprocessConfig {
+    fn default() -> Self {
+        Self {
+            windows: Windows::default(),
+            size: 256,
+            filter: "triangle".into(),
+            rsna_fix: true,
+        }
+    }
+}
+
+impl PreprocessConfig {
+    /// A short hash of the config: scans written under another config are redone.
+    pub fn fingerprint(&self) -> String {
+        let json = serde_json::to_vec(self).expect("config serialises");
+        let d = Sha256::digest(json);
+        d[..8].iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// One slice of a scan, in z order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SliceMeta {
+    pub sop_instance_uid: String,
+    /// Position along the slice normal, mm.
+    pub z: Option<f64>,
+    pub instance_number: Option<i64>,
+    /// The file it came from, as given on the command line.
+    pub source: String,
+    pub label: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtype: Option<String>,
+}
+
+/// Metadata of one scan (`scans/<id>.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScanMeta {
+    pub format_version: u32,
+    pub id: String,
+    pub study_instance_uid: String,
+    pub series_instance_uid: String,
+    pub label: Option<u8>,
+    pub n_slices: usize,
+    pub size: usize,
+    pub original_rows: u16,
+    pub original_cols: u16,
+    pub pixel_spacing: Option<[f64; 2]>,
+    pub slice_thickness: Option<f64>,
+    pub ordered_by: OrderedBy,
+    pub config_fingerprint: String,
+    /// Pixel file, relative to the dataset folder.
+    pub pixels: String,
+    pub warnings: Vec<String>,
+    pub slices: Vec<SliceMeta>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patient_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patient_id: Option<String>,
+}
+
+/// A scan's entry in the manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScanEntry {
+    pub id: String,
+    pub label: Option<u8>,
+    pub n_slices: usize,
+    pub pixels: String,
+    pub meta: String,
+}
+
+/// Files that were not used, by reason.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// reason → count
+    pub counts: std::collections::BTreeMap<String, usize>,
+    /// `path: message` for every skipped file (non-CT series are counted only).
+    pub files: Vec<String>,
+}
+
+/// `dataset.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format_version: u32,
+    pub tool: String,
+    pub config: PreprocessConfig,
+    pub scans: Vec<ScanEntry>,
+    pub skipped: Skipped,
+}
+
+/// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| Error::Invalid(format!("{}: not a file path", path.display())))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let res = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    res.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
+}
+
+/// Writes JSON atomically.
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let bytes = serde_json::to_vec_pretty(value).map_err(|e| Error::format(path, e.to_string()))?;
+    write_atomic(path, &bytes)
+}
+
+/// Reads JSON.
+pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
+    let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+    serde_json::from_slice(&bytes).map_err(|e| Error::format(path, e.to_string()))
+}
+
+/// Encodes a C-order uint8 array as `.npy` (format 1.0).
+pub fn npy_u8(shape: &[usize], data: &[u8]) -> Vec<u8> {
+    assert_eq!(
+        shape.iter().product::<usize>(),
+        data.len(),
+        "npy: shape does not match data"
+    );
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let shape_txt = if dims.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    };
+    let mut header = format!("{{'descr': '|u1', 'fortran_order': False, 'shape': {shape_txt}, }}");
+    // magic(6) + version(2) + len(2) + header + '\n' must be a multiple of 64
+    let total = 10 + header.len() + 1;
+    header.push_str(&" ".repeat((64 - total % 64) % 64));
+    header.push('\n');
+    let mut out = Vec::with_capacity(10 + header.len() + data.len());
+    out.extend_from_slice(b"\x93NUMPY\x01\x00");
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(data);
+    out
+}
+
+/// Decodes a `.npy` uint8 array in C order: (shape, data).
+pub fn parse_npy_u8(bytes: &[u8]) -> std::result::Result<(Vec<usize>, Vec<u8>), String> {
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err("not a .npy array".into());
+    }
+    let (hlen, start) = match bytes[6] {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        2 | 3 if bytes.len() >= 12 => (
+            u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+            12,
+        ),
+        v => return Err(format!("unsupported .npy version {v}")),
+    };
+    let header = bytes
+        .get(start..start + hlen)
+        .and_then(|h| std::str::from_utf8(h).ok())
+        .ok_or("truncated .npy header")?;
+    if !header.contains("'|u1'") && !header.contains("'<u1'") {
+        return Err(format!("expected uint8 data, header {header}"));
+    }
+    if header.contains("'fortran_order': True") {
+        return Err("Fortran-order arrays are not supported".into());
+    }
+    let shape_txt = header
+        .split("'shape':")
+        .nth(1)
+        .and_then(|s| s.split('(').nth(1))
+        .and_then(|s| s.split(')').next())
+        .ok_or("no shape in .npy header")?;
+    let shape: Vec<usize> = shape_txt
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<usize>()
+                .map_err(|e| format!("bad shape '{shape_txt}': {e}"))
+        })
+        .collect::<std::result::Result<_, _>>()?;
+    let data = &bytes[start + hlen..];
+    let n: usize = shape.iter().product();
+    if data.len() != n {
+        return Err(format!("{} bytes of data for shape {shape:?}", data.len()));
+    }
+    Ok((shape, data.to_vec()))
+}
+
+/// Writes a scan's pixels, uint8 `[slices, 3, size, size]`, as `x` in an `.npz`, atomically.
+pub fn write_npz(path: &Path, shape: &[usize], data: &[u8]) -> Result<()> {
+    let mut buf = std::io::Cursor::new(Vec::new());
+    {
+        let mut zip = zip::ZipWriter::new(&mut buf);
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated)
+            .compression_level(Some(1))
+            .large_file(data.len() > u32::MAX as usize / 2);
+        let io = |e: zip::result::ZipError| Error::format(path, e.to_string());
+        zip.start_file("x.npy", opts).map_err(io)?;
+        zip.write_all(&npy_u8(shape, data))
+            .map_err(|e| Error::io(path, e))?;
+        zip.finish().map_err(io)?;
+    }
+    write_atomic(path, &buf.into_inner())
+}
+
+/// Reads array `x` of an `.npz` written by [`write_npz`] (or by `numpy.savez`).
+pub fn read_npz(path: &Path) -> Result<(Vec<usize>, Vec<u8>)> {
+    let f = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut zip = zip::ZipArchive::new(std::io::BufReader::new(f))
+        .map_err(|e| Error::format(path, e.to_string()))?;
+    let mut entry = zip
+        .by_name("x.npy")
+        .map_err(|e| Error::format(path, format!("no array x: {e}")))?;
+    let mut bytes = Vec::with_capacity(entry.size() as usize);
+    entry
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    parse_npy_u8(&bytes).map_err(|e| Error::format(path, e))
+}
+
+/// A dataset opened for reading.
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    pub root: PathBuf,
+    pub manifest: Manifest,
+}
+
+/// The pixels of one scan.
+#[derive(Debug, Clone)]
+pub struct ScanPixels {
+    pub n_slices: usize,
+    pub size: usize,
+    /// uint8 `[slices, 3, size, size]`.
+    pub data: Vec<u8>,
+}
+
+impl Dataset {
+    pub fn open(root: &Path) -> Result<Self> {
+        let path = root.join("dataset.json");
+        let manifest: Manifest = read_json(&path)?;
+        if manifest.format_version != FORMAT_VERSION {
+            return Err(Error::format(
+                &path,
+                format!(
+                    "dataset format version {} is not supported (this build reads version {FORMAT_VERSION})",
+                    manifest.format_version
+                ),
+            ));
+        }
+        Ok(Self {
+            root: root.to_path_buf(),
+            manifest,
+        })
+    }
+
+    pub fn scan_meta(&self, entry: &ScanEntry) -> Result<ScanMeta> {
+        read_json(&self.root.join(&entry.meta))
+    }
+
+    pub fn scan_pixels(&self, entry: &ScanEntry) -> Result<ScanPixels> {
+        let path = self.root.join(&entry.pixels);
+        let (shape, data) = read_npz(&path)?;
+        let size = self.manifest.config.size;
+        if shape.len() != 4 || shape[1] != 3 || shape[2] != size || shape[3] != size {
+            return Err(Error::format(
+                &path,
+                format!("array shape {shape:?}, expected [slices, 3, {size}, {size}]"),
+            ));
+        }
+        Ok(ScanPixels {
+            n_slices: shape[0],
+            size,
+            data,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn npy_header_is_aligned_and_round_trips() {
+        let data: Vec<u8> = (0..24).collect();
+        let bytes = npy_u8(&[2, 3, 4], &data);
+        let hlen = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+        assert_eq!((10 + hlen) % 64, 0);
+        assert_eq!(bytes[10 + hlen - 1], b'\n');
+        let (shape, back) = parse_npy_u8(&bytes).unwrap();
+        assert_eq!(shape, vec![2, 3, 4]);
+        assert_eq!(back, data);
+        let one = npy_u8(&[5], &[1, 2, 3, 4, 5]);
+        assert!(std::str::from_utf8(&one[10..])
+            .unwrap()
+            .contains("'shape': (5,)"));
+    }
+
+    #[test]
+    fn npz_round_trip_and_atomic_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.npz");
+        let data: Vec<u8> = (0..2 * 3 * 4 * 4).map(|v| (v * 7 % 256) as u8).collect();
+        write_npz(&p, &[2, 3, 4, 4], &data).unwrap();
+        let (shape, back) = read_npz(&p).unwrap();
+        assert_eq!(shape, vec![2, 3, 4, 4]);
+        assert_eq!(back, data);
+        // no temporary file is left behind
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn fingerprint_follows_the_config() {
+        let a = PreprocessConfig::default();
+        let b = PreprocessConfig {
+            size: 512,
+            ..a.clone()
+        };
+        assert_eq!(a.fingerprint(), PreprocessConfig::default().fingerprint());
+        assert_ne!(a.fingerprint(), b.fingerprint());
+    }
+}

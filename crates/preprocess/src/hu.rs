@@ -1,0 +1,266 @@
+//! Stored pixel values → Hounsfield units.
+//!
+//! The modality LUT of CT is linear: `HU = slope · stored + intercept`. Before it, the stored values
+//! are taken from their container (`BitsAllocated`), masked to `BitsStored` and sign-extended when
+//! `PixelRepresentation` is 1. Pixels equal to `PixelPaddingValue` are outside the field of view and
+//! become air. The RSNA 2019 challenge shipped some scans with a broken encoding (12 bits stored,
+//! unsigned, intercept > −100) whose values wrap around; [`HuOptions::rsna_fix`] undoes it exactly as
+//! the challenge's community fix does: `stored + 1000`, wrapped modulo 4096, with intercept −1000.
+
+use crate::error::PixelError;
+
+/// Air, in Hounsfield units: the value given to padding pixels.
+pub const AIR_HU: f32 = -1000.0;
+/// HU below this are not physical (padding, or lossy codecs smearing a padding value): clipped.
+pub const MIN_HU: f32 = -1024.0;
+
+/// How stored samples are laid out in the decoded pixel buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SampleFormat {
+    /// Bits of the container: 8 or 16 (32 is accepted too).
+    pub bits_allocated: u16,
+    /// Bits that carry the value (≤ `bits_allocated`).
+    pub bits_stored: u16,
+    /// `PixelRepresentation` 1: two's complement.
+    pub signed: bool,
+}
+
+impl SampleFormat {
+    /// Reads the first `n` samples of a little-endian buffer as integers, masking to `bits_stored`
+    /// and sign-extending signed values.
+    pub fn read(&self, data: &[u8], n: usize) -> Result<Vec<i32>, PixelError> {
+        let bytes = match self.bits_allocated {
+            8 => 1,
+            16 => 2,
+            32 => 4,
+            other => return Err(PixelError::UnsupportedBits(other)),
+        };
+        if self.bits_stored == 0 || self.bits_stored > self.bits_allocated {
+            return Err(PixelError::BadBitsStored {
+                stored: self.bits_stored,
+                allocated: self.bits_allocated,
+            });
+        }
+        if data.len() < n * bytes {
+            return Err(PixelError::TooShort {
+                expected: n * bytes,
+                found: data.len(),
+            });
+        }
+        let bits = u32::from(self.bits_stored);
+        let mask: u64 = if bits >= 32 {
+            u32::MAX as u64
+        } else {
+            (1u64 << bits) - 1
+        };
+        let out = data[..n * bytes]
+            .chunks_exact(bytes)
+            .map(|c| {
+                let raw: u64 = match bytes {
+                    1 => u64::from(c[0]),
+                    2 => u64::from(u16::from_le_bytes([c[0], c[1]])),
+                    _ => u64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                };
+                let v = raw & mask;
+                if self.signed && bits < 64 && (v >> (bits - 1)) & 1 == 1 {
+                    (v as i64 - (1i64 << bits)) as i32
+                } else {
+                    v as i64 as i32
+                }
+            })
+            .collect();
+        Ok(out)
+    }
+}
+
+/// Parameters of the stored-value → HU conversion, read from the DICOM header.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HuOptions {
+    pub slope: f64,
+    pub intercept: f64,
+    /// `PixelPaddingValue`, compared with the stored value (before rescale).
+    pub padding: Option<i32>,
+    /// Apply the RSNA wrap-around fix when the header matches (12 bits stored, unsigned,
+    /// intercept > −100).
+    pub rsna_fix: bool,
+    /// `MONOCHROME1` without a rescale: invert so that bright is high. With a rescale (every CT),
+    /// the modality LUT already gives HU and the photometric interpretation only concerns display.
+    pub monochrome1_without_rescale: bool,
+}
+
+impl Default for HuOptions {
+    fn default() -> Self {
+        Self {
+            slope: 1.0,
+            intercept: 0.0,
+            padding: None,
+            rsna_fix: true,
+            monochrome1_without_rescale: false,
+        }
+    }
+}
+
+/// Converts stored values to HU (clipped below at [`MIN_HU`]).
+pub fn to_hu(stored: &[i32], format: SampleFormat, opts: &HuOptions) -> Vec<f32> {
+    let wrap =
+        opts.rsna_fix && format.bits_stored == 12 && !format.signed && opts.intercept > -100.0;
+    let (slope, intercept) = if wrap {
+        (opts.slope, -1000.0)
+    } else {
+        (opts.slope, opts.intercept)
+    };
+    let max_stored = if format.signed {
+        (1i64 << (format.bits_stored - 1)) - 1
+    } else {
+        (1i64 << format.bits_stored) - 1
+    };
+    stored
+        .iter()
+        .map(|&s| {
+            if opts.padding == Some(s) {
+                return AIR_HU;
+            }
+            let mut v = i64::from(s);
+            if wrap {
+                v += 1000;
+                if v >= 4096 {
+                    v -= 4096;
+                }
+            }
+            if opts.monochrome1_without_rescale {
+                v = max_stored - v;
+            }
+            ((slope * v as f64 + intercept) as f32).max(MIN_HU)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const U16_12: SampleFormat = SampleFormat {
+        bits_allocated: 16,
+        bits_stored: 12,
+        signed: false,
+    };
+
+    #[test]
+    fn reads_and_sign_extends_by_hand() {
+        // 0x0FFF with 12 bits stored, signed → −1; unsigned → 4095. 0xF005 masks to 5.
+        let data = [0xFF, 0x0F, 0x05, 0xF0];
+        let s = SampleFormat {
+            signed: true,
+            ..U16_12
+        };
+        assert_eq!(s.read(&data, 2).unwrap(), vec![-1, 5]);
+        assert_eq!(U16_12.read(&data, 2).unwrap(), vec![4095, 5]);
+        let s16 = SampleFormat {
+            bits_allocated: 16,
+            bits_stored: 16,
+            signed: true,
+        };
+        // 0x8000 = −32768, 0x7FFF = 32767
+        assert_eq!(
+            s16.read(&[0x00, 0x80, 0xFF, 0x7F], 2).unwrap(),
+            vec![-32768, 32767]
+        );
+        let u8f = SampleFormat {
+            bits_allocated: 8,
+            bits_stored: 8,
+            signed: false,
+        };
+        assert_eq!(u8f.read(&[200, 3], 2).unwrap(), vec![200, 3]);
+    }
+
+    #[test]
+    fn short_buffer_is_an_error() {
+        assert!(matches!(
+            U16_12.read(&[1, 2, 3], 2),
+            Err(PixelError::TooShort {
+                expected: 4,
+                found: 3
+            })
+        ));
+    }
+
+    #[test]
+    fn rescale_by_hand() {
+        let opts = HuOptions {
+            slope: 1.0,
+            intercept: -1024.0,
+            ..Default::default()
+        };
+        // 1024 → 0 HU (water); 0 → −1024; 1064 → 40.
+        assert_eq!(
+            to_hu(&[1024, 0, 1064], U16_12, &opts),
+            vec![0.0, -1024.0, 40.0]
+        );
+        let opts = HuOptions {
+            slope: 0.5,
+            intercept: -100.0,
+            ..Default::default()
+        };
+        let signed = SampleFormat {
+            bits_allocated: 16,
+            bits_stored: 16,
+            signed: true,
+        };
+        assert_eq!(to_hu(&[-200, 300], signed, &opts), vec![-200.0, 50.0]);
+        // below −1024 HU is clipped
+        assert_eq!(to_hu(&[-3000], signed, &opts), vec![-1024.0]);
+    }
+
+    #[test]
+    fn padding_becomes_air() {
+        let opts = HuOptions {
+            slope: 1.0,
+            intercept: -1024.0,
+            padding: Some(-2000),
+            ..Default::default()
+        };
+        let signed = SampleFormat {
+            bits_allocated: 16,
+            bits_stored: 16,
+            signed: true,
+        };
+        assert_eq!(to_hu(&[-2000, 1064], signed, &opts), vec![AIR_HU, 40.0]);
+    }
+
+    #[test]
+    fn rsna_wraparound_fix_by_hand() {
+        // A broken RSNA slice: intercept 0 (> −100), 12 bits unsigned. Stored 3096 is really
+        // (3096 + 1000) − 4096 = 0 → −1000 HU (air); stored 40 is 1040 − 1000 = 40 HU.
+        let opts = HuOptions {
+            slope: 1.0,
+            intercept: 0.0,
+            ..Default::default()
+        };
+        assert_eq!(to_hu(&[3096, 40], U16_12, &opts), vec![-1000.0, 40.0]);
+        // Not applied when disabled, nor to a normal intercept.
+        let off = HuOptions {
+            rsna_fix: false,
+            ..opts
+        };
+        assert_eq!(to_hu(&[3096, 40], U16_12, &off), vec![3096.0, 40.0]);
+        let normal = HuOptions {
+            intercept: -1024.0,
+            ..opts
+        };
+        assert_eq!(to_hu(&[1064], U16_12, &normal), vec![40.0]);
+    }
+
+    #[test]
+    fn monochrome1_without_rescale_inverts() {
+        let u8f = SampleFormat {
+            bits_allocated: 8,
+            bits_stored: 8,
+            signed: false,
+        };
+        let opts = HuOptions {
+            monochrome1_without_rescale: true,
+            ..Default::default()
+        };
+        assert_eq!(to_hu(&[0, 255, 55], u8f, &opts), vec![255.0, 0.0, 200.0]);
+    }
+}

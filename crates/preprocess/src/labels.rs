@@ -1,0 +1,254 @@
+//! Scan and slice labels: the project's `labels.csv` / `slice_labels.csv`, and the RSNA 2019
+//! challenge's `stage_2_train.csv`.
+//!
+//! | file | header | key |
+//! |---|---|---|
+//! | `labels.csv` | `scan,study_instance_uid,series_instance_uid,label` | series UID (and study UID) |
+//! | `slice_labels.csv` | `sop_instance_uid,label,subtype` | SOPInstanceUID |
+//! | RSNA `stage_2_train.csv` | `ID,Label`, IDs `ID_<sop>_<subtype>` | `ID_<sop>` (the RSNA SOPInstanceUID) |
+//!
+//! In RSNA files the `any` rows give the slice label, the other subtypes the slice's subtypes; a
+//! scan is positive when any of its slices is.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// One slice's label.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SliceLabel {
+    pub label: u8,
+    /// Subtypes present, `;`-separated (empty when none or unknown).
+    pub subtype: String,
+}
+
+/// Labels loaded from any number of files.
+#[derive(Debug, Default, Clone)]
+pub struct Labels {
+    scans: HashMap<String, u8>,
+    slices: HashMap<String, SliceLabel>,
+}
+
+const RSNA_SUBTYPES: [&str; 6] = [
+    "any",
+    "epidural",
+    "intraparenchymal",
+    "intraventricular",
+    "subarachnoid",
+    "subdural",
+];
+
+fn parse_label(path: &Path, line: u64, s: &str) -> Result<u8> {
+    match s.trim() {
+        "0" | "0.0" => Ok(0),
+        "1" | "1.0" => Ok(1),
+        other => Err(Error::format(
+            path,
+            format!("line {line}: label '{other}' is not 0 or 1"),
+        )),
+    }
+}
+
+impl Labels {
+    pub fn is_empty(&self) -> bool {
+        self.scans.is_empty() && self.slices.is_empty()
+    }
+    pub fn n_scans(&self) -> usize {
+        self.scans.len()
+    }
+    pub fn n_slices(&self) -> usize {
+        self.slices.len()
+    }
+
+    /// Loads one labels file, detecting its kind from the header.
+    pub fn load(&mut self, path: &Path) -> Result<()> {
+        let mut rdr = csv::ReaderBuilder::new()
+            .trim(csv::Trim::All)
+            .from_path(path)
+            .map_err(|e| Error::format(path, e.to_string()))?;
+        let headers = rdr
+            .headers()
+            .map_err(|e| Error::format(path, e.to_string()))?
+            .clone();
+        let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+        let mut rsna: HashMap<String, (Option<u8>, BTreeSet<String>)> = HashMap::new();
+        enum Kind {
+            Scan {
+                series: usize,
+                label: usize,
+            },
+            Slice {
+                sop: usize,
+                label: usize,
+                subtype: Option<usize>,
+            },
+            Rsna {
+                id: usize,
+                label: usize,
+            },
+        }
+        let kind = if let (Some(series), Some(label)) = (col("series_instance_uid"), col("label")) {
+            Kind::Scan { series, label }
+        } else if let (Some(sop), Some(label)) = (col("sop_instance_uid"), col("label")) {
+            Kind::Slice {
+                sop,
+                label,
+                subtype: col("subtype"),
+            }
+        } else if let (Some(id), Some(label)) = (col("ID"), col("Label")) {
+            Kind::Rsna { id, label }
+        } else {
+            return Err(Error::format(
+                path,
+                "unknown labels file: expected columns series_instance_uid,label \
+                 (labels.csv), sop_instance_uid,label (slice_labels.csv) or ID,Label (RSNA)",
+            ));
+        };
+        for (i, rec) in rdr.records().enumerate() {
+            let line = i as u64 + 2;
+            let rec = rec.map_err(|e| Error::format(path, e.to_string()))?;
+            let get = |c: usize| {
+                rec.get(c).ok_or_else(|| {
+                    Error::format(path, format!("line {line}: missing column {}", c + 1))
+                })
+            };
+            match kind {
+                Kind::Scan { series, label } => {
+                    let l = parse_label(path, line, get(label)?)?;
+                    self.scans.insert(get(series)?.to_string(), l);
+                }
+                Kind::Slice {
+                    sop,
+                    label,
+                    subtype,
+                } => {
+                    let l = parse_label(path, line, get(label)?)?;
+                    let subtype = match subtype {
+                        Some(c) => get(c)?.to_string(),
+                        None => String::new(),
+                    };
+                    self.slices
+                        .insert(get(sop)?.to_string(), SliceLabel { label: l, subtype });
+                }
+                Kind::Rsna { id, label } => {
+                    let id = get(id)?;
+                    let (sop, sub) = id
+                        .rsplit_once('_')
+                        .filter(|(s, sub)| !s.is_empty() && RSNA_SUBTYPES.contains(sub))
+                        .ok_or_else(|| {
+                            Error::format(
+                                path,
+                                format!("line {line}: ID '{id}' is not ID_<sop>_<subtype>"),
+                            )
+                        })?;
+                    let l = parse_label(path, line, get(label)?)?;
+                    let e = rsna.entry(sop.to_string()).or_default();
+                    if sub == "any" {
+                        e.0 = Some(l);
+                    } else if l == 1 {
+                        e.1.insert(sub.to_string());
+                    }
+                }
+            }
+        }
+        for (sop, (any, subs)) in rsna {
+            let label = any.unwrap_or(u8::from(!subs.is_empty()));
+            let subtype = subs.into_iter().collect::<Vec<_>>().join(";");
+            self.slices.insert(sop, SliceLabel { label, subtype });
+        }
+        Ok(())
+    }
+
+    /// The label of a slice by SOPInstanceUID (RSNA IDs match with or without their `ID_` prefix).
+    pub fn slice(&self, sop: &str) -> Option<&SliceLabel> {
+        self.slices.get(sop).or_else(|| {
+            sop.strip_prefix("ID_")
+                .and_then(|s| self.slices.get(s))
+                .or_else(|| self.slices.get(&format!("ID_{sop}")))
+        })
+    }
+
+    /// The label of a scan: from a scan labels file when listed, else positive when any of its
+    /// slices is, else unknown.
+    pub fn scan(&self, series_uid: &str, slice_labels: &[Option<u8>]) -> Option<u8> {
+        if let Some(l) = self.scans.get(series_uid) {
+            return Some(*l);
+        }
+        if slice_labels.iter().all(Option::is_none) {
+            return None;
+        }
+        Some(slice_labels.iter().flatten().copied().max().unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn file(text: &str) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+        f
+    }
+
+    #[test]
+    fn rsna_rows_give_slice_labels_and_subtypes() {
+        let f = file(
+            "ID,Label\n\
+             ID_12cadc6af_epidural,0\nID_12cadc6af_intraparenchymal,1\nID_12cadc6af_intraventricular,0\n\
+             ID_12cadc6af_subarachnoid,1\nID_12cadc6af_subdural,0\nID_12cadc6af_any,1\n\
+             ID_38fd7baa0_epidural,0\nID_38fd7baa0_intraparenchymal,0\nID_38fd7baa0_intraventricular,0\n\
+             ID_38fd7baa0_subarachnoid,0\nID_38fd7baa0_subdural,0\nID_38fd7baa0_any,0\n",
+        );
+        let mut l = Labels::default();
+        l.load(f.path()).unwrap();
+        assert_eq!(l.n_slices(), 2);
+        // RSNA SOPInstanceUIDs are "ID_12cadc6af"; the bare hash matches too.
+        let a = l.slice("ID_12cadc6af").unwrap();
+        assert_eq!(a.label, 1);
+        assert_eq!(a.subtype, "intraparenchymal;subarachnoid");
+        assert_eq!(l.slice("12cadc6af"), Some(a));
+        assert_eq!(l.slice("ID_38fd7baa0").unwrap().label, 0);
+        assert_eq!(l.slice("ID_38fd7baa0").unwrap().subtype, "");
+        // a scan is positive when any slice is
+        assert_eq!(l.scan("series", &[Some(0), Some(1), None]), Some(1));
+        assert_eq!(l.scan("series", &[Some(0), None]), Some(0));
+        assert_eq!(l.scan("series", &[None, None]), None);
+    }
+
+    #[test]
+    fn project_files() {
+        let s = file("scan,study_instance_uid,series_instance_uid,label\nscan-000,1.2,1.2.3,1\nscan-001,1.2,1.2.4,0\n");
+        let sl = file("sop_instance_uid,label,subtype\n1.2.3.1,0,none\n1.2.3.2,1,subdural\n");
+        let mut l = Labels::default();
+        l.load(s.path()).unwrap();
+        l.load(sl.path()).unwrap();
+        assert_eq!(l.scan("1.2.3", &[]), Some(1));
+        assert_eq!(l.scan("1.2.4", &[Some(1)]), Some(0)); // the scan file wins
+        assert_eq!(l.slice("1.2.3.2").unwrap().subtype, "subdural");
+    }
+
+    #[test]
+    fn bad_files_name_the_file_and_line() {
+        let f = file("ID,Label\nID_abc_any,2\n");
+        let err = Labels::default().load(f.path()).unwrap_err().to_string();
+        assert!(
+            err.contains(&f.path().display().to_string()) && err.contains("line 2"),
+            "{err}"
+        );
+        let f = file("ID,Label\nnonsense,1\n");
+        assert!(Labels::default()
+            .load(f.path())
+            .unwrap_err()
+            .to_string()
+            .contains("ID_<sop>_<subtype>"));
+        let f = file("a,b\n1,2\n");
+        assert!(Labels::default()
+            .load(f.path())
+            .unwrap_err()
+            .to_string()
+            .contains("unknown labels file"));
+    }
+}

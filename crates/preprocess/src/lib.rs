@@ -1,0 +1,31 @@
+//! `preprocess`: DICOM head CT → Hounsfield units → three CT windows → a compact dataset;
+//! and `synth`, synthetic head CT scans with labelled hemorrhages, written as real DICOM.
+//!
+//! Modules, from the file up: [`read`] (DICOM headers and pixels), [`hu`] (stored values → HU),
+//! [`window`], [`resample`], [`scan`] (grouping and z ordering), [`labels`], [`dataset`] (the
+//! on-disk format), [`pipeline`] (the `ich preprocess` run) and [`synth`].
+
+pub mod dataset;
+pub mod dicomfile;
+pub mod error;
+pub mod hu;
+pub mod labels;
+pub mod pipeline;
+pub mod read;
+pub mod resample;
+pub mod scan;
+pub mod synth;
+pub mod window;
+
+pub use dataset::{Dataset, PreprocessConfig};
+pub use error::{Error, FileError, FileProblem, Result};
+pub use pipeline::{preprocess, PreprocessOptions, Progress, Quiet, Summary};
+pub use window::{Window, Windows};
+
+/// Where the shared real data lives: `$ICH_SHARED_DATA`, else `../shared/data` from the workspace.
+pub fn shared_data_dir() -> std::path::PathBuf {
+    if let Ok(p) = std::env::var("ICH_SHARED_DATA") {
+        return p.into();
+    }
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+}

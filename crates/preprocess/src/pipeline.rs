@@ -1,0 +1,319 @@
+//! `ich preprocess`: DICOM folders → dataset.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+use tracing::{info, warn};
+
+use crate::dataset::{
+    self, Manifest, PreprocessConfig, ScanEntry, ScanMeta, Skipped, SliceMeta, FORMAT_VERSION,
+};
+use crate::error::{Error, FileError, FileProblem, Result};
+use crate::labels::Labels;
+use crate::read::{read_header, read_hu, HuImage, SliceHeader};
+use crate::resample::resize;
+use crate::scan::{group, Scan};
+use crate::window::window_u8;
+
+/// Progress reporting, implemented by the binary with a progress bar.
+pub trait Progress: Sync {
+    fn stage(&self, _name: &str, _len: u64) {}
+    fn inc(&self, _n: u64) {}
+    fn done(&self) {}
+}
+
+/// No progress output.
+pub struct Quiet;
+impl Progress for Quiet {}
+
+/// Options of a preprocess run.
+#[derive(Debug, Clone, Default)]
+pub struct PreprocessOptions {
+    pub config: PreprocessConfig,
+    /// Keep PatientName and PatientID in the scan metadata (off by default).
+    pub keep_phi: bool,
+    /// Redo scans that are already in the output folder.
+    pub force: bool,
+    pub labels: Labels,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    pub scans_written: usize,
+    pub scans_resumed: usize,
+    pub scans_failed: Vec<String>,
+    pub slices: usize,
+    pub skipped: Skipped,
+    /// (scan id, warning)
+    pub warnings: Vec<(String, String)>,
+    pub manifest: PathBuf,
+}
+
+/// Every file under the inputs (folders recursively), sorted.
+pub fn collect_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_file() {
+            files.push(input.clone());
+            continue;
+        }
+        if !input.is_dir() {
+            return Err(Error::io(
+                input,
+                std::io::Error::new(std::io::ErrorKind::NotFound, "no such file or folder"),
+            ));
+        }
+        for entry in walkdir::WalkDir::new(input).follow_links(true) {
+            match entry {
+                Ok(e) if e.file_type().is_file() => files.push(e.into_path()),
+                Ok(_) => {}
+                Err(e) => warn!(
+                    "{}: {e}",
+                    e.path()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default()
+                ),
+            }
+        }
+    }
+    files.sort();
+    files.dedup();
+    Ok(files)
+}
+
+fn record_skip(skipped: &mut Skipped, err: &FileError) {
+    let key = match &err.problem {
+        FileProblem::NotCt { modality, .. } if !modality.is_empty() => {
+            format!("not a CT image ({modality})")
+        }
+        p => p.category().to_string(),
+    };
+    *skipped.counts.entry(key).or_default() += 1;
+    skipped.files.push(err.to_string());
+}
+
+/// Runs the whole preprocessing: read headers, group, order, decode, window, resample, write.
+pub fn preprocess(
+    inputs: &[PathBuf],
+    out: &Path,
+    opts: &PreprocessOptions,
+    progress: &dyn Progress,
+) -> Result<Summary> {
+    let files = collect_files(inputs)?;
+    let scans_dir = out.join("scans");
+    std::fs::create_dir_all(&scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
+    info!("{} files under {} input(s)", files.len(), inputs.len());
+
+    progress.stage("reading headers", files.len() as u64);
+    let results: Vec<std::result::Result<SliceHeader, FileError>> = files
+        .par_iter()
+        .map(|f| {
+            let r = read_header(f).and_then(|h| {
+                if h.is_ct() {
+                    Ok(h)
+                } else {
+                    Err(FileError::new(
+                        f,
+                        FileProblem::NotCt {
+                            modality: h.modality.clone(),
+                            sop_class: h.sop_class.clone(),
+                        },
+                    ))
+                }
+            });
+            progress.inc(1);
+            r
+        })
+        .collect();
+    progress.done();
+    let mut summary = Summary::default();
+    let mut headers = Vec::new();
+    for r in results {
+        match r {
+            Ok(h) => headers.push(h),
+            Err(e) => {
+                if !matches!(e.problem, FileProblem::NotCt { .. }) {
+                    warn!("skipped {e}");
+                }
+                record_skip(&mut summary.skipped, &e);
+            }
+        }
+    }
+    let scans = group(headers);
+    let n_slices: usize = scans.iter().map(|s| s.slices.len()).sum();
+    info!("{} CT scan(s), {n_slices} slice(s)", scans.len());
+
+    progress.stage("preprocessing scans", n_slices as u64);
+    let skipped = Mutex::new(std::mem::take(&mut summary.skipped));
+    let outcomes: Vec<(Scan, Result<(ScanMeta, bool)>)> = scans
+        .into_par_iter()
+        .map(|scan| {
+            let r = process_scan(&scan, out, opts, progress, &skipped);
+            (scan, r)
+        })
+        .collect();
+    progress.done();
+    summary.skipped = skipped
+        .into_inner()
+        .expect("no panics while holding the lock");
+
+    let mut entries = Vec::new();
+    for (scan, r) in outcomes {
+        for d in &scan.duplicates {
+            warn!("{}: duplicate SOPInstanceUID, kept once", d.display());
+        }
+        match r {
+            Ok((meta, resumed)) => {
+                if resumed {
+                    summary.scans_resumed += 1;
+                } else {
+                    summary.scans_written += 1;
+                }
+                summary.slices += meta.n_slices;
+                for w in &meta.warnings {
+                    summary.warnings.push((meta.id.clone(), w.clone()));
+                }
+                entries.push(ScanEntry {
+                    id: meta.id.clone(),
+                    label: meta.label,
+                    n_slices: meta.n_slices,
+                    pixels: meta.pixels.clone(),
+                    meta: format!("scans/{}.json", meta.id),
+                });
+            }
+            Err(e) => {
+                warn!("scan {} failed: {e}", scan.id);
+                summary.scans_failed.push(format!("{}: {e}", scan.id));
+            }
+        }
+    }
+    entries.sort_by(|a, b| a.id.cmp(&b.id));
+    let manifest = Manifest {
+        format_version: FORMAT_VERSION,
+        tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
+        config: opts.config.clone(),
+        scans: entries,
+        skipped: summary.skipped.clone(),
+    };
+    summary.manifest = out.join("dataset.json");
+    dataset::write_json(&summary.manifest, &manifest)?;
+    Ok(summary)
+}
+
+/// Slice metadata without labels (see [`apply_labels`]).
+fn slice_metas(slices: &[&SliceHeader], z: &[Option<f64>]) -> Vec<SliceMeta> {
+    slices
+        .iter()
+        .zip(z)
+        .map(|(h, z)| SliceMeta {
+            sop_instance_uid: h.sop_uid.clone(),
+            z: *z,
+            instance_number: h.instance_number,
+            source: h.path.display().to_string(),
+            label: None,
+            subtype: None,
+        })
+        .collect()
+}
+
+fn apply_labels(meta: &mut ScanMeta, labels: &Labels) {
+    for s in &mut meta.slices {
+        let l = labels.slice(&s.sop_instance_uid);
+        s.label = l.map(|l| l.label);
+        s.subtype = l.map(|l| l.subtype.clone());
+    }
+    let sl: Vec<Option<u8>> = meta.slices.iter().map(|s| s.label).collect();
+    meta.label = labels.scan(&meta.series_instance_uid, &sl);
+}
+
+/// Windows and resamples one decoded slice into `out` (`[3][size][size]` bytes).
+pub fn slice_to_channels(img: &HuImage, config: &PreprocessConfig, out: &mut Vec<u8>) {
+    let hu = resize(&img.hu, img.rows, img.cols, config.size, config.size);
+    window_u8(&hu, &config.windows, out);
+}
+
+fn process_scan(
+    scan: &Scan,
+    out: &Path,
+    opts: &PreprocessOptions,
+    progress: &dyn Progress,
+    skipped: &Mutex<Skipped>,
+) -> Result<(ScanMeta, bool)> {
+    let meta_path = out.join("scans").join(format!("{}.json", scan.id));
+    let pixels = format!("scans/{}.npz", scan.id);
+    let fingerprint = opts.config.fingerprint();
+    if !opts.force && meta_path.exists() {
+        if let Ok(mut meta) = dataset::read_json::<ScanMeta>(&meta_path) {
+            let complete = meta.config_fingerprint == fingerprint
+                && meta.format_version == FORMAT_VERSION
+                && out.join(&meta.pixels).exists()
+                && meta.slices.len() == scan.slices.len();
+            if complete {
+                let before = meta.clone();
+                apply_labels(&mut meta, &opts.labels);
+                if meta != before {
+                    dataset::write_json(&meta_path, &meta)?;
+                }
+                progress.inc(scan.slices.len() as u64);
+                return Ok((meta, true));
+            }
+        }
+    }
+    let size = opts.config.size;
+    let mut data = Vec::with_capacity(scan.slices.len() * 3 * size * size);
+    let mut kept = Vec::with_capacity(scan.slices.len());
+    let mut kept_z = Vec::with_capacity(scan.slices.len());
+    let mut warnings = scan.warnings.clone();
+    for (h, z) in scan.slices.iter().zip(&scan.z) {
+        match read_hu(&h.path, opts.config.rsna_fix) {
+            Ok((_, img)) => {
+                slice_to_channels(&img, &opts.config, &mut data);
+                kept.push(h);
+                kept_z.push(*z);
+            }
+            Err(e) => {
+                warn!("skipped {e}");
+                let mut s = skipped.lock().expect("lock");
+                record_skip(&mut s, &e);
+                warnings.push(format!("slice {} dropped: {}", h.sop_uid, e.problem));
+            }
+        }
+        progress.inc(1);
+    }
+    if kept.is_empty() {
+        return Err(Error::Invalid("no slice could be decoded".into()));
+    }
+    let first = kept[0];
+    let mut meta = ScanMeta {
+        format_version: FORMAT_VERSION,
+        id: scan.id.clone(),
+        study_instance_uid: scan.study_uid.clone(),
+        series_instance_uid: scan.series_uid.clone(),
+        label: None,
+        n_slices: kept.len(),
+        size,
+        original_rows: first.rows,
+        original_cols: first.cols,
+        pixel_spacing: first.pixel_spacing,
+        slice_thickness: first.slice_thickness,
+        ordered_by: scan.ordered_by,
+        config_fingerprint: fingerprint,
+        pixels: pixels.clone(),
+        warnings,
+        slices: slice_metas(&kept, &kept_z),
+        patient_name: opts.keep_phi.then(|| first.patient_name.clone()).flatten(),
+        patient_id: opts.keep_phi.then(|| first.patient_id.clone()).flatten(),
+    };
+    apply_labels(&mut meta, &opts.labels);
+    dataset::write_npz(&out.join(&pixels), &[kept.len(), 3, size, size], &data)?;
+    dataset::write_json(&meta_path, &meta)?;
+    Ok((meta, false))
+}
+
+/// Counts by reason, for the end-of-run summary.
+pub fn skipped_table(s: &Skipped) -> BTreeMap<String, usize> {
+    s.counts.clone()
+}

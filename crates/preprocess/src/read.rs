@@ -1,0 +1,281 @@
+//! Reading DICOM files: headers for grouping and ordering, pixels as Hounsfield units.
+
+use std::path::{Path, PathBuf};
+
+use dicom_core::Tag;
+use dicom_dictionary_std::{tags, uids};
+use dicom_encoding::TransferSyntaxIndex;
+use dicom_object::{DefaultDicomObject, OpenFileOptions};
+use dicom_pixeldata::PixelDecoder;
+use dicom_transfer_syntax_registry::TransferSyntaxRegistry;
+
+use crate::error::{FileError, FileProblem};
+use crate::hu::{to_hu, HuOptions, SampleFormat};
+
+/// What grouping and ordering need from one file, read without its pixel data.
+#[derive(Debug, Clone)]
+pub struct SliceHeader {
+    pub path: PathBuf,
+    pub study_uid: String,
+    pub series_uid: String,
+    pub sop_uid: String,
+    pub modality: String,
+    pub sop_class: String,
+    pub transfer_syntax: String,
+    pub rows: u16,
+    pub cols: u16,
+    pub frames: u32,
+    pub position: Option<[f64; 3]>,
+    pub orientation: Option<[f64; 6]>,
+    pub instance_number: Option<i64>,
+    pub pixel_spacing: Option<[f64; 2]>,
+    pub slice_thickness: Option<f64>,
+    pub patient_name: Option<String>,
+    pub patient_id: Option<String>,
+}
+
+impl SliceHeader {
+    /// CT Image Storage, or any single-frame image whose Modality is CT.
+    pub fn is_ct(&self) -> bool {
+        self.sop_class == uids::CT_IMAGE_STORAGE
+            || self.sop_class == uids::ENHANCED_CT_IMAGE_STORAGE
+            || self.modality == "CT"
+    }
+
+    /// Unit normal of the slice plane (row direction × column direction).
+    pub fn normal(&self) -> Option<[f64; 3]> {
+        let o = self.orientation?;
+        let n = [
+            o[1] * o[5] - o[2] * o[4],
+            o[2] * o[3] - o[0] * o[5],
+            o[0] * o[4] - o[1] * o[3],
+        ];
+        let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+        (len > 1e-6).then(|| [n[0] / len, n[1] / len, n[2] / len])
+    }
+}
+
+/// A decoded slice in Hounsfield units, row-major.
+#[derive(Debug, Clone)]
+pub struct HuImage {
+    pub rows: usize,
+    pub cols: usize,
+    pub hu: Vec<f32>,
+}
+
+fn open(path: &Path, header_only: bool) -> Result<DefaultDicomObject, FileProblem> {
+    let mut opts = OpenFileOptions::new();
+    if header_only {
+        opts = opts.read_until(tags::PIXEL_DATA);
+    }
+    opts.open_file(path).map_err(|e| {
+        let msg = e.to_string();
+        if let Some(io) = std::error::Error::source(&e)
+            .and_then(|s| s.downcast_ref::<std::io::Error>())
+            .filter(|io| io.kind() == std::io::ErrorKind::NotFound)
+        {
+            return FileProblem::Io(std::io::Error::new(io.kind(), msg));
+        }
+        FileProblem::NotDicom(msg)
+    })
+}
+
+fn str_opt(obj: &DefaultDicomObject, tag: Tag) -> Option<String> {
+    obj.element_opt(tag)
+        .ok()
+        .flatten()
+        .and_then(|e| e.to_str().ok())
+        .map(|s| s.trim_end_matches(['\0', ' ']).trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+fn floats_opt(
+    obj: &DefaultDicomObject,
+    tag: Tag,
+    name: &'static str,
+) -> Result<Option<Vec<f64>>, FileProblem> {
+    match obj.element_opt(tag).ok().flatten() {
+        None => Ok(None),
+        Some(e) => match e.to_multi_float64() {
+            Ok(v) if v.is_empty() => Ok(None),
+            Ok(v) => Ok(Some(v)),
+            // an empty or blank value counts as absent
+            Err(_) if e.to_str().map(|s| s.trim().is_empty()).unwrap_or(false) => Ok(None),
+            Err(err) => Err(FileProblem::BadAttribute {
+                name,
+                detail: err.to_string(),
+            }),
+        },
+    }
+}
+
+fn float_opt(
+    obj: &DefaultDicomObject,
+    tag: Tag,
+    name: &'static str,
+) -> Result<Option<f64>, FileProblem> {
+    Ok(floats_opt(obj, tag, name)?.and_then(|v| v.first().copied()))
+}
+
+fn int_opt(obj: &DefaultDicomObject, tag: Tag) -> Option<i64> {
+    obj.element_opt(tag)
+        .ok()
+        .flatten()
+        .and_then(|e| e.to_int::<i64>().ok())
+}
+
+fn fixed<const N: usize>(v: Option<Vec<f64>>) -> Option<[f64; N]> {
+    v.and_then(|v| v.get(..N).and_then(|s| s.try_into().ok()))
+        .filter(|a: &[f64; N]| a.iter().all(|x| x.is_finite()))
+}
+
+fn header_from(path: &Path, obj: &DefaultDicomObject) -> Result<SliceHeader, FileProblem> {
+    let sop_class = obj
+        .meta()
+        .media_storage_sop_class_uid()
+        .trim_end_matches('\0')
+        .to_string();
+    let modality = str_opt(obj, tags::MODALITY).unwrap_or_default();
+    let rows = int_opt(obj, tags::ROWS);
+    let cols = int_opt(obj, tags::COLUMNS);
+    let header = SliceHeader {
+        path: path.to_path_buf(),
+        study_uid: str_opt(obj, tags::STUDY_INSTANCE_UID)
+            .ok_or(FileProblem::Missing("StudyInstanceUID"))?,
+        series_uid: str_opt(obj, tags::SERIES_INSTANCE_UID)
+            .ok_or(FileProblem::Missing("SeriesInstanceUID"))?,
+        sop_uid: str_opt(obj, tags::SOP_INSTANCE_UID).unwrap_or_else(|| {
+            obj.meta()
+                .media_storage_sop_instance_uid()
+                .trim_end_matches('\0')
+                .to_string()
+        }),
+        transfer_syntax: obj
+            .meta()
+            .transfer_syntax()
+            .trim_end_matches('\0')
+            .to_string(),
+        rows: rows.and_then(|v| u16::try_from(v).ok()).unwrap_or(0),
+        cols: cols.and_then(|v| u16::try_from(v).ok()).unwrap_or(0),
+        frames: int_opt(obj, tags::NUMBER_OF_FRAMES)
+            .and_then(|v| u32::try_from(v).ok())
+            .unwrap_or(1),
+        position: fixed(floats_opt(
+            obj,
+            tags::IMAGE_POSITION_PATIENT,
+            "ImagePositionPatient",
+        )?),
+        orientation: fixed(floats_opt(
+            obj,
+            tags::IMAGE_ORIENTATION_PATIENT,
+            "ImageOrientationPatient",
+        )?),
+        instance_number: int_opt(obj, tags::INSTANCE_NUMBER),
+        pixel_spacing: fixed(floats_opt(obj, tags::PIXEL_SPACING, "PixelSpacing")?),
+        slice_thickness: float_opt(obj, tags::SLICE_THICKNESS, "SliceThickness")?,
+        patient_name: str_opt(obj, tags::PATIENT_NAME),
+        patient_id: str_opt(obj, tags::PATIENT_ID),
+        modality,
+        sop_class,
+    };
+    if header.rows == 0 {
+        return Err(FileProblem::NoImage("Rows"));
+    }
+    if header.cols == 0 {
+        return Err(FileProblem::NoImage("Columns"));
+    }
+    Ok(header)
+}
+
+/// Reads the header of a DICOM Part 10 file, stopping before the pixel data.
+pub fn read_header(path: &Path) -> Result<SliceHeader, FileError> {
+    let obj = open(path, true).map_err(|p| FileError::new(path, p))?;
+    header_from(path, &obj).map_err(|p| FileError::new(path, p))
+}
+
+fn ts_name(uid: &str) -> String {
+    TransferSyntaxRegistry
+        .get(uid)
+        .map(|ts| ts.name().to_string())
+        .unwrap_or_else(|| "an unknown transfer syntax".to_string())
+}
+
+/// Decodes the first frame of a file to Hounsfield units.
+pub fn read_hu(path: &Path, rsna_fix: bool) -> Result<(SliceHeader, HuImage), FileError> {
+    let fail = |p: FileProblem| FileError::new(path, p);
+    let obj = open(path, false).map_err(fail)?;
+    let header = header_from(path, &obj).map_err(fail)?;
+    decode(&obj, &header, rsna_fix)
+        .map(|img| (header, img))
+        .map_err(fail)
+}
+
+fn decode(
+    obj: &DefaultDicomObject,
+    header: &SliceHeader,
+    rsna_fix: bool,
+) -> Result<HuImage, FileProblem> {
+    let ts = header.transfer_syntax.as_str();
+    let bits_stored = int_opt(obj, tags::BITS_STORED).unwrap_or(16);
+    if ts == uids::JPEG_EXTENDED12_BIT && bits_stored > 8 {
+        return Err(FileProblem::UnsupportedEncoding {
+            uid: ts.to_string(),
+            name: ts_name(ts),
+            detail: format!(
+                "{bits_stored}-bit JPEG extended is not supported by the pure-Rust JPEG decoder; \
+                 convert it first, e.g. with dcmtk `dcmdjpeg` or gdcm `gdcmconv --raw`"
+            ),
+        });
+    }
+    match TransferSyntaxRegistry.get(ts) {
+        None => {
+            return Err(FileProblem::UnsupportedEncoding {
+                uid: ts.to_string(),
+                name: ts_name(ts),
+                detail: "transfer syntax not known to this build".into(),
+            })
+        }
+        Some(t) if !t.can_decode_all() => {
+            return Err(FileProblem::UnsupportedEncoding {
+                uid: ts.to_string(),
+                name: ts_name(ts),
+                detail: "no decoder for it in this build".into(),
+            })
+        }
+        Some(_) => {}
+    }
+    if obj.element_opt(tags::PIXEL_DATA).ok().flatten().is_none() {
+        return Err(FileProblem::NoImage("PixelData"));
+    }
+    let px = obj
+        .decode_pixel_data_frame(0)
+        .map_err(|e| FileProblem::Decode(e.to_string()))?;
+    if px.samples_per_pixel() != 1 {
+        return Err(FileProblem::Colour(px.samples_per_pixel()));
+    }
+    let rows = px.rows() as usize;
+    let cols = px.columns() as usize;
+    let format = SampleFormat {
+        bits_allocated: px.bits_allocated(),
+        bits_stored: px.bits_stored(),
+        signed: int_opt(obj, tags::PIXEL_REPRESENTATION) == Some(1),
+    };
+    let stored = format.read(px.data(), rows * cols)?;
+    let slope = float_opt(obj, tags::RESCALE_SLOPE, "RescaleSlope")?;
+    let intercept = float_opt(obj, tags::RESCALE_INTERCEPT, "RescaleIntercept")?;
+    let has_rescale = slope.is_some() || intercept.is_some();
+    let monochrome1 =
+        str_opt(obj, tags::PHOTOMETRIC_INTERPRETATION).as_deref() == Some("MONOCHROME1");
+    let opts = HuOptions {
+        slope: slope.filter(|s| *s != 0.0 && s.is_finite()).unwrap_or(1.0),
+        intercept: intercept.filter(|i| i.is_finite()).unwrap_or(0.0),
+        padding: int_opt(obj, tags::PIXEL_PADDING_VALUE).and_then(|v| i32::try_from(v).ok()),
+        rsna_fix,
+        monochrome1_without_rescale: monochrome1 && !has_rescale,
+    };
+    Ok(HuImage {
+        rows,
+        cols,
+        hu: to_hu(&stored, format, &opts),
+    })
+}
