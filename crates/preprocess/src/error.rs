@@ -19,6 +19,8 @@ pub enum PixelError {
 pub enum FileProblem {
     #[error("not a DICOM file ({0})")]
     NotDicom(String),
+    #[error("corrupt DICOM file ({0})")]
+    Corrupt(String),
     #[error("not a CT image (modality {modality}, SOP class {sop_class})")]
     NotCt { modality: String, sop_class: String },
     #[error("not an image (no {0})")]
@@ -48,6 +50,7 @@ impl FileProblem {
     pub fn category(&self) -> &'static str {
         match self {
             FileProblem::NotDicom(_) => "not DICOM",
+            FileProblem::Corrupt(_) => "corrupt DICOM",
             FileProblem::NotCt { .. } => "not a CT image",
             FileProblem::NoImage(_) => "no image",
             FileProblem::Missing(_) | FileProblem::BadAttribute { .. } => "bad header",

@@ -135,7 +135,13 @@ pub fn preprocess(
         match r {
             Ok(h) => headers.push(h),
             Err(e) => {
-                if !matches!(e.problem, FileProblem::NotCt { .. }) {
+                // other files and other modalities are expected in a folder: counted, not shouted
+                if matches!(
+                    e.problem,
+                    FileProblem::NotCt { .. } | FileProblem::NotDicom(_)
+                ) {
+                    tracing::debug!("skipped {e}");
+                } else {
                     warn!("skipped {e}");
                 }
                 record_skip(&mut summary.skipped, &e);

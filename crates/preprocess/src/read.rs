@@ -76,8 +76,22 @@ fn open(path: &Path, header_only: bool) -> Result<DefaultDicomObject, FileProble
         {
             return FileProblem::Io(std::io::Error::new(io.kind(), msg));
         }
-        FileProblem::NotDicom(msg)
+        if has_dicm_magic(path) {
+            FileProblem::Corrupt(msg)
+        } else {
+            FileProblem::NotDicom(msg)
+        }
     })
+}
+
+/// Whether the file has the Part 10 preamble and "DICM" magic.
+fn has_dicm_magic(path: &Path) -> bool {
+    use std::io::Read;
+    let mut buf = [0u8; 132];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut buf))
+        .map(|_| &buf[128..] == b"DICM")
+        .unwrap_or(false)
 }
 
 fn str_opt(obj: &DefaultDicomObject, tag: Tag) -> Option<String> {

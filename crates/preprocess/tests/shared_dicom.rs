@@ -8,13 +8,7 @@ use preprocess::read::{read_header, read_hu};
 use preprocess::FileProblem;
 
 fn dicom_dir() -> Option<PathBuf> {
-    let d = preprocess::shared_data_dir().join("dicom");
-    if d.is_dir() {
-        Some(d)
-    } else {
-        eprintln!("SKIPPED: {} not found (set ICH_SHARED_DATA)", d.display());
-        None
-    }
+    preprocess::shared_data_or_skip("dicom")
 }
 
 fn stats(v: &[f32]) -> (f32, f32, f64) {
@@ -112,7 +106,7 @@ fn broken_and_unsupported_files_fail_clearly() {
         &|p| {
             matches!(
                 p,
-                FileProblem::NotDicom(_) | FileProblem::Decode(_) | FileProblem::Pixel(_)
+                FileProblem::Corrupt(_) | FileProblem::Decode(_) | FileProblem::Pixel(_)
             )
         },
         "",

@@ -5,6 +5,8 @@
 //! unrelated to slice position. `labels.csv` gives scan labels and `slice_labels.csv` slice labels
 //! and subtypes. The same seed gives the same files.
 
+// Pixel loops index several parallel masks by the same index; iterators would obscure that.
+#[allow(clippy::needless_range_loop)]
 pub mod bleed;
 pub mod head;
 
@@ -232,11 +234,11 @@ fn write_scan(
     let salt: u32 = rng.random();
     let half_fov = vol.px_mm * vol.n as f64 / 2.0;
     let mut slices = Vec::with_capacity(vol.nz);
-    for k in 0..vol.nz {
+    for (k, name) in names.iter().enumerate() {
         let sop = uid(rng);
         let file = format!(
             "IM{:08X}.dcm",
-            names[k].wrapping_mul(2654435761).wrapping_add(salt)
+            name.wrapping_mul(2654435761).wrapping_add(salt)
         );
         let stored: Vec<i32> = vol
             .slice(k)

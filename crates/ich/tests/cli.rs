@@ -1,0 +1,143 @@
+//! The real `ich` binary on temporary folders.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn ich(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ich"))
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("run ich")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn every_command_has_help() {
+    for cmd in [
+        vec!["--help"],
+        vec!["synth", "--help"],
+        vec!["preprocess", "--help"],
+    ] {
+        let o = ich(&cmd);
+        assert!(o.status.success(), "{cmd:?}");
+        assert!(text(&o).contains("Usage"), "{cmd:?}");
+    }
+    let o = ich(&["no-such-command"]);
+    assert!(!o.status.success());
+}
+
+#[test]
+fn synth_then_preprocess_writes_a_dataset() {
+    let tmp = tempfile::tempdir().unwrap();
+    let raw = tmp.path().join("raw");
+    let ds = tmp.path().join("ds");
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let o = ich(&[
+        "-q",
+        "synth",
+        "--out",
+        &s(&raw),
+        "--scans",
+        "3",
+        "--slices",
+        "6",
+        "--size",
+        "48",
+        "--seed",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("wrote 3 scans"));
+    let labels = s(&raw.join("labels.csv"));
+    let slice_labels = s(&raw.join("slice_labels.csv"));
+    let args = [
+        "-q",
+        "preprocess",
+        &s(&raw),
+        "--out",
+        &s(&ds),
+        "--size",
+        "32",
+        "--labels",
+        &labels,
+        "--labels",
+        &slice_labels,
+        "--soft-window",
+        "30/30",
+    ];
+    let o = ich(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("3 scan(s) written"), "{}", text(&o));
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(ds.join("dataset.json")).unwrap()).unwrap();
+    assert_eq!(manifest["scans"].as_array().unwrap().len(), 3);
+    assert_eq!(manifest["config"]["windows"][2]["level"], 30.0);
+    assert_eq!(manifest["config"]["size"], 32);
+    // second run resumes
+    let o = ich(&args);
+    assert!(
+        text(&o).contains("0 scan(s) written, 3 already done"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn failures_exit_non_zero_with_the_file_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::write(empty.join("readme.txt"), "hello").unwrap();
+    let out = tmp.path().join("ds");
+    let o = ich(&[
+        "-q",
+        "preprocess",
+        empty.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("no CT scan"));
+    let missing = tmp.path().join("nope");
+    let o = ich(&[
+        "-q",
+        "preprocess",
+        missing.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("nope"), "{}", text(&o));
+    let bad = tmp.path().join("bad.csv");
+    std::fs::write(&bad, "x,y\n1,2\n").unwrap();
+    let o = ich(&[
+        "-q",
+        "preprocess",
+        empty.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--labels",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("bad.csv"), "{}", text(&o));
+    let o = ich(&[
+        "-q",
+        "preprocess",
+        empty.to_str().unwrap(),
+        "--out",
+        "x",
+        "--brain-window",
+        "40",
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("LEVEL/WIDTH"), "{}", text(&o));
+}
