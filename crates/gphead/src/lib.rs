@@ -1,0 +1,29 @@
+//! `gphead`: sparse Gaussian-process multiple-instance-learning heads with uncertainty.
+//!
+//! ψ-VGPMIL (VGPMIL and G-VGPMIL: one loop, different θ) as specified in `MODELS.md` §2–4 and §7.
+//! Knows nothing of images, DICOM or neural networks: it reads feature tables.
+//!
+//! hyper-parameters ([`VgpmilParams`]) → [`fit`] → fitted model ([`GpModel`]) → [`GpModel::predict`].
+
+pub mod calibrate;
+pub mod data;
+pub mod emax;
+pub mod error;
+pub mod kernel;
+pub mod kmeans;
+pub mod linalg;
+pub mod metrics;
+pub mod model;
+pub mod predict;
+pub mod protocol;
+pub mod theta;
+pub mod vgpmil;
+
+pub use data::{Bag, MilData, Standardizer};
+pub use emax::EmaxRule;
+pub use error::{GpError, Result};
+pub use kernel::Rbf;
+pub use model::GpModel;
+pub use predict::{BagRule, Predictions};
+pub use theta::Link;
+pub use vgpmil::{fit, FitOutput, Init, VgpmilParams};

@@ -1,0 +1,169 @@
+//! Dense linear algebra on faer: Cholesky with growing jitter, triangular solves, symmetric
+//! rank-N products. No explicit inverses.
+
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::cholesky::llt::factor::{cholesky_in_place, cholesky_in_place_scratch};
+use faer::linalg::matmul::triangular::{matmul as tri_matmul, BlockStructure};
+use faer::linalg::triangular_solve::{
+    solve_lower_triangular_in_place, solve_upper_triangular_in_place,
+};
+use faer::{Accum, Mat, MatMut, MatRef, Par};
+
+use crate::error::{GpError, Result};
+
+/// Parallelism for products with N columns (instances): the global rayon pool.
+pub fn par_wide() -> Par {
+    Par::rayon(0)
+}
+
+/// Lower Cholesky factor of a symmetric positive definite matrix (only its lower triangle is
+/// read). On failure, `jitter · mean(diag) · I` is added and grown ×10 until it succeeds, up to
+/// a tenth of the mean diagonal (beyond that the matrix is not a kernel matrix gone singular but
+/// an error). Returns the factor and the jitter used (0 when none was needed). Factorisations of
+/// M×M matrices run single-threaded: measured 5× faster than threaded at M = 200.
+pub fn cholesky(a: MatRef<'_, f64>, jitter: f64, what: &'static str) -> Result<(Mat<f64>, f64)> {
+    let n = a.nrows();
+    let scale = (0..n).map(|i| a[(i, i)].abs()).sum::<f64>() / n.max(1) as f64;
+    let scale = if scale > 0.0 { scale } else { 1.0 };
+    let mut mem = MemBuffer::new(cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default()));
+    let mut eps = 0.0;
+    for attempt in 0..=10 {
+        let mut l = Mat::<f64>::zeros(n, n);
+        for j in 0..n {
+            for i in j..n {
+                l[(i, j)] = a[(i, j)];
+            }
+            l[(j, j)] += eps;
+        }
+        let stack = MemStack::new(&mut mem);
+        let ok = cholesky_in_place(l.as_mut(), Default::default(), Par::Seq, stack, Default::default()).is_ok();
+        if ok && (0..n).all(|i| l[(i, i)].is_finite() && l[(i, i)] > 0.0) {
+            for j in 0..n {
+                for i in 0..j {
+                    l[(i, j)] = 0.0;
+                }
+            }
+            return Ok((l, eps));
+        }
+        eps = if attempt == 0 { jitter * scale } else { eps * 10.0 };
+        if !eps.is_finite() || eps == 0.0 || eps > 0.1 * scale {
+            break;
+        }
+    }
+    Err(GpError::NotPositiveDefinite { what, jitter: eps })
+}
+
+/// `rhs ← L⁻¹ rhs`.
+pub fn solve_l(l: MatRef<'_, f64>, rhs: MatMut<'_, f64>, par: Par) {
+    solve_lower_triangular_in_place(l, rhs, par);
+}
+
+/// `rhs ← L⁻ᵀ rhs`.
+pub fn solve_lt(l: MatRef<'_, f64>, rhs: MatMut<'_, f64>, par: Par) {
+    solve_upper_triangular_in_place(l.transpose(), rhs, par);
+}
+
+/// `I + B diag(w) Bᵀ` (M×M), computed once as a symmetric rank-N update (lower triangle, then
+/// mirrored). `w` must be non-negative.
+pub fn identity_plus_weighted_gram(b: MatRef<'_, f64>, w: &[f64], par: Par) -> Mat<f64> {
+    let (m, n) = (b.nrows(), b.ncols());
+    let mut bw = Mat::<f64>::zeros(m, n);
+    for j in 0..n {
+        let s = w[j].max(0.0).sqrt();
+        for i in 0..m {
+            bw[(i, j)] = b[(i, j)] * s;
+        }
+    }
+    let mut q = Mat::<f64>::identity(m, m);
+    tri_matmul(
+        q.as_mut(),
+        BlockStructure::TriangularLower,
+        Accum::Add,
+        bw.as_ref(),
+        BlockStructure::Rectangular,
+        bw.transpose(),
+        BlockStructure::Rectangular,
+        1.0,
+        par,
+    );
+    for j in 0..m {
+        for i in 0..j {
+            q[(i, j)] = q[(j, i)];
+        }
+    }
+    q
+}
+
+/// Squared norms of the columns of `a`.
+pub fn col_sq_norms(a: MatRef<'_, f64>) -> Vec<f64> {
+    (0..a.ncols())
+        .map(|j| a.col(j).iter().map(|v| v * v).sum())
+        .collect()
+}
+
+/// `Aᵀ v` for A of M×N.
+pub fn at_v(a: MatRef<'_, f64>, v: &[f64]) -> Vec<f64> {
+    (0..a.ncols())
+        .map(|j| a.col(j).iter().zip(v).map(|(x, y)| x * y).sum())
+        .collect()
+}
+
+/// `A v` for A of M×N.
+pub fn a_v(a: MatRef<'_, f64>, v: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; a.nrows()];
+    for (j, vj) in v.iter().enumerate() {
+        for (o, x) in out.iter_mut().zip(a.col(j).iter()) {
+            *o += x * vj;
+        }
+    }
+    out
+}
+
+/// A column vector as an M×1 matrix.
+pub fn col_mat(v: &[f64]) -> Mat<f64> {
+    Mat::from_fn(v.len(), 1, |i, _| v[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cholesky_by_hand_and_jitter_grows() {
+        // [[4, 2], [2, 3]] = L Lᵀ with L = [[2, 0], [1, √2]]
+        let a = Mat::from_fn(2, 2, |i, j| [[4.0, 2.0], [2.0, 3.0]][i][j]);
+        let (l, eps) = cholesky(a.as_ref(), 1e-6, "test").unwrap();
+        assert_eq!(eps, 0.0);
+        assert!((l[(0, 0)] - 2.0).abs() < 1e-15 && (l[(1, 0)] - 1.0).abs() < 1e-15);
+        assert!((l[(1, 1)] - 2f64.sqrt()).abs() < 1e-15 && l[(0, 1)] == 0.0);
+        // singular [[1, 1], [1, 1]]: needs jitter
+        let s = Mat::from_fn(2, 2, |_, _| 1.0);
+        let (_, eps) = cholesky(s.as_ref(), 1e-8, "test").unwrap();
+        assert!(eps > 0.0);
+        // negative definite: fails with a clear error
+        let n = Mat::from_fn(2, 2, |i, j| if i == j { -1.0 } else { 0.0 });
+        assert!(cholesky(n.as_ref(), 1e-8, "K_zz").unwrap_err().to_string().contains("K_zz"));
+    }
+
+    #[test]
+    fn gram_and_solves_by_hand() {
+        // B = [[1, 2], [0, 1]], w = (1, 4): I + B W Bᵀ = I + [[1+16, 8], [8, 4]]
+        let b = Mat::from_fn(2, 2, |i, j| [[1.0, 2.0], [0.0, 1.0]][i][j]);
+        let q = identity_plus_weighted_gram(b.as_ref(), &[1.0, 4.0], Par::Seq);
+        let want = [[18.0, 8.0], [8.0, 5.0]];
+        for i in 0..2 {
+            for j in 0..2 {
+                assert!((q[(i, j)] - want[i][j]).abs() < 1e-12);
+            }
+        }
+        let l = Mat::from_fn(2, 2, |i, j| [[2.0, 0.0], [1.0, 3.0]][i][j]);
+        let mut x = col_mat(&[4.0, 7.0]);
+        solve_l(l.as_ref(), x.as_mut(), Par::Seq); // 2x = 4 → 2; x + 3y = 7 → y = 5/3
+        assert!((x[(0, 0)] - 2.0).abs() < 1e-15 && (x[(1, 0)] - 5.0 / 3.0).abs() < 1e-15);
+        let mut y = col_mat(&[4.0, 6.0]);
+        solve_lt(l.as_ref(), y.as_mut(), Par::Seq); // Lᵀ = [[2,1],[0,3]]: y2 = 2, 2y1 + 2 = 4 → 1
+        assert!((y[(0, 0)] - 1.0).abs() < 1e-15 && (y[(1, 0)] - 2.0).abs() < 1e-15);
+        assert_eq!(at_v(b.as_ref(), &[1.0, 1.0]), vec![1.0, 3.0]);
+        assert_eq!(a_v(b.as_ref(), &[1.0, 1.0]), vec![3.0, 1.0]);
+    }
+}

@@ -1,0 +1,173 @@
+//! Metrics at instance and bag level: ROC AUC (ties count one half), accuracy and F1 at 0.5,
+//! mean log-likelihood, average precision, expected calibration error.
+
+use serde::{Deserialize, Serialize};
+
+/// ROC AUC by the Mann–Whitney statistic with average ranks for ties. `None` when a class is absent.
+pub fn roc_auc(labels: &[u8], scores: &[f64]) -> Option<f64> {
+    let n = labels.len();
+    let pos = labels.iter().filter(|&&l| l == 1).count();
+    let neg = n - pos;
+    if pos == 0 || neg == 0 {
+        return None;
+    }
+    let mut idx: Vec<usize> = (0..n).collect();
+    idx.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]));
+    let mut rank_sum_pos = 0.0;
+    let mut i = 0;
+    while i < n {
+        let mut j = i;
+        while j + 1 < n && scores[idx[j + 1]] == scores[idx[i]] {
+            j += 1;
+        }
+        let avg = (i + j) as f64 / 2.0 + 1.0; // ranks are 1-based
+        for &k in &idx[i..=j] {
+            if labels[k] == 1 {
+                rank_sum_pos += avg;
+            }
+        }
+        i = j + 1;
+    }
+    let u = rank_sum_pos - (pos * (pos + 1)) as f64 / 2.0;
+    Some(u / (pos as f64 * neg as f64))
+}
+
+/// Average precision: Σ_k (R_k − R_{k−1}) P_k over distinct thresholds, highest first.
+pub fn average_precision(labels: &[u8], scores: &[f64]) -> Option<f64> {
+    let pos = labels.iter().filter(|&&l| l == 1).count();
+    if pos == 0 {
+        return None;
+    }
+    let mut idx: Vec<usize> = (0..labels.len()).collect();
+    idx.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+    let (mut tp, mut fp, mut ap, mut prev_recall) = (0usize, 0usize, 0.0, 0.0);
+    let mut i = 0;
+    while i < idx.len() {
+        let mut j = i;
+        while j < idx.len() && scores[idx[j]] == scores[idx[i]] {
+            if labels[idx[j]] == 1 {
+                tp += 1;
+            } else {
+                fp += 1;
+            }
+            j += 1;
+        }
+        let recall = tp as f64 / pos as f64;
+        let precision = tp as f64 / (tp + fp) as f64;
+        ap += (recall - prev_recall) * precision;
+        prev_recall = recall;
+        i = j;
+    }
+    Some(ap)
+}
+
+/// Mean log-likelihood `mean(h log p + (1−h) log(1−p))`, p clipped to [1e-12, 1 − 1e-12].
+pub fn log_likelihood(labels: &[u8], p: &[f64]) -> f64 {
+    let s: f64 = labels
+        .iter()
+        .zip(p)
+        .map(|(&h, &p)| {
+            let p = p.clamp(1e-12, 1.0 - 1e-12);
+            if h == 1 { p.ln() } else { (1.0 - p).ln() }
+        })
+        .sum();
+    s / labels.len().max(1) as f64
+}
+
+/// Accuracy at threshold 0.5.
+pub fn accuracy(labels: &[u8], p: &[f64]) -> f64 {
+    let ok = labels.iter().zip(p).filter(|(&h, &p)| (p >= 0.5) == (h == 1)).count();
+    ok as f64 / labels.len().max(1) as f64
+}
+
+/// F1 of the positive class at threshold 0.5 (0 when nothing is predicted or present).
+pub fn f1(labels: &[u8], p: &[f64]) -> f64 {
+    let (mut tp, mut fp, mut fnn) = (0.0, 0.0, 0.0);
+    for (&h, &p) in labels.iter().zip(p) {
+        match (p >= 0.5, h == 1) {
+            (true, true) => tp += 1.0,
+            (true, false) => fp += 1.0,
+            (false, true) => fnn += 1.0,
+            _ => {}
+        }
+    }
+    if tp == 0.0 { 0.0 } else { 2.0 * tp / (2.0 * tp + fp + fnn) }
+}
+
+/// Expected calibration error over `bins` equal-width bins.
+pub fn ece(labels: &[u8], p: &[f64], bins: usize) -> f64 {
+    let mut cnt = vec![0.0; bins];
+    let mut conf = vec![0.0; bins];
+    let mut acc = vec![0.0; bins];
+    for (&h, &p) in labels.iter().zip(p) {
+        let b = ((p * bins as f64) as usize).min(bins - 1);
+        cnt[b] += 1.0;
+        conf[b] += p;
+        acc[b] += h as f64;
+    }
+    let n = labels.len().max(1) as f64;
+    (0..bins)
+        .filter(|&b| cnt[b] > 0.0)
+        .map(|b| (cnt[b] / n) * (acc[b] / cnt[b] - conf[b] / cnt[b]).abs())
+        .sum()
+}
+
+/// All metrics of one set of predictions.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Metrics {
+    pub auc: Option<f64>,
+    pub accuracy: f64,
+    pub f1: f64,
+    pub log_likelihood: f64,
+    pub average_precision: Option<f64>,
+    pub ece: f64,
+}
+
+impl Metrics {
+    pub fn compute(labels: &[u8], p: &[f64]) -> Self {
+        Self {
+            auc: roc_auc(labels, p),
+            accuracy: accuracy(labels, p),
+            f1: f1(labels, p),
+            log_likelihood: log_likelihood(labels, p),
+            average_precision: average_precision(labels, p),
+            ece: ece(labels, p, 10),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auc_with_ties_by_hand() {
+        // pairs (pos, neg): scores pos {0.8, 0.5}, neg {0.5, 0.2}
+        // 0.8>0.5 ✓, 0.8>0.2 ✓, 0.5=0.5 ½, 0.5>0.2 ✓ → 3.5/4
+        assert_eq!(roc_auc(&[1, 1, 0, 0], &[0.8, 0.5, 0.5, 0.2]), Some(0.875));
+        assert_eq!(roc_auc(&[1, 0], &[0.3, 0.3]), Some(0.5));
+        assert_eq!(roc_auc(&[1, 0, 1], &[0.1, 0.9, 0.2]), Some(0.0));
+        assert_eq!(roc_auc(&[1, 1], &[0.1, 0.9]), None);
+    }
+
+    #[test]
+    fn average_precision_by_hand() {
+        // ranking: 0.9 (pos) 0.8 (neg) 0.7 (pos): AP = ½·1 + ½·(2/3) = 5/6
+        let ap = average_precision(&[1, 0, 1], &[0.9, 0.8, 0.7]).unwrap();
+        assert!((ap - 5.0 / 6.0).abs() < 1e-12);
+        // a tie of one pos and one neg at the top: precision ½ at recall 1
+        assert_eq!(average_precision(&[1, 0], &[0.5, 0.5]), Some(0.5));
+    }
+
+    #[test]
+    fn threshold_metrics_and_likelihood_by_hand() {
+        let l = [1, 0, 1, 0];
+        let p = [0.9, 0.6, 0.4, 0.1];
+        assert_eq!(accuracy(&l, &p), 0.5);
+        assert!((f1(&l, &p) - 0.5).abs() < 1e-12); // tp 1, fp 1, fn 1
+        let ll = (0.9f64.ln() + 0.4f64.ln() + 0.4f64.ln() + 0.9f64.ln()) / 4.0;
+        assert!((log_likelihood(&l, &p) - ll).abs() < 1e-12);
+        // ECE: bins of width .5 with 2 bins: [0.1,0.4] conf .25 acc .5; [0.6,0.9] conf .75 acc .5
+        assert!((ece(&l, &p, 2) - 0.25).abs() < 1e-12);
+    }
+}

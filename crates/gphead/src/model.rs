@@ -1,0 +1,213 @@
+//! A fitted GP head and its versioned model file (format in docs/GPHEAD.md).
+
+use std::path::Path;
+
+use faer::{Mat, Par};
+use serde::{Deserialize, Serialize};
+
+use crate::calibrate::Platt;
+use crate::data::{MilData, Standardizer};
+use crate::emax::EmaxRule;
+use crate::error::{GpError, Result};
+use crate::kernel::Rbf;
+use crate::linalg::{at_v, cholesky, col_sq_norms, par_wide, solve_l};
+use crate::predict::{monte_carlo, BagRule, Predictions};
+use crate::theta::Link;
+use crate::vgpmil::VgpmilParams;
+
+/// Version of the model file; loading another version fails with a clear message.
+pub const MODEL_VERSION: u32 = 1;
+const FORMAT: &str = "ich-gphead";
+
+/// Summary of the training data and fit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainingSummary {
+    pub n_bags: usize,
+    pub n_positive_bags: usize,
+    pub n_instances: usize,
+    pub best_epoch: usize,
+    pub valid_bag_auc: Option<f64>,
+    pub params: VgpmilParams,
+}
+
+/// A fitted ψ-VGPMIL model: everything a prediction needs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GpModel {
+    pub format: String,
+    pub version: u32,
+    pub link: Link,
+    pub kernel: Rbf,
+    /// Feature dimension D.
+    pub d: usize,
+    pub standardizer: Standardizer,
+    /// M×D inducing points, z-scored units, row-major.
+    pub inducing_points: Vec<f64>,
+    /// Jitter added to K_zz (relative to its mean diagonal) for its Cholesky factor.
+    pub kzz_jitter: f64,
+    /// Whitened mean m_w of q(v), u = L v with K_zz = L Lᵀ.
+    pub m_whitened: Vec<f64>,
+    /// Lower Cholesky factor R of the whitened precision: S_w = (R Rᵀ)⁻¹ (M×M row-major).
+    pub precision_factor: Vec<f64>,
+    pub h: f64,
+    pub emax: EmaxRule,
+    pub bag_rule: BagRule,
+    /// Platt scaling of bag probabilities, fitted on validation bags.
+    pub calibration: Option<Platt>,
+    pub training: TrainingSummary,
+    /// L (not saved; rebuilt from the inducing points on load).
+    #[serde(skip)]
+    l: Option<Mat<f64>>,
+}
+
+fn to_rows(m: &Mat<f64>) -> Vec<f64> {
+    let mut v = Vec::with_capacity(m.nrows() * m.ncols());
+    for i in 0..m.nrows() {
+        for j in 0..m.ncols() {
+            v.push(m[(i, j)]);
+        }
+    }
+    v
+}
+
+impl GpModel {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        p: &VgpmilParams,
+        kernel: Rbf,
+        standardizer: Standardizer,
+        z: Vec<f64>,
+        kzz_jitter: f64,
+        l: Mat<f64>,
+        m_w: Vec<f64>,
+        r: Mat<f64>,
+        train: &MilData,
+        best_epoch: usize,
+        valid_bag_auc: Option<f64>,
+    ) -> Self {
+        Self {
+            format: FORMAT.into(),
+            version: MODEL_VERSION,
+            link: p.link,
+            kernel,
+            d: train.d,
+            standardizer,
+            inducing_points: z,
+            kzz_jitter,
+            m_whitened: m_w,
+            precision_factor: to_rows(&r),
+            h: p.h,
+            emax: p.emax,
+            bag_rule: p.bag_rule,
+            calibration: None,
+            training: TrainingSummary {
+                n_bags: train.bags.len(),
+                n_positive_bags: train.bags.iter().filter(|b| b.label == 1).count(),
+                n_instances: train.n,
+                best_epoch,
+                valid_bag_auc,
+                params: p.clone(),
+            },
+            l: Some(l),
+        }
+    }
+
+    pub fn m(&self) -> usize {
+        self.m_whitened.len()
+    }
+
+    fn r(&self) -> Mat<f64> {
+        let m = self.m();
+        Mat::from_fn(m, m, |i, j| self.precision_factor[i * m + j])
+    }
+
+    fn l(&self) -> Result<Mat<f64>> {
+        if let Some(l) = &self.l {
+            return Ok(l.clone());
+        }
+        let kzz = self.kernel.cross(&self.inducing_points, &self.inducing_points, self.d, Par::Seq);
+        let m = self.m();
+        let scale = (0..m).map(|i| kzz[(i, i)]).sum::<f64>() / m as f64;
+        let mut k = kzz;
+        for i in 0..m {
+            k[(i, i)] += self.kzz_jitter * scale;
+        }
+        Ok(cholesky(k.as_ref(), 1e-10, "K_zz")?.0)
+    }
+
+    /// The paper's q(u) = N(m, S): m = L m_w, S = L (R Rᵀ)⁻¹ Lᵀ.
+    pub fn q_u(&self) -> Result<(Vec<f64>, Mat<f64>)> {
+        let l = self.l()?;
+        let mw = Mat::from_fn(self.m(), 1, |i, _| self.m_whitened[i]);
+        let mut mv = Mat::<f64>::zeros(self.m(), 1);
+        faer::linalg::matmul::matmul(mv.as_mut(), faer::Accum::Replace, l.as_ref(), mw.as_ref(), 1.0, Par::Seq);
+        // C = R⁻¹ Lᵀ; S = Cᵀ C
+        let mut c = l.transpose().to_owned();
+        solve_l(self.r().as_ref(), c.as_mut(), Par::Seq);
+        let s = c.transpose() * &c;
+        Ok(((0..self.m()).map(|i| mv[(i, 0)]).collect(), s))
+    }
+
+    /// Latent predictive moments `μ*`, `σ*²` of every instance (MODELS.md §4).
+    pub fn latent(&self, data: &MilData) -> Result<(Vec<f64>, Vec<f64>)> {
+        if data.d != self.d {
+            return Err(GpError::Dimension { expected: self.d, found: data.d });
+        }
+        let xs = self.standardizer.apply(data);
+        let l = self.l()?;
+        let mut b = self.kernel.cross(&self.inducing_points, &xs, self.d, par_wide());
+        solve_l(l.as_ref(), b.as_mut(), par_wide());
+        let mu = at_v(b.as_ref(), &self.m_whitened);
+        let qb = col_sq_norms(b.as_ref());
+        solve_l(self.r().as_ref(), b.as_mut(), par_wide());
+        let qw = col_sq_norms(b.as_ref());
+        let var = (0..data.n).map(|i| (self.kernel.variance - qb[i] + qw[i]).max(1e-12)).collect();
+        Ok((mu, var))
+    }
+
+    /// Instance and bag predictions with standard deviations, `samples` Monte Carlo draws.
+    /// Calibration, when fitted, applies to bag means (not to the standard deviations).
+    pub fn predict(&self, data: &MilData, samples: usize, seed: u64) -> Result<Predictions> {
+        let (mu, var) = self.latent(data)?;
+        let mut p = monte_carlo(&mu, &var, data, samples, seed);
+        if let Some(c) = self.calibration {
+            for b in &mut p.bags {
+                b.noisy_or_mean = c.apply(b.noisy_or_mean);
+                b.max_mean = c.apply(b.max_mean);
+            }
+        }
+        Ok(p)
+    }
+
+    /// Writes the model as JSON, atomically.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let bytes = serde_json::to_vec(self).map_err(|e| GpError::Model { path: path.into(), detail: e.to_string() })?;
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, bytes)
+            .and_then(|_| std::fs::rename(&tmp, path))
+            .map_err(|e| GpError::Io { path: path.into(), source: e })
+    }
+
+    /// Reads a model, refusing other formats and versions.
+    pub fn load(path: &Path) -> Result<Self> {
+        let bytes = std::fs::read(path).map_err(|e| GpError::Io { path: path.into(), source: e })?;
+        let head: serde_json::Value =
+            serde_json::from_slice(&bytes).map_err(|e| GpError::Model { path: path.into(), detail: e.to_string() })?;
+        if head.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+            return Err(GpError::Model { path: path.into(), detail: "not an ich GP-head model".into() });
+        }
+        let v = head.get("version").and_then(|v| v.as_u64()).unwrap_or(0);
+        if v != MODEL_VERSION as u64 {
+            return Err(GpError::Model {
+                path: path.into(),
+                detail: format!("model version {v} is not supported (this build reads version {MODEL_VERSION})"),
+            });
+        }
+        let model: GpModel =
+            serde_json::from_value(head).map_err(|e| GpError::Model { path: path.into(), detail: e.to_string() })?;
+        let m = model.m();
+        if model.precision_factor.len() != m * m || model.inducing_points.len() != m * model.d {
+            return Err(GpError::Model { path: path.into(), detail: "inconsistent matrix sizes".into() });
+        }
+        Ok(model)
+    }
+}
