@@ -1,1 +1,69 @@
-fn main(){}
+//! Benchmark: ψ-VGPMIL set-up and epoch time, and peak memory, at N = 40,000 instances in 1,000
+//! bags, D = 128, M = 200 (the targets of the GP-head issue: epoch ≤ 0.1 s, set-up ≤ 2 s, peak
+//! memory ≤ 500 MB on 2 cores). Run: `cargo bench -p gphead --bench epoch [-- N BAGS D M EPOCHS]`.
+
+use std::time::Instant;
+
+use gphead::{fit, Link, MilData, VgpmilParams};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+
+fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<f64>().ok()))
+        })
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(f64::NAN)
+}
+
+fn main() {
+    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let get = |i: usize, d: usize| args.get(i).copied().unwrap_or(d);
+    let (n, bags, d, m, epochs) = (get(0, 40_000), get(1, 1_000), get(2, 128), get(3, 200), get(4, 10));
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let per = n / bags;
+    let mut x = Vec::with_capacity(n * d);
+    let (mut bn, mut bl, mut names) = (Vec::new(), Vec::new(), Vec::new());
+    for b in 0..bags {
+        let label = (b % 2) as u8;
+        for i in 0..per {
+            let shift = if label == 1 && i < 3 { 1.5 } else { 0.0 };
+            for _ in 0..d {
+                x.push(rng.sample::<f64, _>(StandardNormal) + shift);
+            }
+            bn.push(format!("b{b}"));
+            bl.push(label);
+            names.push(format!("b{b}/{i}"));
+        }
+    }
+    let data = MilData::from_instances(d, x, bn, bl, None, names).unwrap();
+    println!(
+        "N = {}, bags = {bags}, D = {d}, M = {m}, threads = {}",
+        data.n,
+        rayon::current_num_threads()
+    );
+    for link in [Link::Vgpmil, Link::GVgpmil { alpha: 1.0, beta: 1.0 }] {
+        let p = VgpmilParams { link, inducing: m, max_epochs: epochs, tol: 0.0, ..VgpmilParams::default() };
+        let t = Instant::now();
+        let out = fit(&p, &data, None).unwrap();
+        let total = t.elapsed().as_secs_f64();
+        let mut ep: Vec<f64> = out.trace.iter().map(|e| e.seconds).collect();
+        ep.sort_by(f64::total_cmp);
+        println!(
+            "{:<26} set-up {:.3} s | epoch median {:.4} s (min {:.4}, max {:.4}, {} epochs) | total {:.2} s",
+            link.name(),
+            out.setup_seconds,
+            ep[ep.len() / 2],
+            ep[0],
+            ep[ep.len() - 1],
+            ep.len(),
+            total
+        );
+    }
+    println!("peak memory (VmHWM) {:.0} MB", peak_rss_mb());
+}

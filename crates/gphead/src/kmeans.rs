@@ -2,6 +2,7 @@
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, Par};
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -10,14 +11,30 @@ fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
 }
 
-/// k-means++ seeding then Lloyd iterations (at most `iters`), on the rows of `x` (N×D row-major).
-/// Returns k×D centres, row-major. When N ≤ k every point is a centre.
+/// At most this many rows enter k-means (a seeded subsample): enough to place a few hundred
+/// inducing points, and it keeps the set-up time independent of N.
+pub const MAX_KMEANS_ROWS: usize = 8192;
+
+/// k-means++ seeding then Lloyd iterations (at most `iters`), on the rows of `x` (N×D row-major),
+/// subsampled to [`MAX_KMEANS_ROWS`]. Returns k×D centres, row-major. When N ≤ k every point is a
+/// centre.
 pub fn kmeans(x: &[f64], d: usize, k: usize, iters: usize, seed: u64) -> Vec<f64> {
     let n = x.len() / d;
     if n <= k {
         return x.to_vec();
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let sub: Vec<f64>;
+    let (x, n) = if n > MAX_KMEANS_ROWS {
+        let mut idx: Vec<usize> = (0..n).collect();
+        let (chosen, _) = idx.partial_shuffle(&mut rng, MAX_KMEANS_ROWS);
+        let mut chosen = chosen.to_vec();
+        chosen.sort_unstable();
+        sub = chosen.iter().flat_map(|&i| x[i * d..(i + 1) * d].iter().copied()).collect();
+        (&sub[..], MAX_KMEANS_ROWS)
+    } else {
+        (x, n)
+    };
     let row = |i: usize| &x[i * d..(i + 1) * d];
     let mut centres = Vec::with_capacity(k * d);
     let first = rng.random_range(0..n);

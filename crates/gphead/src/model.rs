@@ -10,7 +10,7 @@ use crate::data::{MilData, Standardizer};
 use crate::emax::EmaxRule;
 use crate::error::{GpError, Result};
 use crate::kernel::Rbf;
-use crate::linalg::{at_v, cholesky, col_sq_norms, par_wide, solve_l};
+use crate::linalg::{at_v, cholesky, col_sq_norms, par_wide, solve_l, solved_col_sq_norms};
 use crate::predict::{monte_carlo, BagRule, Predictions};
 use crate::theta::Link;
 use crate::vgpmil::VgpmilParams;
@@ -27,6 +27,7 @@ pub struct TrainingSummary {
     pub n_instances: usize,
     pub best_epoch: usize,
     pub valid_bag_auc: Option<f64>,
+    pub valid_bag_log_likelihood: Option<f64>,
     pub params: VgpmilParams,
 }
 
@@ -82,7 +83,7 @@ impl GpModel {
         r: Mat<f64>,
         train: &MilData,
         best_epoch: usize,
-        valid_bag_auc: Option<f64>,
+        valid: Option<(f64, f64)>,
     ) -> Self {
         Self {
             format: FORMAT.into(),
@@ -104,7 +105,8 @@ impl GpModel {
                 n_positive_bags: train.bags.iter().filter(|b| b.label == 1).count(),
                 n_instances: train.n,
                 best_epoch,
-                valid_bag_auc,
+                valid_bag_auc: valid.map(|v| v.0),
+                valid_bag_log_likelihood: valid.map(|v| v.1),
                 params: p.clone(),
             },
             l: Some(l),
@@ -158,8 +160,7 @@ impl GpModel {
         solve_l(l.as_ref(), b.as_mut(), par_wide());
         let mu = at_v(b.as_ref(), &self.m_whitened);
         let qb = col_sq_norms(b.as_ref());
-        solve_l(self.r().as_ref(), b.as_mut(), par_wide());
-        let qw = col_sq_norms(b.as_ref());
+        let qw = solved_col_sq_norms(self.r().as_ref(), b.as_ref());
         let var = (0..data.n).map(|i| (self.kernel.variance - qb[i] + qw[i]).max(1e-12)).collect();
         Ok((mu, var))
     }

@@ -1,2 +1,366 @@
 //! Evaluation protocol (MODELS.md §7): stratified splits of bags, a hyper-parameter grid chosen on
-//! validation bags only, held-out and external test sets.
+//! validation bags only, early stopping on those validation bags, held-out and external test sets.
+
+use std::time::Instant;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::calibrate::Platt;
+use crate::data::MilData;
+use crate::error::{GpError, Result};
+use crate::metrics::{roc_auc, Metrics};
+use crate::predict::BagRule;
+use crate::theta::Link;
+use crate::vgpmil::{fit, VgpmilParams};
+
+/// Which model family the grid is over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    Vgpmil,
+    GVgpmil,
+}
+
+/// The hyper-parameter grid: inducing points × α × β (α, β only for G-VGPMIL).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Grid {
+    pub inducing: Vec<usize>,
+    pub alpha: Vec<f64>,
+    pub beta: Vec<f64>,
+}
+
+impl Default for Grid {
+    /// The paper's grid: {50, 100, 200} × {0.5, 1} × {1, 2.5, 4}.
+    fn default() -> Self {
+        Self {
+            inducing: vec![50, 100, 200],
+            alpha: vec![0.5, 1.0],
+            beta: vec![1.0, 2.5, 4.0],
+        }
+    }
+}
+
+impl Grid {
+    fn points(&self, family: Family) -> Vec<(usize, Link)> {
+        let mut out = Vec::new();
+        for &m in &self.inducing {
+            match family {
+                Family::Vgpmil => out.push((m, Link::Vgpmil)),
+                Family::GVgpmil => {
+                    for &alpha in &self.alpha {
+                        for &beta in &self.beta {
+                            out.push((m, Link::GVgpmil { alpha, beta }));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalOptions {
+    pub family: Family,
+    pub grid: Grid,
+    /// k of the stratified k-fold splits (ignored with `holdout` or an external-only run).
+    pub splits: usize,
+    /// Hold out this fraction of bags (stratified) as one test split instead of k folds.
+    pub holdout: Option<f64>,
+    /// Fraction of each training split used as validation bags.
+    pub valid_fraction: f64,
+    /// Everything else of the fits (H, E[max] rule, epochs, patience, bag rule, …).
+    pub base: VgpmilParams,
+    /// Monte Carlo samples for test predictions.
+    pub samples: usize,
+    pub seed: u64,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        Self {
+            family: Family::GVgpmil,
+            grid: Grid::default(),
+            splits: 5,
+            holdout: None,
+            valid_fraction: 0.2,
+            base: VgpmilParams::default(),
+            samples: 200,
+            seed: 0,
+        }
+    }
+}
+
+/// Metrics on one test set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetResult {
+    pub n_bags: usize,
+    /// Bag metrics with the model's bag rule.
+    pub bag: Metrics,
+    /// Bag AUC with the other rule, for comparison.
+    pub bag_auc_other_rule: Option<f64>,
+    /// Bag metrics after Platt scaling fitted on the validation bags.
+    pub bag_calibrated: Metrics,
+    pub instance: Option<Metrics>,
+    /// AUC of the CNN's own `bag_cnn_probability` on the same bags, when present.
+    pub cnn_bag_auc: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SplitResult {
+    pub split: usize,
+    pub inducing: usize,
+    pub link: Link,
+    pub valid_bag_auc: Option<f64>,
+    pub epochs: usize,
+    pub fit_seconds: f64,
+    pub valid_log_likelihood_before: f64,
+    pub valid_log_likelihood_after: f64,
+    pub test: Option<SetResult>,
+    pub external: Option<SetResult>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalReport {
+    pub options: EvalOptions,
+    pub splits: Vec<SplitResult>,
+}
+
+/// Stratified assignment of bags to `k` folds (shuffled per class, dealt round-robin).
+pub fn stratified_folds(labels: &[u8], k: usize, seed: u64) -> Vec<Vec<usize>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut folds = vec![Vec::new(); k.max(1)];
+    let mut offset = 0;
+    for class in [0u8, 1] {
+        let mut idx: Vec<usize> = (0..labels.len()).filter(|&i| labels[i] == class).collect();
+        idx.shuffle(&mut rng);
+        for (j, i) in idx.into_iter().enumerate() {
+            folds[(j + offset) % k.max(1)].push(i);
+        }
+        offset += 1;
+    }
+    folds.iter_mut().for_each(|f| f.sort_unstable());
+    folds
+}
+
+/// Stratified split of bag indices into (rest, held out `fraction`).
+pub fn stratified_holdout(labels: &[u8], fraction: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut rest, mut held) = (Vec::new(), Vec::new());
+    for class in [0u8, 1] {
+        let mut idx: Vec<usize> = (0..labels.len()).filter(|&i| labels[i] == class).collect();
+        idx.shuffle(&mut rng);
+        let k = ((idx.len() as f64) * fraction).round() as usize;
+        held.extend_from_slice(&idx[..k]);
+        rest.extend_from_slice(&idx[k..]);
+    }
+    rest.sort_unstable();
+    held.sort_unstable();
+    (rest, held)
+}
+
+fn other(rule: BagRule) -> BagRule {
+    match rule {
+        BagRule::Max => BagRule::NoisyOr,
+        BagRule::NoisyOr => BagRule::Max,
+    }
+}
+
+fn evaluate_set(
+    model: &crate::model::GpModel,
+    platt: Platt,
+    data: &MilData,
+    samples: usize,
+    seed: u64,
+) -> Result<SetResult> {
+    let pred = model.predict(data, samples, seed)?;
+    let labels = data.bag_labels();
+    let p = pred.bag_probabilities(model.bag_rule);
+    let cal: Vec<f64> = p.iter().map(|&v| platt.apply(v)).collect();
+    let instance = data
+        .instance_labels
+        .as_ref()
+        .map(|il| Metrics::compute(il, &pred.instance_probabilities()));
+    let cnn_bag_auc = data.bag_extra.get("bag_cnn_probability").and_then(|c| roc_auc(&labels, c));
+    Ok(SetResult {
+        n_bags: labels.len(),
+        bag: Metrics::compute(&labels, &p),
+        bag_auc_other_rule: roc_auc(&labels, &pred.bag_probabilities(other(model.bag_rule))),
+        bag_calibrated: Metrics::compute(&labels, &cal),
+        instance,
+        cnn_bag_auc,
+    })
+}
+
+/// Runs the protocol on `data`, optionally also testing every split's model on `external`.
+pub fn evaluate(data: &MilData, external: Option<&MilData>, opts: &EvalOptions) -> Result<EvalReport> {
+    if let Some(e) = external {
+        if e.d != data.d {
+            return Err(GpError::Dimension { expected: data.d, found: e.d });
+        }
+    }
+    let labels = data.bag_labels();
+    // (train bags, test bags) per split
+    let splits: Vec<(Vec<usize>, Vec<usize>)> = match (opts.holdout, external) {
+        (Some(f), _) => vec![stratified_holdout(&labels, f, opts.seed)],
+        (None, Some(_)) => vec![((0..labels.len()).collect(), Vec::new())],
+        (None, None) => {
+            if opts.splits < 2 {
+                return Err(GpError::Param("at least 2 splits, or --holdout, or --test".into()));
+            }
+            let folds = stratified_folds(&labels, opts.splits, opts.seed);
+            (0..opts.splits)
+                .map(|k| {
+                    let train = (0..opts.splits).filter(|&j| j != k).flat_map(|j| folds[j].clone()).collect();
+                    (train, folds[k].clone())
+                })
+                .collect()
+        }
+    };
+    let grid = opts.grid.points(opts.family);
+    let mut results = Vec::new();
+    for (si, (train_bags, test_bags)) in splits.iter().enumerate() {
+        let train_labels: Vec<u8> = train_bags.iter().map(|&b| labels[b]).collect();
+        let (fit_idx, val_idx) = stratified_holdout(&train_labels, opts.valid_fraction, opts.seed + 1000 + si as u64);
+        let fit_data = data.subset(&fit_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
+        let valid = data.subset(&val_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
+        let mut best: Option<((f64, f64), usize, Link, crate::vgpmil::FitOutput, f64)> = None;
+        for &(m, link) in &grid {
+            let p = VgpmilParams { link, inducing: m, seed: opts.base.seed.wrapping_add(si as u64), ..opts.base.clone() };
+            let t = Instant::now();
+            let out = fit(&p, &fit_data, Some(&valid))?;
+            let secs = t.elapsed().as_secs_f64();
+            let t = &out.model.training;
+            let score = (
+                t.valid_bag_auc.unwrap_or(f64::NEG_INFINITY),
+                t.valid_bag_log_likelihood.unwrap_or(f64::NEG_INFINITY),
+            );
+            tracing::info!(split = si, m, link = %link.name(), valid_auc = score.0, valid_ll = score.1, secs, "grid point");
+            // validation bag AUC, ties broken by validation log-likelihood
+            if best.as_ref().is_none_or(|b| score.0 > b.0 .0 + 1e-12 || ((score.0 - b.0 .0).abs() <= 1e-12 && score.1 > b.0 .1)) {
+                best = Some((score, m, link, out, secs));
+            }
+        }
+        let (score, m, link, out, secs) = best.ok_or_else(|| GpError::Param("empty grid".into()))?;
+        let model = out.model;
+        // Platt scaling on the validation bags
+        let vp = model.predict(&valid, opts.samples, opts.seed)?.bag_probabilities(model.bag_rule);
+        let vl = valid.bag_labels();
+        let platt = Platt::fit(&vl, &vp);
+        let vcal: Vec<f64> = vp.iter().map(|&v| platt.apply(v)).collect();
+        let test = if test_bags.is_empty() {
+            None
+        } else {
+            Some(evaluate_set(&model, platt, &data.subset(test_bags), opts.samples, opts.seed)?)
+        };
+        let ext = external.map(|e| evaluate_set(&model, platt, e, opts.samples, opts.seed)).transpose()?;
+        results.push(SplitResult {
+            split: si,
+            inducing: m,
+            link,
+            valid_bag_auc: Some(score.0).filter(|s| s.is_finite()),
+            epochs: out.trace.len(),
+            fit_seconds: secs,
+            valid_log_likelihood_before: crate::metrics::log_likelihood(&vl, &vp),
+            valid_log_likelihood_after: crate::metrics::log_likelihood(&vl, &vcal),
+            test,
+            external: ext,
+        });
+    }
+    Ok(EvalReport { options: opts.clone(), splits: results })
+}
+
+/// Mean and sample standard deviation.
+pub fn mean_std(v: &[f64]) -> (f64, f64) {
+    let n = v.len() as f64;
+    if v.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let m = v.iter().sum::<f64>() / n;
+    let s = if v.len() > 1 { (v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0)).sqrt() } else { 0.0 };
+    (m, s)
+}
+
+/// One row of the summary table: a metric and its values over splits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    pub set: String,
+    pub metric: String,
+    pub values: Vec<f64>,
+    pub mean: f64,
+    pub std: f64,
+}
+
+impl EvalReport {
+    /// Mean ± std over splits of every metric.
+    pub fn summary(&self) -> Vec<SummaryRow> {
+        let mut rows = Vec::new();
+        let mut push = |set: &str, metric: &str, values: Vec<f64>| {
+            if !values.is_empty() {
+                let (mean, std) = mean_std(&values);
+                rows.push(SummaryRow { set: set.into(), metric: metric.into(), values, mean, std });
+            }
+        };
+        for (set, get) in [
+            ("test", (|s: &SplitResult| s.test.clone()) as fn(&SplitResult) -> Option<SetResult>),
+            ("external", |s: &SplitResult| s.external.clone()),
+        ] {
+            let sets: Vec<SetResult> = self.splits.iter().filter_map(get).collect();
+            if sets.is_empty() {
+                continue;
+            }
+            let col = |f: &dyn Fn(&SetResult) -> Option<f64>| sets.iter().filter_map(f).collect::<Vec<f64>>();
+            push(set, "bag AUC", col(&|s| s.bag.auc));
+            push(set, "bag AUC (other rule)", col(&|s| s.bag_auc_other_rule));
+            push(set, "bag accuracy", col(&|s| Some(s.bag.accuracy)));
+            push(set, "bag F1", col(&|s| Some(s.bag.f1)));
+            push(set, "bag AP", col(&|s| s.bag.average_precision));
+            push(set, "bag log-lik", col(&|s| Some(s.bag.log_likelihood)));
+            push(set, "bag ECE", col(&|s| Some(s.bag.ece)));
+            push(set, "bag log-lik (Platt)", col(&|s| Some(s.bag_calibrated.log_likelihood)));
+            push(set, "bag ECE (Platt)", col(&|s| Some(s.bag_calibrated.ece)));
+            push(set, "instance AUC", col(&|s| s.instance.and_then(|m| m.auc)));
+            push(set, "instance accuracy", col(&|s| s.instance.map(|m| m.accuracy)));
+            push(set, "instance F1", col(&|s| s.instance.map(|m| m.f1)));
+            push(set, "instance AP", col(&|s| s.instance.and_then(|m| m.average_precision)));
+            push(set, "instance log-lik", col(&|s| s.instance.map(|m| m.log_likelihood)));
+            push(set, "CNN bag AUC", col(&|s| s.cnn_bag_auc));
+        }
+        push("fit", "seconds", self.splits.iter().map(|s| s.fit_seconds).collect());
+        push("fit", "epochs", self.splits.iter().map(|s| s.epochs as f64).collect());
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_are_stratified_and_cover_everything() {
+        let labels: Vec<u8> = (0..23).map(|i| u8::from(i % 3 == 0)).collect(); // 8 pos, 15 neg
+        let folds = stratified_folds(&labels, 5, 1);
+        let mut all: Vec<usize> = folds.iter().flatten().copied().collect();
+        all.sort_unstable();
+        assert_eq!(all, (0..23).collect::<Vec<_>>());
+        for f in &folds {
+            let pos = f.iter().filter(|&&i| labels[i] == 1).count();
+            assert!((1..=2).contains(&pos), "{folds:?}");
+            assert!((4..=5).contains(&f.len()));
+        }
+        let (rest, held) = stratified_holdout(&labels, 0.5, 3);
+        assert_eq!(held.iter().filter(|&&i| labels[i] == 1).count(), 4);
+        assert_eq!(rest.len() + held.len(), 23);
+        assert_eq!(stratified_folds(&labels, 5, 1), folds);
+    }
+
+    #[test]
+    fn mean_std_by_hand() {
+        let (m, s) = mean_std(&[1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(m, 2.5);
+        assert!((s - (5.0f64 / 3.0).sqrt()).abs() < 1e-12);
+    }
+}

@@ -15,14 +15,17 @@ use rand_distr::StandardNormal;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::{sigmoid, Platt};
+use crate::calibrate::sigmoid;
 use crate::data::{MilData, Standardizer};
 use crate::emax::{one_minus_emax, EmaxRule};
 use crate::error::{GpError, Result};
 use crate::kernel::Rbf;
 use crate::kmeans::kmeans;
-use crate::linalg::{at_v, a_v, cholesky, col_mat, col_sq_norms, identity_plus_weighted_gram, par_wide, solve_l, solve_lt};
-use crate::metrics::roc_auc;
+use crate::linalg::{
+    a_v, at_v, cholesky, col_mat, col_sq_norms, identity_plus_weighted_gram, par_wide, solve_l, solve_lt,
+    solved_col_sq_norms,
+};
+use crate::metrics::{log_likelihood, roc_auc};
 use crate::model::GpModel;
 use crate::predict::{bag_scores_closed_form, BagRule};
 use crate::theta::{GammaMixing, HyperbolicSecant, Link, Psi};
@@ -124,7 +127,15 @@ pub struct EpochTrace {
     /// The ELBO of the state entering the epoch (up to a constant), where defined.
     pub objective: Option<f64>,
     pub valid_bag_auc: Option<f64>,
+    /// Validation bag log-likelihood (closed-form instance means, the model's bag rule): breaks
+    /// ties of the AUC, which saturates on small validation sets.
+    pub valid_bag_log_likelihood: Option<f64>,
     pub seconds: f64,
+}
+
+/// Validation score: bag AUC first, log-likelihood to break ties.
+fn better(a: (f64, f64), b: (f64, f64)) -> bool {
+    a.0 > b.0 + 1e-12 || ((a.0 - b.0).abs() <= 1e-12 && a.1 > b.1)
 }
 
 /// The result of a fit: the model, its trace, and the training π.
@@ -181,11 +192,7 @@ fn quad_diag(cov: &Cov, b: MatRef<'_, f64>, l: MatRef<'_, f64>) -> Vec<f64> {
             solve_lt(l, a.as_mut(), par_wide());
             col_sq_norms(a.as_ref())
         }
-        Cov::Chol(r) => {
-            let mut w = b.to_owned();
-            solve_l(r.as_ref(), w.as_mut(), par_wide());
-            col_sq_norms(w.as_ref())
-        }
+        Cov::Chol(r) => solved_col_sq_norms(r.as_ref(), b),
     }
 }
 
@@ -281,7 +288,7 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
     let labels: Vec<f64> = train.bags.iter().map(|b| 2.0 * b.label as f64 - 1.0).collect();
     let log_h = p.h.ln();
     let mut trace = Vec::new();
-    let mut best: Option<(f64, usize, Vec<f64>, Mat<f64>, Vec<f64>)> = None;
+    let mut best: Option<((f64, f64), usize, Vec<f64>, Mat<f64>, Vec<f64>)> = None;
     let mut since_best = 0;
     let mut last_mu: Option<Vec<f64>> = None;
     let mut best_epoch = 0;
@@ -336,23 +343,25 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
         pi = new_pi;
         // validation
         let Cov::Chol(r) = &cov else { unreachable!("set above") };
-        let valid_auc = match (valid, &valid_b) {
+        let (valid_auc, valid_ll) = match (valid, &valid_b) {
             (Some(v), Some(bv)) => {
                 let scores = validation_scores(bv.as_ref(), r.as_ref(), &m_w, kernel.variance, v, p.bag_rule);
-                roc_auc(&v.bag_labels(), &scores)
+                let l = v.bag_labels();
+                (roc_auc(&l, &scores), Some(log_likelihood(&l, &scores)))
             }
-            _ => None,
+            _ => (None, None),
         };
         trace.push(EpochTrace {
             epoch,
             objective: obj,
             valid_bag_auc: valid_auc,
+            valid_bag_log_likelihood: valid_ll,
             seconds: te.elapsed().as_secs_f64(),
         });
         tracing::debug!(epoch, ?obj, ?valid_auc, "epoch");
         if valid.is_some() {
-            let score = valid_auc.unwrap_or(f64::NEG_INFINITY);
-            if best.as_ref().is_none_or(|b| score > b.0) {
+            let score = (valid_auc.unwrap_or(f64::NEG_INFINITY), valid_ll.unwrap_or(f64::NEG_INFINITY));
+            if best.as_ref().is_none_or(|b| better(score, b.0)) {
                 best = Some((score, epoch, m_w.clone(), r.clone(), pi.clone()));
                 best_epoch = epoch;
                 since_best = 0;
@@ -384,6 +393,7 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
             _ => unreachable!("at least one epoch ran"),
         },
     };
+    let best_valid = trace.get(best_epoch).and_then(|t| t.valid_bag_auc.zip(t.valid_bag_log_likelihood));
     let model = GpModel::new(
         p,
         kernel,
@@ -395,7 +405,7 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
         r,
         train,
         best_epoch,
-        trace.get(best_epoch).and_then(|t| t.valid_bag_auc),
+        best_valid,
     );
     Ok(FitOutput {
         model,
@@ -410,17 +420,9 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
 /// Closed-form bag scores of validation data from whitened quantities.
 fn validation_scores(bv: MatRef<'_, f64>, r: MatRef<'_, f64>, m_w: &[f64], v: f64, data: &MilData, rule: BagRule) -> Vec<f64> {
     let mu = at_v(bv, m_w);
-    let mut w = bv.to_owned();
-    solve_l(r, w.as_mut(), par_wide());
     let qb = col_sq_norms(bv);
-    let qw = col_sq_norms(w.as_ref());
+    let qw = solved_col_sq_norms(r, bv);
     let var: Vec<f64> = (0..mu.len()).map(|i| (v - qb[i] + qw[i]).max(1e-12)).collect();
     bag_scores_closed_form(&mu, &var, data, rule)
 }
 
-/// Kept for callers that want calibrated bag probabilities on validation data.
-pub fn platt_on(model: &GpModel, valid: &MilData, samples: usize, seed: u64) -> Result<(Platt, Vec<f64>)> {
-    let pred = model.predict(valid, samples, seed)?;
-    let p = pred.bag_probabilities(model.bag_rule);
-    Ok((Platt::fit(&valid.bag_labels(), &p), p))
-}

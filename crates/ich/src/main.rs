@@ -26,6 +26,8 @@ struct Cli {
 enum Command {
     Synth(cmd::synth::Args),
     Preprocess(cmd::preprocess::Args),
+    FitGp(cmd::fit_gp::Args),
+    EvalGp(cmd::eval_gp::Args),
 }
 
 fn run() -> anyhow::Result<ExitCode> {
@@ -47,6 +49,8 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Synth(a) => cmd::synth::run(a, &progress),
         Command::Preprocess(a) => cmd::preprocess::run(a, &progress),
+        Command::FitGp(a) => cmd::fit_gp::run(a),
+        Command::EvalGp(a) => cmd::eval_gp::run(a),
     }
 }
 
