@@ -13,18 +13,29 @@ fn peak_rss_mb() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<f64>().ok()))
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|v| v.parse::<f64>().ok())
+            })
         })
         .map(|kb| kb / 1024.0)
         .unwrap_or(f64::NAN)
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let get = |i: usize, d: usize| args.get(i).copied().unwrap_or(d);
-    let (n, bags, d, m, epochs) = (get(0, 40_000), get(1, 1_000), get(2, 128), get(3, 200), get(4, 10));
+    let (n, bags, d, m, epochs) = (
+        get(0, 40_000),
+        get(1, 1_000),
+        get(2, 128),
+        get(3, 200),
+        get(4, 10),
+    );
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let per = n / bags;
     let mut x = Vec::with_capacity(n * d);
@@ -47,8 +58,20 @@ fn main() {
         data.n,
         rayon::current_num_threads()
     );
-    for link in [Link::Vgpmil, Link::GVgpmil { alpha: 1.0, beta: 1.0 }] {
-        let p = VgpmilParams { link, inducing: m, max_epochs: epochs, tol: 0.0, ..VgpmilParams::default() };
+    for link in [
+        Link::Vgpmil,
+        Link::GVgpmil {
+            alpha: 1.0,
+            beta: 1.0,
+        },
+    ] {
+        let p = VgpmilParams {
+            link,
+            inducing: m,
+            max_epochs: epochs,
+            tol: 0.0,
+            ..VgpmilParams::default()
+        };
         let t = Instant::now();
         let out = fit(&p, &data, None).unwrap();
         let total = t.elapsed().as_secs_f64();

@@ -42,8 +42,18 @@ impl Platt {
                 .map(|(&h, &xi)| {
                     let z = a * xi + b;
                     // −log σ(z) = softplus(−z), −log(1 − σ(z)) = softplus(z)
-                    let sp = |t: f64| if t > 0.0 { t + (-t).exp().ln_1p() } else { t.exp().ln_1p() };
-                    if h == 1 { sp(-z) } else { sp(z) }
+                    let sp = |t: f64| {
+                        if t > 0.0 {
+                            t + (-t).exp().ln_1p()
+                        } else {
+                            t.exp().ln_1p()
+                        }
+                    };
+                    if h == 1 {
+                        sp(-z)
+                    } else {
+                        sp(z)
+                    }
                 })
                 .sum();
             nll + 0.5 * ridge * ((a - 1.0).powi(2) + b * b)
@@ -51,7 +61,8 @@ impl Platt {
         let mut current = loss(a, b);
         for _ in 0..100 {
             // gradient and Hessian of Σ −log-lik + ridge/2 ((a−1)² + b²)
-            let (mut ga, mut gb, mut haa, mut hab, mut hbb) = (ridge * (a - 1.0), ridge * b, ridge, 0.0, ridge);
+            let (mut ga, mut gb, mut haa, mut hab, mut hbb) =
+                (ridge * (a - 1.0), ridge * b, ridge, 0.0, ridge);
             for (&h, &xi) in labels.iter().zip(&x) {
                 let q = sigmoid(a * xi + b);
                 let r = q - h as f64;
@@ -107,7 +118,10 @@ mod tests {
         }
         let c = Platt::fit(&labels, &p);
         // inverse map: logit q = (logit p + 1)/3 → a = 1/3, b = 1/3
-        assert!((c.a - 1.0 / 3.0).abs() < 0.05 && (c.b - 1.0 / 3.0).abs() < 0.1, "{c:?}");
+        assert!(
+            (c.a - 1.0 / 3.0).abs() < 0.05 && (c.b - 1.0 / 3.0).abs() < 0.1,
+            "{c:?}"
+        );
         let cal: Vec<f64> = p.iter().map(|&v| c.apply(v)).collect();
         assert!(log_likelihood(&labels, &cal) > log_likelihood(&labels, &p));
         assert!((Platt::IDENTITY.apply(0.3) - 0.3).abs() < 1e-9);

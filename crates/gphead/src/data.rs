@@ -108,8 +108,11 @@ impl MilData {
         let mut bag_of = Vec::new();
         let mut il = self.instance_labels.as_ref().map(|_| Vec::new());
         let mut names = Vec::new();
-        let mut extra: HashMap<String, Vec<f64>> =
-            self.bag_extra.keys().map(|k| (k.clone(), Vec::new())).collect();
+        let mut extra: HashMap<String, Vec<f64>> = self
+            .bag_extra
+            .keys()
+            .map(|k| (k.clone(), Vec::new()))
+            .collect();
         for (nb, &b) in bag_ids.iter().enumerate() {
             let bag = &self.bags[b];
             let mut idx = Vec::with_capacity(bag.instances.len());
@@ -176,9 +179,12 @@ fn parse_label(path: &Path, line: usize, s: &str) -> Result<u8> {
 }
 
 fn parse_f64(path: &Path, line: usize, col: &str, s: &str) -> Result<f64> {
-    s.trim()
-        .parse::<f64>()
-        .map_err(|_| err(path, format!("line {line}, column {col}: '{s}' is not a number")))
+    s.trim().parse::<f64>().map_err(|_| {
+        err(
+            path,
+            format!("line {line}, column {col}: '{s}' is not a number"),
+        )
+    })
 }
 
 /// Named-column CSV: `bag_name`, `bag_label`, `feature_0..feature_{D-1}`, optional
@@ -193,11 +199,19 @@ fn read_named(path: &Path, text: &str) -> Result<MilData> {
     let mut feats: Vec<(usize, usize)> = headers
         .iter()
         .enumerate()
-        .filter_map(|(i, h)| h.trim().strip_prefix("feature_").and_then(|k| k.parse().ok()).map(|k| (k, i)))
+        .filter_map(|(i, h)| {
+            h.trim()
+                .strip_prefix("feature_")
+                .and_then(|k| k.parse().ok())
+                .map(|k| (k, i))
+        })
         .collect();
     feats.sort();
     if feats.is_empty() || feats.iter().enumerate().any(|(j, (k, _))| *k != j) {
-        return Err(err(path, "feature columns must be feature_0 … feature_{D-1}"));
+        return Err(err(
+            path,
+            "feature columns must be feature_0 … feature_{D-1}",
+        ));
     }
     let d = feats.len();
     let inst_name_col = col("instance_name");
@@ -216,7 +230,10 @@ fn read_named(path: &Path, text: &str) -> Result<MilData> {
     for (i, rec) in rdr.records().enumerate() {
         let line = i + 2;
         let rec = rec.map_err(|e| err(path, e.to_string()))?;
-        let get = |c: usize| rec.get(c).ok_or_else(|| err(path, format!("line {line}: too few columns")));
+        let get = |c: usize| {
+            rec.get(c)
+                .ok_or_else(|| err(path, format!("line {line}: too few columns")))
+        };
         for (k, c) in &feats {
             x.push(parse_f64(path, line, &format!("feature_{k}"), get(*c)?)?);
         }
@@ -242,14 +259,23 @@ fn read_named(path: &Path, text: &str) -> Result<MilData> {
         return Err(err(path, "no instances"));
     }
     let labels = if inst_labels.iter().all(Option::is_some) {
-        Some(inst_labels.into_iter().map(|l| l.expect("checked")).collect())
+        Some(
+            inst_labels
+                .into_iter()
+                .map(|l| l.expect("checked"))
+                .collect(),
+        )
     } else {
         None
     };
     let mut data = MilData::from_instances(d, x, bag_names, bag_labels, labels, inst_names)
         .map_err(|e| err(path, e.to_string()))?;
     for (name, _) in &extra_cols {
-        let v = data.bags.iter().map(|b| extra_by_bag[&b.name][name]).collect();
+        let v = data
+            .bags
+            .iter()
+            .map(|b| extra_by_bag[&b.name][name])
+            .collect();
         data.bag_extra.insert(name.clone(), v);
     }
     Ok(data)
@@ -267,11 +293,21 @@ fn read_mil_benchmark(path: &Path, text: &str) -> Result<MilData> {
         }
         let cols: Vec<&str> = line.split(',').collect();
         if cols.len() < 3 {
-            return Err(err(path, format!("line {}: expected label, bag id and features", i + 1)));
+            return Err(err(
+                path,
+                format!("line {}: expected label, bag id and features", i + 1),
+            ));
         }
         let nd = cols.len() - 2;
         if *d.get_or_insert(nd) != nd {
-            return Err(err(path, format!("line {}: {nd} features, earlier lines had {}", i + 1, d.unwrap_or(0))));
+            return Err(err(
+                path,
+                format!(
+                    "line {}: {nd} features, earlier lines had {}",
+                    i + 1,
+                    d.unwrap_or(0)
+                ),
+            ));
         }
         bag_labels.push(parse_label(path, i + 1, cols[0])?);
         bag_names.push(cols[1].trim().to_string());
@@ -280,8 +316,11 @@ fn read_mil_benchmark(path: &Path, text: &str) -> Result<MilData> {
         }
     }
     let d = d.ok_or_else(|| err(path, "no instances"))?;
-    let names = (0..bag_names.len()).map(|i| format!("{}#{i}", bag_names[i])).collect();
-    MilData::from_instances(d, x, bag_names, bag_labels, None, names).map_err(|e| err(path, e.to_string()))
+    let names = (0..bag_names.len())
+        .map(|i| format!("{}#{i}", bag_names[i]))
+        .collect();
+    MilData::from_instances(d, x, bag_names, bag_labels, None, names)
+        .map_err(|e| err(path, e.to_string()))
 }
 
 /// Z-scoring with the training set's statistics (a zero standard deviation counts as 1).
@@ -311,7 +350,11 @@ impl Standardizer {
             .into_iter()
             .map(|s| {
                 let sd = (s / n).sqrt();
-                if sd > 1e-12 { sd } else { 1.0 }
+                if sd > 1e-12 {
+                    sd
+                } else {
+                    1.0
+                }
             })
             .collect();
         Self { mean, std }
@@ -347,7 +390,10 @@ mod tests {
         assert_eq!(d.instance_labels, Some(vec![0, 1, 0]));
         assert_eq!(d.bag_extra["bag_cnn_probability"], vec![0.9, 0.2]);
         let s = d.subset(&[1]);
-        assert_eq!((s.n, s.bags[0].name.as_str(), s.row(0)), (1, "B", &[5.0, 6.0][..]));
+        assert_eq!(
+            (s.n, s.bags[0].name.as_str(), s.row(0)),
+            (1, "B", &[5.0, 6.0][..])
+        );
 
         let mut g = tempfile::NamedTempFile::new().unwrap();
         writeln!(g, "1,7,0.5,1\n1,7,1.5,2\n0,8,3,4").unwrap();
@@ -360,12 +406,22 @@ mod tests {
     #[test]
     fn non_finite_features_are_rejected_with_the_instance_named() {
         let mut f = tempfile::NamedTempFile::new().unwrap();
-        writeln!(f, "feature_0,instance_name,bag_name,bag_label\n1,s1,A,0\nNaN,s2,A,0").unwrap();
+        writeln!(
+            f,
+            "feature_0,instance_name,bag_name,bag_label\n1,s1,A,0\nNaN,s2,A,0"
+        )
+        .unwrap();
         let e = MilData::read(f.path()).unwrap_err().to_string();
-        assert!(e.contains("s2") && e.contains("NaN") && e.contains(&f.path().display().to_string()), "{e}");
+        assert!(
+            e.contains("s2") && e.contains("NaN") && e.contains(&f.path().display().to_string()),
+            "{e}"
+        );
         let mut g = tempfile::NamedTempFile::new().unwrap();
         writeln!(g, "feature_0,bag_name,bag_label\nx,A,0").unwrap();
-        assert!(MilData::read(g.path()).unwrap_err().to_string().contains("line 2"));
+        assert!(MilData::read(g.path())
+            .unwrap_err()
+            .to_string()
+            .contains("line 2"));
     }
 
     #[test]

@@ -33,12 +33,17 @@ pub fn one_minus_emax(pi: &[f64], rule: EmaxRule, out: &mut [f64]) {
                 } else {
                     (ones, log_sum - (-p).ln_1p())
                 };
-                *o = if others_ones > 0 { 0.0 } else { others_log.exp() };
+                *o = if others_ones > 0 {
+                    0.0
+                } else {
+                    others_log.exp()
+                };
             }
         }
         EmaxRule::LooMax => {
             // top two values give every leave-one-out max
-            let (mut best, mut second, mut arg) = (f64::NEG_INFINITY, f64::NEG_INFINITY, usize::MAX);
+            let (mut best, mut second, mut arg) =
+                (f64::NEG_INFINITY, f64::NEG_INFINITY, usize::MAX);
             for (j, &p) in pi.iter().enumerate() {
                 if p > best {
                     second = best;
@@ -88,9 +93,18 @@ mod tests {
             let mut out = vec![0.0; pi.len()];
             one_minus_emax(pi, EmaxRule::Product, &mut out);
             for n in 0..pi.len() {
-                let others: Vec<f64> = pi.iter().enumerate().filter(|(j, _)| *j != n).map(|(_, p)| *p).collect();
+                let others: Vec<f64> = pi
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != n)
+                    .map(|(_, p)| *p)
+                    .collect();
                 let want = 1.0 - brute_emax(&others);
-                assert!((out[n] - want).abs() < 1e-12, "{pi:?} n={n}: {} vs {want}", out[n]);
+                assert!(
+                    (out[n] - want).abs() < 1e-12,
+                    "{pi:?} n={n}: {} vs {want}",
+                    out[n]
+                );
             }
         }
     }

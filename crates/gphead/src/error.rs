@@ -12,7 +12,9 @@ pub enum GpError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("feature {feature} of instance {instance} ({name}) is {value}: features must be finite")]
+    #[error(
+        "feature {feature} of instance {instance} ({name}) is {value}: features must be finite"
+    )]
     NonFinite {
         instance: usize,
         name: String,
@@ -23,7 +25,9 @@ pub enum GpError {
     NotPositiveDefinite { what: &'static str, jitter: f64 },
     #[error("model file {}: {detail}", path.display())]
     Model { path: PathBuf, detail: String },
-    #[error("feature dimension mismatch: the model expects {expected} features, the data has {found}")]
+    #[error(
+        "feature dimension mismatch: the model expects {expected} features, the data has {found}"
+    )]
     Dimension { expected: usize, found: usize },
     #[error("invalid parameter: {0}")]
     Param(String),

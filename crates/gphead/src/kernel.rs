@@ -35,9 +35,20 @@ impl Rbf {
         let zm = Mat::from_fn(m, d, |i, j| z[i * d + j]);
         let xm = Mat::from_fn(d, n, |j, i| x[i * d + j]);
         let mut g = Mat::<f64>::zeros(m, n);
-        matmul(g.as_mut(), Accum::Replace, zm.as_ref(), xm.as_ref(), 1.0, par);
-        let zn: Vec<f64> = (0..m).map(|i| z[i * d..(i + 1) * d].iter().map(|v| v * v).sum()).collect();
-        let xn: Vec<f64> = (0..n).map(|i| x[i * d..(i + 1) * d].iter().map(|v| v * v).sum()).collect();
+        matmul(
+            g.as_mut(),
+            Accum::Replace,
+            zm.as_ref(),
+            xm.as_ref(),
+            1.0,
+            par,
+        );
+        let zn: Vec<f64> = (0..m)
+            .map(|i| z[i * d..(i + 1) * d].iter().map(|v| v * v).sum())
+            .collect();
+        let xn: Vec<f64> = (0..n)
+            .map(|i| x[i * d..(i + 1) * d].iter().map(|v| v * v).sum())
+            .collect();
         let s = -1.0 / (2.0 * self.lengthscale);
         for j in 0..n {
             let col = g.col_mut(j);

@@ -30,7 +30,10 @@ pub fn kmeans(x: &[f64], d: usize, k: usize, iters: usize, seed: u64) -> Vec<f64
         let (chosen, _) = idx.partial_shuffle(&mut rng, MAX_KMEANS_ROWS);
         let mut chosen = chosen.to_vec();
         chosen.sort_unstable();
-        sub = chosen.iter().flat_map(|&i| x[i * d..(i + 1) * d].iter().copied()).collect();
+        sub = chosen
+            .iter()
+            .flat_map(|&i| x[i * d..(i + 1) * d].iter().copied())
+            .collect();
         (&sub[..], MAX_KMEANS_ROWS)
     } else {
         (x, n)
@@ -39,7 +42,10 @@ pub fn kmeans(x: &[f64], d: usize, k: usize, iters: usize, seed: u64) -> Vec<f64
     let mut centres = Vec::with_capacity(k * d);
     let first = rng.random_range(0..n);
     centres.extend_from_slice(row(first));
-    let mut d2: Vec<f64> = (0..n).into_par_iter().map(|i| sq_dist(row(i), row(first))).collect();
+    let mut d2: Vec<f64> = (0..n)
+        .into_par_iter()
+        .map(|i| sq_dist(row(i), row(first)))
+        .collect();
     for _ in 1..k {
         let total: f64 = d2.iter().sum();
         let pick = if total > 0.0 {
@@ -69,9 +75,18 @@ pub fn kmeans(x: &[f64], d: usize, k: usize, iters: usize, seed: u64) -> Vec<f64
     let mut assign = vec![usize::MAX; n];
     for _ in 0..iters {
         let cm = Mat::from_fn(k, d, |i, j| centres[i * d + j]);
-        let cn: Vec<f64> = (0..k).map(|i| centres[i * d..(i + 1) * d].iter().map(|v| v * v).sum()).collect();
+        let cn: Vec<f64> = (0..k)
+            .map(|i| centres[i * d..(i + 1) * d].iter().map(|v| v * v).sum())
+            .collect();
         let mut g = Mat::<f64>::zeros(k, n);
-        matmul(g.as_mut(), Accum::Replace, cm.as_ref(), xt.as_ref(), 1.0, Par::rayon(0));
+        matmul(
+            g.as_mut(),
+            Accum::Replace,
+            cm.as_ref(),
+            xt.as_ref(),
+            1.0,
+            Par::rayon(0),
+        );
         let new: Vec<usize> = (0..n)
             .into_par_iter()
             .map(|j| {

@@ -5,6 +5,10 @@
 //!
 //! hyper-parameters ([`VgpmilParams`]) → [`fit`] → fitted model ([`GpModel`]) → [`GpModel::predict`].
 
+// Linear-algebra loops index several arrays by the same row/column index; iterator chains would
+// hide the mathematics they transcribe.
+#![allow(clippy::needless_range_loop)]
+
 pub mod calibrate;
 pub mod data;
 pub mod emax;

@@ -25,7 +25,11 @@ pub fn cholesky(a: MatRef<'_, f64>, jitter: f64, what: &'static str) -> Result<(
     let n = a.nrows();
     let scale = (0..n).map(|i| a[(i, i)].abs()).sum::<f64>() / n.max(1) as f64;
     let scale = if scale > 0.0 { scale } else { 1.0 };
-    let mut mem = MemBuffer::new(cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default()));
+    let mut mem = MemBuffer::new(cholesky_in_place_scratch::<f64>(
+        n,
+        Par::Seq,
+        Default::default(),
+    ));
     let mut eps = 0.0;
     for attempt in 0..=10 {
         let mut l = Mat::<f64>::zeros(n, n);
@@ -36,7 +40,14 @@ pub fn cholesky(a: MatRef<'_, f64>, jitter: f64, what: &'static str) -> Result<(
             l[(j, j)] += eps;
         }
         let stack = MemStack::new(&mut mem);
-        let ok = cholesky_in_place(l.as_mut(), Default::default(), Par::Seq, stack, Default::default()).is_ok();
+        let ok = cholesky_in_place(
+            l.as_mut(),
+            Default::default(),
+            Par::Seq,
+            stack,
+            Default::default(),
+        )
+        .is_ok();
         if ok && (0..n).all(|i| l[(i, i)].is_finite() && l[(i, i)] > 0.0) {
             for j in 0..n {
                 for i in 0..j {
@@ -45,7 +56,11 @@ pub fn cholesky(a: MatRef<'_, f64>, jitter: f64, what: &'static str) -> Result<(
             }
             return Ok((l, eps));
         }
-        eps = if attempt == 0 { jitter * scale } else { eps * 10.0 };
+        eps = if attempt == 0 {
+            jitter * scale
+        } else {
+            eps * 10.0
+        };
         if !eps.is_finite() || eps == 0.0 || eps > 0.1 * scale {
             break;
         }
@@ -68,11 +83,17 @@ pub fn solve_lt(l: MatRef<'_, f64>, rhs: MatMut<'_, f64>, par: Par) {
 const BLOCK: usize = 1024;
 
 fn col(a: MatRef<'_, f64>, j: usize) -> &[f64] {
-    a.col(j).try_as_col_major().expect("column-major matrix").as_slice()
+    a.col(j)
+        .try_as_col_major()
+        .expect("column-major matrix")
+        .as_slice()
 }
 
 fn blocks(n: usize) -> Vec<(usize, usize)> {
-    (0..n).step_by(BLOCK).map(|s| (s, (s + BLOCK).min(n))).collect()
+    (0..n)
+        .step_by(BLOCK)
+        .map(|s| (s, (s + BLOCK).min(n)))
+        .collect()
 }
 
 /// `I + B diag(w) Bᵀ` (M×M), computed once as a symmetric rank-N update: per block of columns a
@@ -137,7 +158,9 @@ pub fn solved_col_sq_norms(l: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Vec<f64> {
                 w.col_as_slice_mut(j - s).copy_from_slice(col(b, j));
             }
             solve_lower_triangular_in_place(l, w.as_mut(), Par::Seq);
-            (0..e - s).map(|j| w.col_as_slice(j).iter().map(|v| v * v).sum()).collect()
+            (0..e - s)
+                .map(|j| w.col_as_slice(j).iter().map(|v| v * v).sum())
+                .collect()
         })
         .collect();
     parts.concat()
@@ -145,7 +168,9 @@ pub fn solved_col_sq_norms(l: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Vec<f64> {
 
 /// Squared norms of the columns of `a`.
 pub fn col_sq_norms(a: MatRef<'_, f64>) -> Vec<f64> {
-    (0..a.ncols()).map(|j| col(a, j).iter().map(|v| v * v).sum()).collect()
+    (0..a.ncols())
+        .map(|j| col(a, j).iter().map(|v| v * v).sum())
+        .collect()
 }
 
 /// `Aᵀ v` for A of M×N.
@@ -203,7 +228,10 @@ mod tests {
         assert!(eps > 0.0);
         // negative definite: fails with a clear error
         let n = Mat::from_fn(2, 2, |i, j| if i == j { -1.0 } else { 0.0 });
-        assert!(cholesky(n.as_ref(), 1e-8, "K_zz").unwrap_err().to_string().contains("K_zz"));
+        assert!(cholesky(n.as_ref(), 1e-8, "K_zz")
+            .unwrap_err()
+            .to_string()
+            .contains("K_zz"));
     }
 
     #[test]

@@ -68,7 +68,11 @@ pub fn log_likelihood(labels: &[u8], p: &[f64]) -> f64 {
         .zip(p)
         .map(|(&h, &p)| {
             let p = p.clamp(1e-12, 1.0 - 1e-12);
-            if h == 1 { p.ln() } else { (1.0 - p).ln() }
+            if h == 1 {
+                p.ln()
+            } else {
+                (1.0 - p).ln()
+            }
         })
         .sum();
     s / labels.len().max(1) as f64
@@ -76,7 +80,11 @@ pub fn log_likelihood(labels: &[u8], p: &[f64]) -> f64 {
 
 /// Accuracy at threshold 0.5.
 pub fn accuracy(labels: &[u8], p: &[f64]) -> f64 {
-    let ok = labels.iter().zip(p).filter(|(&h, &p)| (p >= 0.5) == (h == 1)).count();
+    let ok = labels
+        .iter()
+        .zip(p)
+        .filter(|(&h, &p)| (p >= 0.5) == (h == 1))
+        .count();
     ok as f64 / labels.len().max(1) as f64
 }
 
@@ -91,7 +99,11 @@ pub fn f1(labels: &[u8], p: &[f64]) -> f64 {
             _ => {}
         }
     }
-    if tp == 0.0 { 0.0 } else { 2.0 * tp / (2.0 * tp + fp + fnn) }
+    if tp == 0.0 {
+        0.0
+    } else {
+        2.0 * tp / (2.0 * tp + fp + fnn)
+    }
 }
 
 /// Expected calibration error over `bins` equal-width bins.

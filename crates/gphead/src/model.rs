@@ -126,7 +126,12 @@ impl GpModel {
         if let Some(l) = &self.l {
             return Ok(l.clone());
         }
-        let kzz = self.kernel.cross(&self.inducing_points, &self.inducing_points, self.d, Par::Seq);
+        let kzz = self.kernel.cross(
+            &self.inducing_points,
+            &self.inducing_points,
+            self.d,
+            Par::Seq,
+        );
         let m = self.m();
         let scale = (0..m).map(|i| kzz[(i, i)]).sum::<f64>() / m as f64;
         let mut k = kzz;
@@ -141,7 +146,14 @@ impl GpModel {
         let l = self.l()?;
         let mw = Mat::from_fn(self.m(), 1, |i, _| self.m_whitened[i]);
         let mut mv = Mat::<f64>::zeros(self.m(), 1);
-        faer::linalg::matmul::matmul(mv.as_mut(), faer::Accum::Replace, l.as_ref(), mw.as_ref(), 1.0, Par::Seq);
+        faer::linalg::matmul::matmul(
+            mv.as_mut(),
+            faer::Accum::Replace,
+            l.as_ref(),
+            mw.as_ref(),
+            1.0,
+            Par::Seq,
+        );
         // C = R⁻¹ Lᵀ; S = Cᵀ C
         let mut c = l.transpose().to_owned();
         solve_l(self.r().as_ref(), c.as_mut(), Par::Seq);
@@ -152,16 +164,23 @@ impl GpModel {
     /// Latent predictive moments `μ*`, `σ*²` of every instance (MODELS.md §4).
     pub fn latent(&self, data: &MilData) -> Result<(Vec<f64>, Vec<f64>)> {
         if data.d != self.d {
-            return Err(GpError::Dimension { expected: self.d, found: data.d });
+            return Err(GpError::Dimension {
+                expected: self.d,
+                found: data.d,
+            });
         }
         let xs = self.standardizer.apply(data);
         let l = self.l()?;
-        let mut b = self.kernel.cross(&self.inducing_points, &xs, self.d, par_wide());
+        let mut b = self
+            .kernel
+            .cross(&self.inducing_points, &xs, self.d, par_wide());
         solve_l(l.as_ref(), b.as_mut(), par_wide());
         let mu = at_v(b.as_ref(), &self.m_whitened);
         let qb = col_sq_norms(b.as_ref());
         let qw = solved_col_sq_norms(self.r().as_ref(), b.as_ref());
-        let var = (0..data.n).map(|i| (self.kernel.variance - qb[i] + qw[i]).max(1e-12)).collect();
+        let var = (0..data.n)
+            .map(|i| (self.kernel.variance - qb[i] + qw[i]).max(1e-12))
+            .collect();
         Ok((mu, var))
     }
 
@@ -181,33 +200,55 @@ impl GpModel {
 
     /// Writes the model as JSON, atomically.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let bytes = serde_json::to_vec(self).map_err(|e| GpError::Model { path: path.into(), detail: e.to_string() })?;
+        let bytes = serde_json::to_vec(self).map_err(|e| GpError::Model {
+            path: path.into(),
+            detail: e.to_string(),
+        })?;
         let tmp = path.with_extension("tmp");
         std::fs::write(&tmp, bytes)
             .and_then(|_| std::fs::rename(&tmp, path))
-            .map_err(|e| GpError::Io { path: path.into(), source: e })
+            .map_err(|e| GpError::Io {
+                path: path.into(),
+                source: e,
+            })
     }
 
     /// Reads a model, refusing other formats and versions.
     pub fn load(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|e| GpError::Io { path: path.into(), source: e })?;
+        let bytes = std::fs::read(path).map_err(|e| GpError::Io {
+            path: path.into(),
+            source: e,
+        })?;
         let head: serde_json::Value =
-            serde_json::from_slice(&bytes).map_err(|e| GpError::Model { path: path.into(), detail: e.to_string() })?;
+            serde_json::from_slice(&bytes).map_err(|e| GpError::Model {
+                path: path.into(),
+                detail: e.to_string(),
+            })?;
         if head.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
-            return Err(GpError::Model { path: path.into(), detail: "not an ich GP-head model".into() });
+            return Err(GpError::Model {
+                path: path.into(),
+                detail: "not an ich GP-head model".into(),
+            });
         }
         let v = head.get("version").and_then(|v| v.as_u64()).unwrap_or(0);
         if v != MODEL_VERSION as u64 {
             return Err(GpError::Model {
                 path: path.into(),
-                detail: format!("model version {v} is not supported (this build reads version {MODEL_VERSION})"),
+                detail: format!(
+                    "model version {v} is not supported (this build reads version {MODEL_VERSION})"
+                ),
             });
         }
-        let model: GpModel =
-            serde_json::from_value(head).map_err(|e| GpError::Model { path: path.into(), detail: e.to_string() })?;
+        let model: GpModel = serde_json::from_value(head).map_err(|e| GpError::Model {
+            path: path.into(),
+            detail: e.to_string(),
+        })?;
         let m = model.m();
         if model.precision_factor.len() != m * m || model.inducing_points.len() != m * model.d {
-            return Err(GpError::Model { path: path.into(), detail: "inconsistent matrix sizes".into() });
+            return Err(GpError::Model {
+                path: path.into(),
+                detail: "inconsistent matrix sizes".into(),
+            });
         }
         Ok(model)
     }

@@ -93,13 +93,23 @@ impl Predictions {
 
 fn mean_sd(sum: f64, sumsq: f64, l: f64) -> (f64, f64) {
     let mean = sum / l;
-    let var = if l > 1.0 { ((sumsq - l * mean * mean) / (l - 1.0)).max(0.0) } else { 0.0 };
+    let var = if l > 1.0 {
+        ((sumsq - l * mean * mean) / (l - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
     (mean, var.sqrt())
 }
 
 /// Monte Carlo predictions from latent moments: `samples` draws of independent f*_n per bag.
 /// Bag k draws from its own stream of `seed`, so results do not depend on threads.
-pub fn monte_carlo(mu: &[f64], var: &[f64], data: &MilData, samples: usize, seed: u64) -> Predictions {
+pub fn monte_carlo(
+    mu: &[f64],
+    var: &[f64],
+    data: &MilData,
+    samples: usize,
+    seed: u64,
+) -> Predictions {
     let l = samples.max(1);
     let per_bag: Vec<(Vec<InstancePrediction>, BagPrediction)> = data
         .bags
@@ -109,7 +119,11 @@ pub fn monte_carlo(mu: &[f64], var: &[f64], data: &MilData, samples: usize, seed
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             rng.set_stream(k as u64);
             let ni = bag.instances.len();
-            let sd: Vec<f64> = bag.instances.iter().map(|&i| var[i].max(0.0).sqrt()).collect();
+            let sd: Vec<f64> = bag
+                .instances
+                .iter()
+                .map(|&i| var[i].max(0.0).sqrt())
+                .collect();
             let (mut s, mut s2) = (vec![0.0; ni], vec![0.0; ni]);
             let (mut no, mut no2, mut mx, mut mx2) = (0.0, 0.0, 0.0, 0.0);
             for _ in 0..l {
@@ -147,11 +161,25 @@ pub fn monte_carlo(mu: &[f64], var: &[f64], data: &MilData, samples: usize, seed
                 .collect();
             let (nm, ns) = mean_sd(no, no2, lf);
             let (mm, ms) = mean_sd(mx, mx2, lf);
-            (inst, BagPrediction { noisy_or_mean: nm, noisy_or_sd: ns, max_mean: mm, max_sd: ms })
+            (
+                inst,
+                BagPrediction {
+                    noisy_or_mean: nm,
+                    noisy_or_sd: ns,
+                    max_mean: mm,
+                    max_sd: ms,
+                },
+            )
         })
         .collect();
     let mut instances = vec![
-        InstancePrediction { mean: 0.0, sd: 0.0, closed_form: 0.0, latent_mean: 0.0, latent_var: 0.0 };
+        InstancePrediction {
+            mean: 0.0,
+            sd: 0.0,
+            closed_form: 0.0,
+            latent_mean: 0.0,
+            latent_var: 0.0
+        };
         data.n
     ];
     let mut bags = Vec::with_capacity(data.bags.len());
@@ -227,7 +255,13 @@ mod tests {
         let data = one_bag(5);
         let mu = [0.1, 0.2, 0.3, 0.4, 0.5];
         let var = [1.0; 5];
-        assert_eq!(monte_carlo(&mu, &var, &data, 100, 3), monte_carlo(&mu, &var, &data, 100, 3));
-        assert_ne!(monte_carlo(&mu, &var, &data, 100, 3), monte_carlo(&mu, &var, &data, 100, 4));
+        assert_eq!(
+            monte_carlo(&mu, &var, &data, 100, 3),
+            monte_carlo(&mu, &var, &data, 100, 3)
+        );
+        assert_ne!(
+            monte_carlo(&mu, &var, &data, 100, 3),
+            monte_carlo(&mu, &var, &data, 100, 4)
+        );
     }
 }

@@ -133,14 +133,12 @@ pub struct EvalReport {
 pub fn stratified_folds(labels: &[u8], k: usize, seed: u64) -> Vec<Vec<usize>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut folds = vec![Vec::new(); k.max(1)];
-    let mut offset = 0;
-    for class in [0u8, 1] {
+    for (offset, class) in [0u8, 1].into_iter().enumerate() {
         let mut idx: Vec<usize> = (0..labels.len()).filter(|&i| labels[i] == class).collect();
         idx.shuffle(&mut rng);
         for (j, i) in idx.into_iter().enumerate() {
             folds[(j + offset) % k.max(1)].push(i);
         }
-        offset += 1;
     }
     folds.iter_mut().for_each(|f| f.sort_unstable());
     folds
@@ -184,7 +182,10 @@ fn evaluate_set(
         .instance_labels
         .as_ref()
         .map(|il| Metrics::compute(il, &pred.instance_probabilities()));
-    let cnn_bag_auc = data.bag_extra.get("bag_cnn_probability").and_then(|c| roc_auc(&labels, c));
+    let cnn_bag_auc = data
+        .bag_extra
+        .get("bag_cnn_probability")
+        .and_then(|c| roc_auc(&labels, c));
     Ok(SetResult {
         n_bags: labels.len(),
         bag: Metrics::compute(&labels, &p),
@@ -195,11 +196,21 @@ fn evaluate_set(
     })
 }
 
+/// A fitted grid point: (validation AUC, validation log-likelihood), M, link, fit, seconds.
+type Candidate = ((f64, f64), usize, Link, crate::vgpmil::FitOutput, f64);
+
 /// Runs the protocol on `data`, optionally also testing every split's model on `external`.
-pub fn evaluate(data: &MilData, external: Option<&MilData>, opts: &EvalOptions) -> Result<EvalReport> {
+pub fn evaluate(
+    data: &MilData,
+    external: Option<&MilData>,
+    opts: &EvalOptions,
+) -> Result<EvalReport> {
     if let Some(e) = external {
         if e.d != data.d {
-            return Err(GpError::Dimension { expected: data.d, found: e.d });
+            return Err(GpError::Dimension {
+                expected: data.d,
+                found: e.d,
+            });
         }
     }
     let labels = data.bag_labels();
@@ -209,12 +220,17 @@ pub fn evaluate(data: &MilData, external: Option<&MilData>, opts: &EvalOptions) 
         (None, Some(_)) => vec![((0..labels.len()).collect(), Vec::new())],
         (None, None) => {
             if opts.splits < 2 {
-                return Err(GpError::Param("at least 2 splits, or --holdout, or --test".into()));
+                return Err(GpError::Param(
+                    "at least 2 splits, or --holdout, or --test".into(),
+                ));
             }
             let folds = stratified_folds(&labels, opts.splits, opts.seed);
             (0..opts.splits)
                 .map(|k| {
-                    let train = (0..opts.splits).filter(|&j| j != k).flat_map(|j| folds[j].clone()).collect();
+                    let train = (0..opts.splits)
+                        .filter(|&j| j != k)
+                        .flat_map(|j| folds[j].clone())
+                        .collect();
                     (train, folds[k].clone())
                 })
                 .collect()
@@ -224,12 +240,21 @@ pub fn evaluate(data: &MilData, external: Option<&MilData>, opts: &EvalOptions) 
     let mut results = Vec::new();
     for (si, (train_bags, test_bags)) in splits.iter().enumerate() {
         let train_labels: Vec<u8> = train_bags.iter().map(|&b| labels[b]).collect();
-        let (fit_idx, val_idx) = stratified_holdout(&train_labels, opts.valid_fraction, opts.seed + 1000 + si as u64);
+        let (fit_idx, val_idx) = stratified_holdout(
+            &train_labels,
+            opts.valid_fraction,
+            opts.seed + 1000 + si as u64,
+        );
         let fit_data = data.subset(&fit_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
         let valid = data.subset(&val_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
-        let mut best: Option<((f64, f64), usize, Link, crate::vgpmil::FitOutput, f64)> = None;
+        let mut best: Option<Candidate> = None;
         for &(m, link) in &grid {
-            let p = VgpmilParams { link, inducing: m, seed: opts.base.seed.wrapping_add(si as u64), ..opts.base.clone() };
+            let p = VgpmilParams {
+                link,
+                inducing: m,
+                seed: opts.base.seed.wrapping_add(si as u64),
+                ..opts.base.clone()
+            };
             let t = Instant::now();
             let out = fit(&p, &fit_data, Some(&valid))?;
             let secs = t.elapsed().as_secs_f64();
@@ -240,23 +265,36 @@ pub fn evaluate(data: &MilData, external: Option<&MilData>, opts: &EvalOptions) 
             );
             tracing::info!(split = si, m, link = %link.name(), valid_auc = score.0, valid_ll = score.1, secs, "grid point");
             // validation bag AUC, ties broken by validation log-likelihood
-            if best.as_ref().is_none_or(|b| score.0 > b.0 .0 + 1e-12 || ((score.0 - b.0 .0).abs() <= 1e-12 && score.1 > b.0 .1)) {
+            if best.as_ref().is_none_or(|b| {
+                score.0 > b.0 .0 + 1e-12 || ((score.0 - b.0 .0).abs() <= 1e-12 && score.1 > b.0 .1)
+            }) {
                 best = Some((score, m, link, out, secs));
             }
         }
-        let (score, m, link, out, secs) = best.ok_or_else(|| GpError::Param("empty grid".into()))?;
+        let (score, m, link, out, secs) =
+            best.ok_or_else(|| GpError::Param("empty grid".into()))?;
         let model = out.model;
         // Platt scaling on the validation bags
-        let vp = model.predict(&valid, opts.samples, opts.seed)?.bag_probabilities(model.bag_rule);
+        let vp = model
+            .predict(&valid, opts.samples, opts.seed)?
+            .bag_probabilities(model.bag_rule);
         let vl = valid.bag_labels();
         let platt = Platt::fit(&vl, &vp);
         let vcal: Vec<f64> = vp.iter().map(|&v| platt.apply(v)).collect();
         let test = if test_bags.is_empty() {
             None
         } else {
-            Some(evaluate_set(&model, platt, &data.subset(test_bags), opts.samples, opts.seed)?)
+            Some(evaluate_set(
+                &model,
+                platt,
+                &data.subset(test_bags),
+                opts.samples,
+                opts.seed,
+            )?)
         };
-        let ext = external.map(|e| evaluate_set(&model, platt, e, opts.samples, opts.seed)).transpose()?;
+        let ext = external
+            .map(|e| evaluate_set(&model, platt, e, opts.samples, opts.seed))
+            .transpose()?;
         results.push(SplitResult {
             split: si,
             inducing: m,
@@ -270,7 +308,10 @@ pub fn evaluate(data: &MilData, external: Option<&MilData>, opts: &EvalOptions) 
             external: ext,
         });
     }
-    Ok(EvalReport { options: opts.clone(), splits: results })
+    Ok(EvalReport {
+        options: opts.clone(),
+        splits: results,
+    })
 }
 
 /// Mean and sample standard deviation.
@@ -280,7 +321,11 @@ pub fn mean_std(v: &[f64]) -> (f64, f64) {
         return (f64::NAN, f64::NAN);
     }
     let m = v.iter().sum::<f64>() / n;
-    let s = if v.len() > 1 { (v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0)).sqrt() } else { 0.0 };
+    let s = if v.len() > 1 {
+        (v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0)).sqrt()
+    } else {
+        0.0
+    };
     (m, s)
 }
 
@@ -301,18 +346,29 @@ impl EvalReport {
         let mut push = |set: &str, metric: &str, values: Vec<f64>| {
             if !values.is_empty() {
                 let (mean, std) = mean_std(&values);
-                rows.push(SummaryRow { set: set.into(), metric: metric.into(), values, mean, std });
+                rows.push(SummaryRow {
+                    set: set.into(),
+                    metric: metric.into(),
+                    values,
+                    mean,
+                    std,
+                });
             }
         };
         for (set, get) in [
-            ("test", (|s: &SplitResult| s.test.clone()) as fn(&SplitResult) -> Option<SetResult>),
+            (
+                "test",
+                (|s: &SplitResult| s.test.clone()) as fn(&SplitResult) -> Option<SetResult>,
+            ),
             ("external", |s: &SplitResult| s.external.clone()),
         ] {
             let sets: Vec<SetResult> = self.splits.iter().filter_map(get).collect();
             if sets.is_empty() {
                 continue;
             }
-            let col = |f: &dyn Fn(&SetResult) -> Option<f64>| sets.iter().filter_map(f).collect::<Vec<f64>>();
+            let col = |f: &dyn Fn(&SetResult) -> Option<f64>| {
+                sets.iter().filter_map(f).collect::<Vec<f64>>()
+            };
             push(set, "bag AUC", col(&|s| s.bag.auc));
             push(set, "bag AUC (other rule)", col(&|s| s.bag_auc_other_rule));
             push(set, "bag accuracy", col(&|s| Some(s.bag.accuracy)));
@@ -320,17 +376,45 @@ impl EvalReport {
             push(set, "bag AP", col(&|s| s.bag.average_precision));
             push(set, "bag log-lik", col(&|s| Some(s.bag.log_likelihood)));
             push(set, "bag ECE", col(&|s| Some(s.bag.ece)));
-            push(set, "bag log-lik (Platt)", col(&|s| Some(s.bag_calibrated.log_likelihood)));
+            push(
+                set,
+                "bag log-lik (Platt)",
+                col(&|s| Some(s.bag_calibrated.log_likelihood)),
+            );
             push(set, "bag ECE (Platt)", col(&|s| Some(s.bag_calibrated.ece)));
-            push(set, "instance AUC", col(&|s| s.instance.and_then(|m| m.auc)));
-            push(set, "instance accuracy", col(&|s| s.instance.map(|m| m.accuracy)));
+            push(
+                set,
+                "instance AUC",
+                col(&|s| s.instance.and_then(|m| m.auc)),
+            );
+            push(
+                set,
+                "instance accuracy",
+                col(&|s| s.instance.map(|m| m.accuracy)),
+            );
             push(set, "instance F1", col(&|s| s.instance.map(|m| m.f1)));
-            push(set, "instance AP", col(&|s| s.instance.and_then(|m| m.average_precision)));
-            push(set, "instance log-lik", col(&|s| s.instance.map(|m| m.log_likelihood)));
+            push(
+                set,
+                "instance AP",
+                col(&|s| s.instance.and_then(|m| m.average_precision)),
+            );
+            push(
+                set,
+                "instance log-lik",
+                col(&|s| s.instance.map(|m| m.log_likelihood)),
+            );
             push(set, "CNN bag AUC", col(&|s| s.cnn_bag_auc));
         }
-        push("fit", "seconds", self.splits.iter().map(|s| s.fit_seconds).collect());
-        push("fit", "epochs", self.splits.iter().map(|s| s.epochs as f64).collect());
+        push(
+            "fit",
+            "seconds",
+            self.splits.iter().map(|s| s.fit_seconds).collect(),
+        );
+        push(
+            "fit",
+            "epochs",
+            self.splits.iter().map(|s| s.epochs as f64).collect(),
+        );
         rows
     }
 }

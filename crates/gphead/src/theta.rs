@@ -67,7 +67,11 @@ impl Link {
     pub fn theta(&self, c: f64) -> f64 {
         match self {
             Link::Vgpmil => HyperbolicSecant.theta(c),
-            Link::GVgpmil { alpha, beta } => GammaMixing { alpha: *alpha, beta: *beta }.theta(c),
+            Link::GVgpmil { alpha, beta } => GammaMixing {
+                alpha: *alpha,
+                beta: *beta,
+            }
+            .theta(c),
         }
     }
 }
@@ -92,7 +96,10 @@ mod tests {
 
     #[test]
     fn gamma_theta_values_and_limit() {
-        let g = GammaMixing { alpha: 1.0, beta: 2.5 };
+        let g = GammaMixing {
+            alpha: 1.0,
+            beta: 2.5,
+        };
         assert_eq!(g.theta(0.0), 1.0 / 2.5);
         assert!((g.theta(1.0) - 1.0 / 3.0).abs() < 1e-15); // 1/(2.5 + 0.5)
     }
@@ -101,15 +108,21 @@ mod tests {
     fn theta_is_minus_dlogpsi_over_c() {
         // θ(c) = −(d/dc log ψ(c)) / c, checked by central differences
         let h = 1e-5;
-        for psi in [&HyperbolicSecant as &dyn Psi, &GammaMixing { alpha: 0.5, beta: 4.0 }] {
+        for psi in [
+            &HyperbolicSecant as &dyn Psi,
+            &GammaMixing {
+                alpha: 0.5,
+                beta: 4.0,
+            },
+        ] {
             for c in [0.3, 1.0, 2.5, 7.0] {
                 let d = (psi.log_psi(c + h) - psi.log_psi(c - h)) / (2.0 * h);
                 assert!((psi.theta(c) - (-d / c)).abs() < 1e-8, "c={c}");
             }
         }
         // logistic identity: log σ(c) = c/2 + log ψ_PG(c) − log 2
-        for c in [-5.0, 0.0, 0.7, 30.0] {
-            let log_sig = -(-c as f64).exp().ln_1p();
+        for c in [-5.0f64, 0.0, 0.7, 30.0] {
+            let log_sig = -(-c).exp().ln_1p();
             let lhs = c / 2.0 + HyperbolicSecant.log_psi(c) - std::f64::consts::LN_2;
             assert!((lhs - log_sig).abs() < 1e-12, "c={c}");
         }
@@ -117,7 +130,10 @@ mod tests {
 
     #[test]
     fn link_serialises_with_its_parameters() {
-        let l = Link::GVgpmil { alpha: 0.5, beta: 4.0 };
+        let l = Link::GVgpmil {
+            alpha: 0.5,
+            beta: 4.0,
+        };
         let s = serde_json::to_string(&l).unwrap();
         assert_eq!(s, r#"{"kind":"g-vgpmil","alpha":0.5,"beta":4.0}"#);
         assert_eq!(serde_json::from_str::<Link>(&s).unwrap(), l);

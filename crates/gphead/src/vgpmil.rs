@@ -22,8 +22,8 @@ use crate::error::{GpError, Result};
 use crate::kernel::Rbf;
 use crate::kmeans::kmeans;
 use crate::linalg::{
-    a_v, at_v, cholesky, col_mat, col_sq_norms, identity_plus_weighted_gram, par_wide, solve_l, solve_lt,
-    solved_col_sq_norms,
+    a_v, at_v, cholesky, col_mat, col_sq_norms, identity_plus_weighted_gram, par_wide, solve_l,
+    solve_lt, solved_col_sq_norms,
 };
 use crate::metrics::{log_likelihood, roc_auc};
 use crate::model::GpModel;
@@ -171,7 +171,11 @@ fn inducing_points(p: &VgpmilParams, data: &MilData, xs: &[f64]) -> Vec<f64> {
     let mut pos = Vec::new();
     let mut neg = Vec::new();
     for i in 0..data.n {
-        let dst = if data.bags[data.bag_of[i]].label == 1 { &mut pos } else { &mut neg };
+        let dst = if data.bags[data.bag_of[i]].label == 1 {
+            &mut pos
+        } else {
+            &mut neg
+        };
         dst.extend_from_slice(&xs[i * d..(i + 1) * d]);
     }
     if pos.is_empty() || neg.is_empty() {
@@ -179,7 +183,13 @@ fn inducing_points(p: &VgpmilParams, data: &MilData, xs: &[f64]) -> Vec<f64> {
     }
     let kp = p.inducing / 2;
     let mut z = kmeans(&pos, d, kp.max(1), p.kmeans_iters, p.seed);
-    z.extend(kmeans(&neg, d, (p.inducing - kp).max(1), p.kmeans_iters, p.seed.wrapping_add(1)));
+    z.extend(kmeans(
+        &neg,
+        d,
+        (p.inducing - kp).max(1),
+        p.kmeans_iters,
+        p.seed.wrapping_add(1),
+    ));
     z
 }
 
@@ -196,19 +206,22 @@ fn quad_diag(cov: &Cov, b: MatRef<'_, f64>, l: MatRef<'_, f64>) -> Vec<f64> {
     }
 }
 
-/// The state's ELBO (up to a constant): Σ(π−½)μ + Σ log ψ(c) + log H Σ_b (2T−1) E[max y_b]
-/// + H[q(y)] − KL(q(u) ‖ p(u)).
-fn objective<P: Psi>(
-    psi: &P,
-    data: &MilData,
-    h: f64,
-    mu: &[f64],
-    c: &[f64],
-    pi: &[f64],
-    m_w: &[f64],
-    r: &Mat<f64>,
-) -> f64 {
-    let fit: f64 = (0..data.n).map(|n| (pi[n] - 0.5) * mu[n] + psi.log_psi(c[n])).sum();
+/// The variational state the objective is evaluated at.
+struct State<'a> {
+    mu: &'a [f64],
+    c: &'a [f64],
+    pi: &'a [f64],
+    m_w: &'a [f64],
+    r: &'a Mat<f64>,
+}
+
+/// The state's ELBO (up to a constant): Σ(π−½)μ + Σ log ψ(c) + log H Σ_b (2T−1) E\[max y_b\]
+/// plus the entropy of q(y), minus KL(q(u) ‖ p(u)).
+fn objective<P: Psi>(psi: &P, data: &MilData, h: f64, st: &State<'_>) -> f64 {
+    let State { mu, c, pi, m_w, r } = *st;
+    let fit: f64 = (0..data.n)
+        .map(|n| (pi[n] - 0.5) * mu[n] + psi.log_psi(c[n]))
+        .sum();
     let bag: f64 = data
         .bags
         .iter()
@@ -222,7 +235,11 @@ fn objective<P: Psi>(
         .iter()
         .map(|&p| {
             let a = if p > 0.0 { -p * p.ln() } else { 0.0 };
-            let b = if p < 1.0 { -(1.0 - p) * (1.0 - p).ln() } else { 0.0 };
+            let b = if p < 1.0 {
+                -(1.0 - p) * (1.0 - p).ln()
+            } else {
+                0.0
+            };
             a + b
         })
         .sum();
@@ -235,23 +252,35 @@ fn objective<P: Psi>(
     fit + bag + ent - kl
 }
 
+type Best = ((f64, f64), usize, Vec<f64>, Mat<f64>, Vec<f64>);
+
 /// Fits ψ-VGPMIL on `train`, early-stopping on `valid` bag AUC when given.
 pub fn fit(params: &VgpmilParams, train: &MilData, valid: Option<&MilData>) -> Result<FitOutput> {
     params.validate()?;
     match params.link {
         Link::Vgpmil => fit_with(&HyperbolicSecant, params, train, valid),
-        Link::GVgpmil { alpha, beta } => fit_with(&GammaMixing { alpha, beta }, params, train, valid),
+        Link::GVgpmil { alpha, beta } => {
+            fit_with(&GammaMixing { alpha, beta }, params, train, valid)
+        }
     }
 }
 
-fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&MilData>) -> Result<FitOutput> {
+fn fit_with<P: Psi>(
+    psi: &P,
+    p: &VgpmilParams,
+    train: &MilData,
+    valid: Option<&MilData>,
+) -> Result<FitOutput> {
     let t0 = Instant::now();
     if train.n == 0 {
         return Err(GpError::Data("no training instances".into()));
     }
     if let Some(v) = valid {
         if v.d != train.d {
-            return Err(GpError::Dimension { expected: train.d, found: v.d });
+            return Err(GpError::Dimension {
+                expected: train.d,
+                found: v.d,
+            });
         }
     }
     let d = train.d;
@@ -264,7 +293,10 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
     let (l, kzz_jitter) = cholesky(kzz.as_ref(), p.jitter, "K_zz")?;
     let mut b = kernel.cross(&z, &xs, d, par_wide());
     solve_l(l.as_ref(), b.as_mut(), par_wide());
-    let ktilde: Vec<f64> = col_sq_norms(b.as_ref()).iter().map(|q| (kernel.variance - q).max(0.0)).collect();
+    let ktilde: Vec<f64> = col_sq_norms(b.as_ref())
+        .iter()
+        .map(|q| (kernel.variance - q).max(0.0))
+        .collect();
     // validation: B_v = L⁻¹ K(Z, X_v)
     let valid_b = valid.map(|v| {
         let mut bv = kernel.cross(&z, &std.apply(v), d, par_wide());
@@ -285,10 +317,15 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
             ((0..m).map(|i| mw[(i, 0)]).collect(), Cov::UpstreamIdentity)
         }
     };
-    let labels: Vec<f64> = train.bags.iter().map(|b| 2.0 * b.label as f64 - 1.0).collect();
+    let labels: Vec<f64> = train
+        .bags
+        .iter()
+        .map(|b| 2.0 * b.label as f64 - 1.0)
+        .collect();
     let log_h = p.h.ln();
     let mut trace = Vec::new();
-    let mut best: Option<((f64, f64), usize, Vec<f64>, Mat<f64>, Vec<f64>)> = None;
+    // (validation score, epoch, m_w, R, π) of the best epoch so far
+    let mut best: Option<Best> = None;
     let mut since_best = 0;
     let mut last_mu: Option<Vec<f64>> = None;
     let mut best_epoch = 0;
@@ -297,9 +334,22 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
         // 1. moments of q(f) under the current q(u)
         let mu = at_v(b.as_ref(), &m_w);
         let quad = quad_diag(&cov, b.as_ref(), l.as_ref());
-        let c: Vec<f64> = (0..train.n).map(|n| (mu[n] * mu[n] + ktilde[n] + quad[n]).sqrt()).collect();
+        let c: Vec<f64> = (0..train.n)
+            .map(|n| (mu[n] * mu[n] + ktilde[n] + quad[n]).sqrt())
+            .collect();
         let obj = match &cov {
-            Cov::Chol(r) => Some(objective(psi, train, p.h, &mu, &c, &pi, &m_w, r)),
+            Cov::Chol(r) => Some(objective(
+                psi,
+                train,
+                p.h,
+                &State {
+                    mu: &mu,
+                    c: &c,
+                    pi: &pi,
+                    m_w: &m_w,
+                    r,
+                },
+            )),
             _ => None,
         };
         // 2. Θ
@@ -339,13 +389,26 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
                 new_pi[i] = pv;
             }
         }
-        let dpi = pi.iter().zip(&new_pi).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        let dpi = pi
+            .iter()
+            .zip(&new_pi)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
         pi = new_pi;
         // validation
-        let Cov::Chol(r) = &cov else { unreachable!("set above") };
+        let Cov::Chol(r) = &cov else {
+            unreachable!("set above")
+        };
         let (valid_auc, valid_ll) = match (valid, &valid_b) {
             (Some(v), Some(bv)) => {
-                let scores = validation_scores(bv.as_ref(), r.as_ref(), &m_w, kernel.variance, v, p.bag_rule);
+                let scores = validation_scores(
+                    bv.as_ref(),
+                    r.as_ref(),
+                    &m_w,
+                    kernel.variance,
+                    v,
+                    p.bag_rule,
+                );
                 let l = v.bag_labels();
                 (roc_auc(&l, &scores), Some(log_likelihood(&l, &scores)))
             }
@@ -360,7 +423,10 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
         });
         tracing::debug!(epoch, ?obj, ?valid_auc, "epoch");
         if valid.is_some() {
-            let score = (valid_auc.unwrap_or(f64::NEG_INFINITY), valid_ll.unwrap_or(f64::NEG_INFINITY));
+            let score = (
+                valid_auc.unwrap_or(f64::NEG_INFINITY),
+                valid_ll.unwrap_or(f64::NEG_INFINITY),
+            );
             if best.as_ref().is_none_or(|b| better(score, b.0)) {
                 best = Some((score, epoch, m_w.clone(), r.clone(), pi.clone()));
                 best_epoch = epoch;
@@ -375,7 +441,12 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
             best_epoch = epoch;
             let dmu = last_mu
                 .as_ref()
-                .map(|lm| lm.iter().zip(&mu_new).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max))
+                .map(|lm| {
+                    lm.iter()
+                        .zip(&mu_new)
+                        .map(|(a, b)| (a - b).abs())
+                        .fold(0.0, f64::max)
+                })
                 .unwrap_or(f64::INFINITY);
             if dpi < p.tol && dmu < p.tol {
                 break;
@@ -393,19 +464,11 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
             _ => unreachable!("at least one epoch ran"),
         },
     };
-    let best_valid = trace.get(best_epoch).and_then(|t| t.valid_bag_auc.zip(t.valid_bag_log_likelihood));
+    let best_valid = trace
+        .get(best_epoch)
+        .and_then(|t| t.valid_bag_auc.zip(t.valid_bag_log_likelihood));
     let model = GpModel::new(
-        p,
-        kernel,
-        std,
-        z,
-        kzz_jitter,
-        l,
-        m_w,
-        r,
-        train,
-        best_epoch,
-        best_valid,
+        p, kernel, std, z, kzz_jitter, l, m_w, r, train, best_epoch, best_valid,
     );
     Ok(FitOutput {
         model,
@@ -418,11 +481,19 @@ fn fit_with<P: Psi>(psi: &P, p: &VgpmilParams, train: &MilData, valid: Option<&M
 }
 
 /// Closed-form bag scores of validation data from whitened quantities.
-fn validation_scores(bv: MatRef<'_, f64>, r: MatRef<'_, f64>, m_w: &[f64], v: f64, data: &MilData, rule: BagRule) -> Vec<f64> {
+fn validation_scores(
+    bv: MatRef<'_, f64>,
+    r: MatRef<'_, f64>,
+    m_w: &[f64],
+    v: f64,
+    data: &MilData,
+    rule: BagRule,
+) -> Vec<f64> {
     let mu = at_v(bv, m_w);
     let qb = col_sq_norms(bv);
     let qw = solved_col_sq_norms(r, bv);
-    let var: Vec<f64> = (0..mu.len()).map(|i| (v - qb[i] + qw[i]).max(1e-12)).collect();
+    let var: Vec<f64> = (0..mu.len())
+        .map(|i| (v - qb[i] + qw[i]).max(1e-12))
+        .collect();
     bag_scores_closed_form(&mu, &var, data, rule)
 }
-

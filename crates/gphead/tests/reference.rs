@@ -1,19 +1,27 @@
 //! The whitened Cholesky implementation against a separate plain implementation of MODELS.md
 //! §3–4 with dense inverses (Gauss–Jordan), on a tiny problem.
 
+#![allow(clippy::needless_range_loop)] // a plain transcription of the formulas, index by index
+
 use gphead::{fit, EmaxRule, Init, Link, MilData, Rbf, VgpmilParams};
 
 type M = Vec<Vec<f64>>;
 
 fn inv(a: &M) -> M {
     let n = a.len();
-    let mut w: M = a.iter().enumerate().map(|(i, r)| {
-        let mut r = r.clone();
-        r.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
-        r
-    }).collect();
+    let mut w: M = a
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut r = r.clone();
+            r.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
+            r
+        })
+        .collect();
     for c in 0..n {
-        let p = (c..n).max_by(|&x, &y| w[x][c].abs().total_cmp(&w[y][c].abs())).unwrap();
+        let p = (c..n)
+            .max_by(|&x, &y| w[x][c].abs().total_cmp(&w[y][c].abs()))
+            .unwrap();
         w.swap(c, p);
         let d = w[c][c];
         w[c].iter_mut().for_each(|v| *v /= d);
@@ -28,10 +36,18 @@ fn inv(a: &M) -> M {
     w.into_iter().map(|r| r[n..].to_vec()).collect()
 }
 fn mul(a: &M, b: &M) -> M {
-    (0..a.len()).map(|i| (0..b[0].len()).map(|j| (0..b.len()).map(|k| a[i][k] * b[k][j]).sum()).collect()).collect()
+    (0..a.len())
+        .map(|i| {
+            (0..b[0].len())
+                .map(|j| (0..b.len()).map(|k| a[i][k] * b[k][j]).sum())
+                .collect()
+        })
+        .collect()
 }
 fn t(a: &M) -> M {
-    (0..a[0].len()).map(|j| (0..a.len()).map(|i| a[i][j]).collect()).collect()
+    (0..a[0].len())
+        .map(|j| (0..a.len()).map(|i| a[i][j]).collect())
+        .collect()
 }
 fn sig(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
@@ -43,7 +59,10 @@ fn tiny() -> MilData {
         2.0, 0.1, 1.7, -0.4, // bag B (positive): 2
         -1.0, -0.9, -0.3, 0.0, -1.4, 0.6, // bag C (negative): 3
     ];
-    let bags: Vec<String> = ["A", "A", "A", "B", "B", "C", "C", "C"].iter().map(|s| s.to_string()).collect();
+    let bags: Vec<String> = ["A", "A", "A", "B", "B", "C", "C", "C"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let labels = vec![1, 1, 1, 1, 1, 0, 0, 0];
     let names = (0..8).map(|i| i.to_string()).collect();
     MilData::from_instances(2, x, bags, labels, None, names).unwrap()
@@ -74,15 +93,45 @@ impl Reference {
                 sd[j] += (data.row(i)[j] - mean[j]).powi(2) / n;
             }
         }
-        let xs: Vec<[f64; 2]> = (0..data.n).map(|i| [(data.row(i)[0] - mean[0]) / sd[0].sqrt(), (data.row(i)[1] - mean[1]) / sd[1].sqrt()]).collect();
-        let k = |a: &[f64; 2], b: &[f64; 2]| kern.variance * (-((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)) / (2.0 * kern.lengthscale)).exp();
-        let kzz = z.iter().map(|a| z.iter().map(|b| k(a, b)).collect()).collect();
-        let kzx = z.iter().map(|a| xs.iter().map(|b| k(a, b)).collect()).collect();
-        Reference { kzz, kzx, v: kern.variance, kern, z: z.to_vec(), xs }
+        let xs: Vec<[f64; 2]> = (0..data.n)
+            .map(|i| {
+                [
+                    (data.row(i)[0] - mean[0]) / sd[0].sqrt(),
+                    (data.row(i)[1] - mean[1]) / sd[1].sqrt(),
+                ]
+            })
+            .collect();
+        let k = |a: &[f64; 2], b: &[f64; 2]| {
+            kern.variance
+                * (-((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)) / (2.0 * kern.lengthscale))
+                    .exp()
+        };
+        let kzz = z
+            .iter()
+            .map(|a| z.iter().map(|b| k(a, b)).collect())
+            .collect();
+        let kzx = z
+            .iter()
+            .map(|a| xs.iter().map(|b| k(a, b)).collect())
+            .collect();
+        Reference {
+            kzz,
+            kzx,
+            v: kern.variance,
+            kern,
+            z: z.to_vec(),
+            xs,
+        }
     }
 
     /// One epoch from m = 0, S = K_zz, π0: returns (m, S, π).
-    fn epoch(&self, data: &MilData, pi0: &[f64], theta: impl Fn(f64) -> f64, h: f64) -> (Vec<f64>, M, Vec<f64>) {
+    fn epoch(
+        &self,
+        data: &MilData,
+        pi0: &[f64],
+        theta: impl Fn(f64) -> f64,
+        h: f64,
+    ) -> (Vec<f64>, M, Vec<f64>) {
         let kinv = inv(&self.kzz);
         let a = mul(&kinv, &self.kzx); // M×N
         let n = data.n;
@@ -104,14 +153,23 @@ impl Reference {
             }
         }
         let s = inv(&prec);
-        let rhs: Vec<Vec<f64>> = (0..self.z.len()).map(|p| vec![(0..n).map(|i| a[p][i] * (pi0[i] - 0.5)).sum()]).collect();
+        let rhs: Vec<Vec<f64>> = (0..self.z.len())
+            .map(|p| vec![(0..n).map(|i| a[p][i] * (pi0[i] - 0.5)).sum()])
+            .collect();
         let m: Vec<f64> = mul(&s, &rhs).into_iter().map(|r| r[0]).collect();
-        let mu: Vec<f64> = (0..n).map(|i| (0..m.len()).map(|k| a[k][i] * m[k]).sum()).collect();
+        let mu: Vec<f64> = (0..n)
+            .map(|i| (0..m.len()).map(|k| a[k][i] * m[k]).sum())
+            .collect();
         let mut pi = vec![0.0; n];
         for b in &data.bags {
             let sign = 2.0 * b.label as f64 - 1.0;
             for &i in &b.instances {
-                let prod: f64 = b.instances.iter().filter(|&&j| j != i).map(|&j| 1.0 - pi0[j]).product();
+                let prod: f64 = b
+                    .instances
+                    .iter()
+                    .filter(|&&j| j != i)
+                    .map(|&j| 1.0 - pi0[j])
+                    .product();
                 pi[i] = sig(mu[i] + h.ln() * sign * prod);
             }
         }
@@ -123,11 +181,15 @@ impl Reference {
         let kinv = inv(&self.kzz);
         x.iter()
             .map(|xp| {
-                let ks: M = self.z.iter().map(|zp| vec![self.kern.eval(zp, xp)]).collect();
+                let ks: M = self
+                    .z
+                    .iter()
+                    .map(|zp| vec![self.kern.eval(zp, xp)])
+                    .collect();
                 let a = mul(&kinv, &ks);
                 let mu: f64 = (0..m.len()).map(|k| a[k][0] * m[k]).sum();
                 // k** + k*ᵀ K⁻¹ (S K⁻¹ − I) k*
-                let mut sk = mul(&s, &kinv);
+                let mut sk = mul(s, &kinv);
                 for (i, row) in sk.iter_mut().enumerate() {
                     row[i] -= 1.0;
                 }
@@ -155,21 +217,43 @@ fn params(link: Link, z: &[[f64; 2]], kern: Rbf) -> VgpmilParams {
 fn one_epoch_matches_the_dense_reference() {
     let data = tiny();
     let z = [[0.5, 0.9], [-1.0, 0.2], [1.3, -1.1]];
-    let kern = Rbf { variance: 1.3, lengthscale: 0.7 };
+    let kern = Rbf {
+        variance: 1.3,
+        lengthscale: 0.7,
+    };
     let r = Reference::new(&data, &z, kern);
-    for link in [Link::Vgpmil, Link::GVgpmil { alpha: 0.5, beta: 2.5 }] {
+    for link in [
+        Link::Vgpmil,
+        Link::GVgpmil {
+            alpha: 0.5,
+            beta: 2.5,
+        },
+    ] {
         let out = fit(&params(link, &z, kern), &data, None).unwrap();
         assert_eq!(out.model.kzz_jitter, 0.0);
         let (m_ref, s_ref, pi_ref) = r.epoch(&data, &out.pi_initial, |c| link.theta(c), 100.0);
         let (m, s) = out.model.q_u().unwrap();
         for k in 0..3 {
-            assert!((m[k] - m_ref[k]).abs() < 1e-9, "{link:?} m[{k}] {} vs {}", m[k], m_ref[k]);
+            assert!(
+                (m[k] - m_ref[k]).abs() < 1e-9,
+                "{link:?} m[{k}] {} vs {}",
+                m[k],
+                m_ref[k]
+            );
             for j in 0..3 {
-                assert!((s[(k, j)] - s_ref[k][j]).abs() < 1e-9, "{link:?} S[{k},{j}]");
+                assert!(
+                    (s[(k, j)] - s_ref[k][j]).abs() < 1e-9,
+                    "{link:?} S[{k},{j}]"
+                );
             }
         }
         for i in 0..data.n {
-            assert!((out.pi[i] - pi_ref[i]).abs() < 1e-9, "{link:?} π[{i}] {} vs {}", out.pi[i], pi_ref[i]);
+            assert!(
+                (out.pi[i] - pi_ref[i]).abs() < 1e-9,
+                "{link:?} π[{i}] {} vs {}",
+                out.pi[i],
+                pi_ref[i]
+            );
         }
     }
 }
@@ -178,19 +262,36 @@ fn one_epoch_matches_the_dense_reference() {
 fn predictive_mean_and_variance_match_the_formula() {
     let data = tiny();
     let z = [[0.5, 0.9], [-1.0, 0.2], [1.3, -1.1]];
-    let kern = Rbf { variance: 0.8, lengthscale: 1.5 };
+    let kern = Rbf {
+        variance: 0.8,
+        lengthscale: 1.5,
+    };
     let r = Reference::new(&data, &z, kern);
-    let mut p = params(Link::GVgpmil { alpha: 1.0, beta: 1.0 }, &z, kern);
+    let mut p = params(
+        Link::GVgpmil {
+            alpha: 1.0,
+            beta: 1.0,
+        },
+        &z,
+        kern,
+    );
     p.max_epochs = 3;
     let out = fit(&p, &data, None).unwrap();
     let (m, s) = out.model.q_u().unwrap();
-    let s: M = (0..3).map(|i| (0..3).map(|j| s[(i, j)]).collect()).collect();
+    let s: M = (0..3)
+        .map(|i| (0..3).map(|j| s[(i, j)]).collect())
+        .collect();
     // predict on the training points themselves (the model z-scores them the same way)
     let want = r.predictive(&m, &s, &r.xs);
     let (mu, var) = out.model.latent(&data).unwrap();
     for i in 0..data.n {
         assert!((mu[i] - want[i].0).abs() < 1e-9, "μ[{i}]");
-        assert!((var[i] - want[i].1).abs() < 1e-9, "σ²[{i}] {} vs {}", var[i], want[i].1);
+        assert!(
+            (var[i] - want[i].1).abs() < 1e-9,
+            "σ²[{i}] {} vs {}",
+            var[i],
+            want[i].1
+        );
         assert!(var[i] > 0.0);
     }
 }

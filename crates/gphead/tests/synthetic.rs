@@ -20,12 +20,16 @@ pub fn synthetic(bags: usize, seed: u64) -> MilData {
     for b in 0..bags {
         let label = (b % 2) as u8;
         let n = rng.random_range(5..=15);
-        let k = if label == 1 { rng.random_range(1..=4usize) } else { 0 };
+        let k = if label == 1 {
+            rng.random_range(1..=4usize)
+        } else {
+            0
+        };
         for i in 0..n {
             let pos = i < k;
-            for j in 0..d {
+            for dj in &dir {
                 let e: f64 = rng.sample(StandardNormal);
-                x.push(e + if pos { 3.0 * dir[j] } else { 0.0 });
+                x.push(e + if pos { 3.0 * dj } else { 0.0 });
             }
             bn.push(format!("bag{b}"));
             bl.push(label);
@@ -43,8 +47,19 @@ fn both_models_learn_bags_and_instances() {
     let train = data.subset(&all[..160]);
     let valid = data.subset(&all[160..200]);
     let test = data.subset(&all[200..]);
-    for link in [Link::Vgpmil, Link::GVgpmil { alpha: 1.0, beta: 2.5 }] {
-        let p = VgpmilParams { link, inducing: 50, seed: 3, ..VgpmilParams::default() };
+    for link in [
+        Link::Vgpmil,
+        Link::GVgpmil {
+            alpha: 1.0,
+            beta: 2.5,
+        },
+    ] {
+        let p = VgpmilParams {
+            link,
+            inducing: 50,
+            seed: 3,
+            ..VgpmilParams::default()
+        };
         let out = fit(&p, &train, Some(&valid)).unwrap();
         let pred = out.model.predict(&test, 200, 9).unwrap();
         // the default rule (max) clears 0.95; noisy-OR sums evidence over every slice of a bag
@@ -56,11 +71,18 @@ fn both_models_learn_bags_and_instances() {
         for b in &pred.bags {
             assert!(b.noisy_or_mean >= b.max_mean - 1e-12);
         }
-        let iauc = roc_auc(test.instance_labels.as_ref().unwrap(), &pred.instance_probabilities()).unwrap();
+        let iauc = roc_auc(
+            test.instance_labels.as_ref().unwrap(),
+            &pred.instance_probabilities(),
+        )
+        .unwrap();
         assert!(iauc > 0.9, "{link:?}: instance AUC {iauc}");
         // early stopping kept the best validation epoch
         let best = out.trace[out.best_epoch].valid_bag_auc.unwrap();
-        assert!(out.trace.iter().all(|t| t.valid_bag_auc.unwrap_or(0.0) <= best));
+        assert!(out
+            .trace
+            .iter()
+            .all(|t| t.valid_bag_auc.unwrap_or(0.0) <= best));
         // uncertainty is reported and bounded
         assert!(pred.instances.iter().all(|i| (0.0..0.5).contains(&i.sd)));
     }
@@ -71,7 +93,15 @@ fn same_seed_same_model_and_save_load_round_trip() {
     let data = synthetic(60, 2);
     let all: Vec<usize> = (0..60).collect();
     let (train, test) = (data.subset(&all[..40]), data.subset(&all[40..]));
-    let p = VgpmilParams { link: Link::GVgpmil { alpha: 0.5, beta: 1.0 }, inducing: 20, max_epochs: 15, ..VgpmilParams::default() };
+    let p = VgpmilParams {
+        link: Link::GVgpmil {
+            alpha: 0.5,
+            beta: 1.0,
+        },
+        inducing: 20,
+        max_epochs: 15,
+        ..VgpmilParams::default()
+    };
     let a = fit(&p, &train, None).unwrap().model;
     let b = fit(&p, &train, None).unwrap().model;
     assert_eq!(a.m_whitened, b.m_whitened);
@@ -85,12 +115,25 @@ fn same_seed_same_model_and_save_load_round_trip() {
         assert!((x.mean - y.mean).abs() < 1e-9 && (x.latent_var - y.latent_var).abs() < 1e-9);
     }
     // another version is refused with a clear message
-    let text = std::fs::read_to_string(&path).unwrap().replace("\"version\":1", "\"version\":99");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("\"version\":1", "\"version\":99");
     std::fs::write(&path, text).unwrap();
     let e = GpModel::load(&path).unwrap_err().to_string();
     assert!(e.contains("version 99") && e.contains("gp.json"), "{e}");
     // data of another dimension is refused
-    let other = MilData::from_instances(3, vec![0.0; 3], vec!["x".into()], vec![0], None, vec!["0".into()]).unwrap();
+    let other = MilData::from_instances(
+        3,
+        vec![0.0; 3],
+        vec!["x".into()],
+        vec![0],
+        None,
+        vec!["0".into()],
+    )
+    .unwrap();
     let e = c.predict(&other, 10, 0).unwrap_err().to_string();
-    assert!(e.contains("expects 8 features") && e.contains("has 3"), "{e}");
+    assert!(
+        e.contains("expects 8 features") && e.contains("has 3"),
+        "{e}"
+    );
 }

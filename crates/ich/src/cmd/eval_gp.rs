@@ -60,7 +60,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             ModelKind::Vgpmil => Family::Vgpmil,
             ModelKind::GVgpmil => Family::GVgpmil,
         },
-        grid: Grid { inducing: a.inducing.clone(), alpha: a.alpha.clone(), beta: a.beta.clone() },
+        grid: Grid {
+            inducing: a.inducing.clone(),
+            alpha: a.alpha.clone(),
+            beta: a.beta.clone(),
+        },
         splits: a.splits,
         holdout: a.holdout,
         valid_fraction: a.valid_fraction,
@@ -78,7 +82,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         a.features.display(),
         data.bags.len(),
         data.n,
-        a.test.as_ref().map(|t| format!(", external test {}", t.display())).unwrap_or_default()
+        a.test
+            .as_ref()
+            .map(|t| format!(", external test {}", t.display()))
+            .unwrap_or_default()
     );
     for s in &report.splits {
         println!(
@@ -95,9 +102,19 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     println!("{:<10} {:<24} {:>18}", "set", "metric", "mean ± std");
     let mut csv = String::from("set,metric,mean,std,values\n");
     for r in &rows {
-        println!("{:<10} {:<24} {:>9.4} ± {:<7.4}", r.set, r.metric, r.mean, r.std);
+        println!(
+            "{:<10} {:<24} {:>9.4} ± {:<7.4}",
+            r.set, r.metric, r.mean, r.std
+        );
         let vals: Vec<String> = r.values.iter().map(|v| format!("{v:.6}")).collect();
-        csv.push_str(&format!("{},{},{},{},{}\n", r.set, r.metric, r.mean, r.std, vals.join(";")));
+        csv.push_str(&format!(
+            "{},{},{},{},{}\n",
+            r.set,
+            r.metric,
+            r.mean,
+            r.std,
+            vals.join(";")
+        ));
     }
     if let Some(p) = &a.csv {
         std::fs::write(p, csv)?;

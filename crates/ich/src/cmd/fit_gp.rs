@@ -55,7 +55,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     params.inducing = a.inducing;
     params.link = match a.model {
         ModelKind::Vgpmil => Link::Vgpmil,
-        ModelKind::GVgpmil => Link::GVgpmil { alpha: a.alpha, beta: a.beta },
+        ModelKind::GVgpmil => Link::GVgpmil {
+            alpha: a.alpha,
+            beta: a.beta,
+        },
     };
     let (train, valid) = if a.valid_fraction > 0.0 {
         let (t, v) = stratified_holdout(&data.bag_labels(), a.valid_fraction, a.train.seed);
@@ -117,9 +120,20 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut csv = String::from("epoch,objective,valid_bag_auc,seconds\n");
     for t in &out.trace {
         let f = |v: Option<f64>| v.map(|x| format!("{x}")).unwrap_or_default();
-        csv.push_str(&format!("{},{},{},{}\n", t.epoch, f(t.objective), f(t.valid_bag_auc), t.seconds));
+        csv.push_str(&format!(
+            "{},{},{},{}\n",
+            t.epoch,
+            f(t.objective),
+            f(t.valid_bag_auc),
+            t.seconds
+        ));
     }
-    std::fs::write(&trace_path, csv).with_context(|| format!("writing {}", trace_path.display()))?;
-    println!("model: {}\ntrace: {}", a.out.display(), trace_path.display());
+    std::fs::write(&trace_path, csv)
+        .with_context(|| format!("writing {}", trace_path.display()))?;
+    println!(
+        "model: {}\ntrace: {}",
+        a.out.display(),
+        trace_path.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
