@@ -1,0 +1,116 @@
+//! The GP head on real data, as CI runs it (a minute or two): MUSK1/MUSK2 with 5 stratified
+//! splits at M = 200, and the real ICH features (train on half of the RSNA bags, test on the other
+//! half and on CQ500), both models, hyper-parameters chosen on validation bags only. Thresholds
+//! sit a few points under the figures measured in docs/BENCHMARKS.md, so a regression fails.
+
+use std::path::PathBuf;
+
+use gphead::protocol::{evaluate, EvalOptions, Family, Grid};
+use gphead::{MilData, VgpmilParams};
+
+fn shared(rel: &str) -> Option<PathBuf> {
+    let root = std::env::var("ICH_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    let p = root.join(rel);
+    if p.exists() {
+        return Some(p);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("{} is missing and CI is set", p.display());
+    }
+    eprintln!("SKIPPED: {} not found (set ICH_SHARED_DATA)", p.display());
+    None
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+fn musk(name: &str, family: Family, h: f64) -> Option<f64> {
+    let data = MilData::read(&shared(&format!("mil/{name}.csv"))?).unwrap();
+    let opts = EvalOptions {
+        family,
+        grid: Grid {
+            inducing: vec![200],
+            ..Grid::default()
+        },
+        base: VgpmilParams {
+            h,
+            ..VgpmilParams::default()
+        },
+        ..EvalOptions::default()
+    };
+    let r = evaluate(&data, None, &opts).unwrap();
+    let aucs: Vec<f64> = r
+        .splits
+        .iter()
+        .map(|s| s.test.as_ref().unwrap().bag.auc.unwrap())
+        .collect();
+    let m = mean(&aucs);
+    println!("{name} {family:?} H={h:e}: bag AUC {m:.3} {aucs:.3?}");
+    Some(m)
+}
+
+#[test]
+fn musk_benchmarks() {
+    for family in [Family::Vgpmil, Family::GVgpmil] {
+        if let Some(a) = musk("musk1", family, 100.0) {
+            assert!(a > 0.70, "MUSK1 {family:?}: {a}");
+        }
+        // MUSK2 has bags of up to 1044 instances: with H = 100 the bag term barely reaches them
+        // (docs/BENCHMARKS.md); the numpy code's H = 1e12 is the setting that holds up there
+        if let Some(a) = musk("musk2", family, 1e12) {
+            assert!(a > 0.65, "MUSK2 {family:?}: {a}");
+        }
+    }
+}
+
+#[test]
+fn ich_features_rsna_half_and_cq500() {
+    for family in [Family::Vgpmil, Family::GVgpmil] {
+        let (mut bag, mut inst, mut cnn, mut ext, mut ext_cnn) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        for k in 0..5 {
+            let Some(rsna) = shared(&format!("ich-features/rsna_d8_fold{k}.csv")) else {
+                return;
+            };
+            let Some(cq) = shared(&format!("ich-features/cq500_d8_fold{k}.csv")) else {
+                return;
+            };
+            let (rsna, cq) = (MilData::read(&rsna).unwrap(), MilData::read(&cq).unwrap());
+            assert_eq!((rsna.bags.len(), rsna.d), (150, 8));
+            assert_eq!(cq.bags.len(), 490);
+            let opts = EvalOptions {
+                family,
+                holdout: Some(0.5),
+                ..EvalOptions::default()
+            };
+            let r = evaluate(&rsna, Some(&cq), &opts).unwrap();
+            let s = &r.splits[0];
+            let t = s.test.as_ref().unwrap();
+            let e = s.external.as_ref().unwrap();
+            bag.push(t.bag.auc.unwrap());
+            inst.push(t.instance.unwrap().auc.unwrap());
+            cnn.push(t.cnn_bag_auc.unwrap());
+            ext.push(e.bag.auc.unwrap());
+            ext_cnn.push(e.cnn_bag_auc.unwrap());
+            // calibration on validation bags reports both numbers; likelihoods are finite
+            assert!(t.bag_calibrated.log_likelihood.is_finite());
+        }
+        println!(
+            "{family:?}: RSNA half bag AUC {:.3} (CNN {:.3}), instance AUC {:.3}; CQ500 bag AUC {:.3} (CNN {:.3})",
+            mean(&bag),
+            mean(&cnn),
+            mean(&inst),
+            mean(&ext),
+            mean(&ext_cnn)
+        );
+        assert!(mean(&bag) > 0.88, "{family:?} RSNA half bag AUC {bag:?}");
+        assert!(
+            mean(&inst) > 0.93,
+            "{family:?} RSNA half instance AUC {inst:?}"
+        );
+        assert!(mean(&ext) > 0.87, "{family:?} CQ500 bag AUC {ext:?}");
+    }
+}
