@@ -1,0 +1,133 @@
+//! `ich fit-gp` and `ich eval-gp` on temporary folders.
+
+use std::fmt::Write as _;
+use std::process::{Command, Output};
+
+fn ich(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ich"))
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("run ich")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// A features file: 40 bags of 6 slices, D = 3; positive bags carry one slice shifted by +4 on
+/// feature 0 (a deterministic pattern, no RNG).
+fn features() -> String {
+    let mut s = String::from(
+        "feature_0,feature_1,feature_2,instance_label,instance_name,bag_name,bag_label\n",
+    );
+    for b in 0..40 {
+        let label = b % 2;
+        for i in 0..6 {
+            let pos = label == 1 && i == 2;
+            let f0 = ((b * 7 + i * 3) % 11) as f64 / 11.0 - 0.5 + if pos { 4.0 } else { 0.0 };
+            let f1 = ((b * 5 + i) % 13) as f64 / 13.0;
+            let f2 = ((b + i * 11) % 17) as f64 / 17.0;
+            writeln!(
+                s,
+                "{f0},{f1},{f2},{},s{b}_{i},scan{b},{label}",
+                u8::from(pos)
+            )
+            .unwrap();
+        }
+    }
+    s
+}
+
+#[test]
+fn fit_and_eval_write_their_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("features.csv");
+    std::fs::write(&f, features()).unwrap();
+    let model = tmp.path().join("gp.json");
+    let o = ich(&[
+        "fit-gp",
+        "--features",
+        f.to_str().unwrap(),
+        "--model",
+        "g-vgpmil",
+        "--inducing",
+        "10",
+        "--calibrate",
+        "--out",
+        model.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("validation bags: AUC"), "{}", text(&o));
+    let m: serde_json::Value = serde_json::from_slice(&std::fs::read(&model).unwrap()).unwrap();
+    assert_eq!(m["version"], 1);
+    assert_eq!(m["d"], 3);
+    assert!(m["calibration"]["a"].is_number());
+    assert!(tmp.path().join("gp.json.trace.csv").exists());
+
+    let json = tmp.path().join("r.json");
+    let csv = tmp.path().join("r.csv");
+    let o = ich(&[
+        "eval-gp",
+        "--features",
+        f.to_str().unwrap(),
+        "--model",
+        "vgpmil",
+        "--splits",
+        "3",
+        "--inducing",
+        "10",
+        "--json",
+        json.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(
+        out.contains("bag AUC") && out.contains("instance AUC"),
+        "{out}"
+    );
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r["report"]["splits"].as_array().unwrap().len(), 3);
+    let auc = r["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["metric"] == "bag AUC")
+        .unwrap()["mean"]
+        .as_f64()
+        .unwrap();
+    assert!(auc > 0.9, "an easy problem: bag AUC {auc}");
+    assert!(std::fs::read_to_string(&csv)
+        .unwrap()
+        .starts_with("set,metric,mean,std,values"));
+}
+
+#[test]
+fn bad_features_fail_with_the_file_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("bad.csv");
+    std::fs::write(&f, "feature_0,bag_name,bag_label\n1,a,0\ninf,a,0\n").unwrap();
+    let o = ich(&[
+        "fit-gp",
+        "--features",
+        f.to_str().unwrap(),
+        "--out",
+        tmp.path().join("m.json").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("bad.csv") && text(&o).contains("finite"),
+        "{}",
+        text(&o)
+    );
+    for cmd in ["fit-gp", "eval-gp"] {
+        let o = ich(&[cmd, "--help"]);
+        assert!(o.status.success() && text(&o).contains("Usage"));
+    }
+}
