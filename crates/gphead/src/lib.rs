@@ -10,19 +10,24 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod calibrate;
+mod common;
 pub mod data;
 pub mod emax;
 pub mod error;
+pub mod hyper;
 pub mod kernel;
 pub mod kmeans;
 pub mod linalg;
+pub mod lm;
 pub mod metrics;
 pub mod model;
 pub mod predict;
+pub mod probit;
 pub mod protocol;
 pub mod theta;
 pub mod vgpmil;
 
+pub use common::EpochTrace;
 pub use data::{Bag, MilData, Standardizer};
 pub use emax::EmaxRule;
 pub use error::{GpError, Result};

@@ -182,6 +182,13 @@ pub fn at_v(a: MatRef<'_, f64>, v: &[f64]) -> Vec<f64> {
         .collect()
 }
 
+/// `Aᵀ v`, single-threaded (inside already-parallel loops).
+pub fn at_v_seq(a: MatRef<'_, f64>, v: &[f64]) -> Vec<f64> {
+    (0..a.ncols())
+        .map(|j| col(a, j).iter().zip(v).map(|(x, y)| x * y).sum())
+        .collect()
+}
+
 /// `A v` for A of M×N: partial sums per block of columns, added in block order (deterministic).
 pub fn a_v(a: MatRef<'_, f64>, v: &[f64]) -> Vec<f64> {
     use rayon::prelude::*;

@@ -12,6 +12,7 @@ use crate::error::{GpError, Result};
 use crate::kernel::Rbf;
 use crate::linalg::{at_v, cholesky, col_sq_norms, par_wide, solve_l, solved_col_sq_norms};
 use crate::predict::{monte_carlo, BagRule, Predictions};
+use crate::probit::GibbsDiagnostics;
 use crate::theta::Link;
 use crate::vgpmil::VgpmilParams;
 
@@ -31,7 +32,15 @@ pub struct TrainingSummary {
     pub params: VgpmilParams,
 }
 
-/// A fitted ψ-VGPMIL model: everything a prediction needs.
+/// Posterior draws of the Gibbs sampler.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Draws {
+    pub n: usize,
+    pub v: Vec<f64>,
+    pub diagnostics: GibbsDiagnostics,
+}
+
+/// A fitted GP head: everything a prediction needs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GpModel {
     pub format: String,
@@ -54,6 +63,11 @@ pub struct GpModel {
     pub bag_rule: BagRule,
     /// Platt scaling of bag probabilities, fitted on validation bags.
     pub calibration: Option<Platt>,
+    /// MIL-GP-Probit Gibbs: draws of v (row-major, one row of M per draw) and diagnostics.
+    /// Then `m_whitened` is their mean and `precision_factor` the factor of `I + B Bᵀ`, the
+    /// precision of v given m that the sampler draws from; predictions average over the draws.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draws: Option<Draws>,
     pub training: TrainingSummary,
     /// L (not saved; rebuilt from the inducing points on load).
     #[serde(skip)]
@@ -100,6 +114,7 @@ impl GpModel {
             emax: p.emax,
             bag_rule: p.bag_rule,
             calibration: None,
+            draws: None,
             training: TrainingSummary {
                 n_bags: train.bags.len(),
                 n_positive_bags: train.bags.iter().filter(|b| b.label == 1).count(),
@@ -111,6 +126,15 @@ impl GpModel {
             },
             l: Some(l),
         }
+    }
+
+    pub(crate) fn set_draws(&mut self, draws: Vec<Vec<f64>>, diagnostics: GibbsDiagnostics) {
+        let n = draws.len();
+        self.draws = Some(Draws {
+            n,
+            v: draws.into_iter().flatten().collect(),
+            diagnostics,
+        });
     }
 
     pub fn m(&self) -> usize {
@@ -161,8 +185,8 @@ impl GpModel {
         Ok(((0..self.m()).map(|i| mv[(i, 0)]).collect(), s))
     }
 
-    /// Latent predictive moments `μ*`, `σ*²` of every instance (MODELS.md §4).
-    pub fn latent(&self, data: &MilData) -> Result<(Vec<f64>, Vec<f64>)> {
+    /// Standardised features and `B* = L⁻¹ K(Z, X*)`.
+    fn b_star(&self, data: &MilData) -> Result<(Vec<f64>, Mat<f64>)> {
         if data.d != self.d {
             return Err(GpError::Dimension {
                 expected: self.d,
@@ -175,8 +199,33 @@ impl GpModel {
             .kernel
             .cross(&self.inducing_points, &xs, self.d, par_wide());
         solve_l(l.as_ref(), b.as_mut(), par_wide());
-        let mu = at_v(b.as_ref(), &self.m_whitened);
+        Ok((xs, b))
+    }
+
+    /// Latent predictive moments `μ*`, `σ*²` of every instance (MODELS.md §4; for Gibbs, the
+    /// mixture over the draws).
+    pub fn latent(&self, data: &MilData) -> Result<(Vec<f64>, Vec<f64>)> {
+        let (_, b) = self.b_star(data)?;
         let qb = col_sq_norms(b.as_ref());
+        if let Some(dr) = &self.draws {
+            let m = self.m();
+            let (mut s1, mut s2) = (vec![0.0; data.n], vec![0.0; data.n]);
+            for v in dr.v.chunks(m) {
+                for (i, f) in at_v(b.as_ref(), v).into_iter().enumerate() {
+                    s1[i] += f;
+                    s2[i] += f * f;
+                }
+            }
+            let k = dr.n as f64;
+            let mu: Vec<f64> = s1.iter().map(|x| x / k).collect();
+            let var = (0..data.n)
+                .map(|i| {
+                    (self.kernel.variance - qb[i] + (s2[i] / k - mu[i] * mu[i]).max(0.0)).max(1e-12)
+                })
+                .collect();
+            return Ok((mu, var));
+        }
+        let mu = at_v(b.as_ref(), &self.m_whitened);
         let qw = solved_col_sq_norms(self.r().as_ref(), b.as_ref());
         let var = (0..data.n)
             .map(|i| (self.kernel.variance - qb[i] + qw[i]).max(1e-12))
@@ -187,15 +236,146 @@ impl GpModel {
     /// Instance and bag predictions with standard deviations, `samples` Monte Carlo draws.
     /// Calibration, when fitted, applies to bag means (not to the standard deviations).
     pub fn predict(&self, data: &MilData, samples: usize, seed: u64) -> Result<Predictions> {
-        let (mu, var) = self.latent(data)?;
-        let mut p = monte_carlo(&mu, &var, data, samples, seed);
+        let mut p = if self.draws.is_some() {
+            self.predict_draws(data)?
+        } else {
+            let (mu, var) = self.latent(data)?;
+            let mut p = monte_carlo(&mu, &var, data, samples, seed, self.link.squash());
+            if self.link == Link::Probit {
+                self.full_covariance(data, &mu, &mut p, samples, seed)?;
+            }
+            p
+        };
         if let Some(c) = self.calibration {
             for b in &mut p.bags {
                 b.noisy_or_mean = c.apply(b.noisy_or_mean);
                 b.max_mean = c.apply(b.max_mean);
+                if let Some(f) = b.full_cov.as_mut() {
+                    f.0 = c.apply(f.0);
+                }
             }
         }
         Ok(p)
+    }
+
+    /// MIL-GP-Probit VI: bag probabilities from each bag's full latent covariance
+    /// `Σ^F = K_bb − B_bᵀB_b + (R⁻¹B_b)ᵀ(R⁻¹B_b)`.
+    fn full_covariance(
+        &self,
+        data: &MilData,
+        mu: &[f64],
+        p: &mut Predictions,
+        samples: usize,
+        seed: u64,
+    ) -> Result<()> {
+        use rand::SeedableRng;
+        use rayon::prelude::*;
+        let (xs, b) = self.b_star(data)?;
+        let r = self.r();
+        let d = self.d;
+        let out: Vec<(f64, f64, f64)> = data
+            .bags
+            .par_iter()
+            .enumerate()
+            .map(|(k, bag)| {
+                let nb = bag.instances.len();
+                let bb = Mat::from_fn(b.nrows(), nb, |i, j| b[(i, bag.instances[j])]);
+                let mut wb = bb.clone();
+                solve_l(r.as_ref(), wb.as_mut(), Par::Seq);
+                let xb: Vec<f64> = bag
+                    .instances
+                    .iter()
+                    .flat_map(|&i| xs[i * d..(i + 1) * d].iter().copied())
+                    .collect();
+                let kbb = self.kernel.cross(&xb, &xb, d, Par::Seq);
+                let cov = &kbb - bb.transpose() * &bb + wb.transpose() * &wb;
+                let mub: Vec<f64> = bag.instances.iter().map(|&i| mu[i]).collect();
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+                rng.set_stream(k as u64);
+                crate::probit::full_covariance_bag(&mub, &cov, samples, &mut rng)
+            })
+            .collect();
+        for (bp, f) in p.bags.iter_mut().zip(out) {
+            bp.full_cov = Some(f);
+        }
+        Ok(())
+    }
+
+    /// Gibbs: average over the stored draws of v. Given v the m* are independent, so
+    /// `P(all m* < 0 | v) = Π Φ(−μ_i(v)/√(1 + δ_i))` with `δ_i = v − ‖b*_i‖²`.
+    fn predict_draws(&self, data: &MilData) -> Result<Predictions> {
+        use crate::predict::{mean_sd, BagPrediction, InstancePrediction};
+        use crate::probit::{log_ndtr, ndtr};
+        let dr = self.draws.as_ref().expect("called with draws");
+        let (_, b) = self.b_star(data)?;
+        let qb = col_sq_norms(b.as_ref());
+        let scale: Vec<f64> = qb
+            .iter()
+            .map(|q| (1.0 + (self.kernel.variance - q).max(0.0)).sqrt())
+            .collect();
+        let m = self.m();
+        let n = data.n;
+        let (mut s1, mut s2, mut f1, mut f2) =
+            (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        let nb = data.bags.len();
+        let (mut no, mut no2, mut mx, mut mx2) =
+            (vec![0.0; nb], vec![0.0; nb], vec![0.0; nb], vec![0.0; nb]);
+        for v in dr.v.chunks(m) {
+            let f = at_v(b.as_ref(), v);
+            for i in 0..n {
+                let q = ndtr(f[i] / scale[i]);
+                s1[i] += q;
+                s2[i] += q * q;
+                f1[i] += f[i];
+                f2[i] += f[i] * f[i];
+            }
+            for (k, bag) in data.bags.iter().enumerate() {
+                let log_none: f64 = bag
+                    .instances
+                    .iter()
+                    .map(|&i| log_ndtr(-f[i] / scale[i]))
+                    .sum();
+                let q = -log_none.exp_m1();
+                let best = bag
+                    .instances
+                    .iter()
+                    .map(|&i| ndtr(f[i] / scale[i]))
+                    .fold(0.0, f64::max);
+                no[k] += q;
+                no2[k] += q * q;
+                mx[k] += best;
+                mx2[k] += best * best;
+            }
+        }
+        let l = dr.n as f64;
+        let instances = (0..n)
+            .map(|i| {
+                let (mean, sd) = mean_sd(s1[i], s2[i], l);
+                let (fm, fs) = mean_sd(f1[i], f2[i], l);
+                let var = scale[i] * scale[i] - 1.0 + fs * fs;
+                InstancePrediction {
+                    mean,
+                    sd,
+                    closed_form: ndtr(fm / (1.0 + var).sqrt()),
+                    latent_mean: fm,
+                    latent_var: var,
+                }
+            })
+            .collect();
+        let bags = (0..nb)
+            .map(|k| {
+                let (nm, ns) = mean_sd(no[k], no2[k], l);
+                let (mm, ms) = mean_sd(mx[k], mx2[k], l);
+                BagPrediction {
+                    noisy_or_mean: nm,
+                    noisy_or_sd: ns,
+                    max_mean: mm,
+                    max_sd: ms,
+                    full_cov: Some((nm, ns, ns / l.sqrt())),
+                }
+            })
+            .collect();
+        Ok(Predictions { instances, bags })
     }
 
     /// Writes the model as JSON, atomically.
@@ -244,7 +424,11 @@ impl GpModel {
             detail: e.to_string(),
         })?;
         let m = model.m();
-        if model.precision_factor.len() != m * m || model.inducing_points.len() != m * model.d {
+        let draws_ok = model.draws.as_ref().is_none_or(|d| d.v.len() == d.n * m);
+        if model.precision_factor.len() != m * m
+            || model.inducing_points.len() != m * model.d
+            || !draws_ok
+        {
             return Err(GpError::Model {
                 path: path.into(),
                 detail: "inconsistent matrix sizes".into(),

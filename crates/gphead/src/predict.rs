@@ -7,8 +7,8 @@ use rand_distr::{Distribution, StandardNormal};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::sigmoid;
 use crate::data::MilData;
+pub use crate::theta::Squash;
 
 /// How instance probabilities make a bag probability.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -20,21 +20,36 @@ pub enum BagRule {
     /// benchmarks (docs/BENCHMARKS.md) it holds up where noisy-OR collapses.
     #[default]
     Max,
+    /// MIL-GP-Probit: `1 − P(all m*_i < 0)` with the bag's full latent covariance (Monte Carlo,
+    /// Rao–Blackwellised over m*, with a standard error). Other models use noisy-OR for it.
+    FullCovariance,
 }
 
 /// `σ(μ / sqrt(1 + π σ² / 8))`: the probit approximation of E[σ(f)].
 pub fn closed_form_prob(mu: f64, var: f64) -> f64 {
-    sigmoid(mu / (1.0 + std::f64::consts::PI * var / 8.0).sqrt())
+    Squash::Logistic.closed_form(mu, var)
 }
 
-/// Bag scores from closed-form instance probabilities.
-pub fn bag_scores_closed_form(mu: &[f64], var: &[f64], data: &MilData, rule: BagRule) -> Vec<f64> {
+/// Bag scores from closed-form instance probabilities (the full-covariance rule falls back to
+/// noisy-OR here: it needs sampling).
+pub fn bag_scores_closed_form(
+    mu: &[f64],
+    var: &[f64],
+    data: &MilData,
+    rule: BagRule,
+    squash: Squash,
+) -> Vec<f64> {
     data.bags
         .iter()
         .map(|b| {
-            let ps = b.instances.iter().map(|&i| closed_form_prob(mu[i], var[i]));
+            let ps = b
+                .instances
+                .iter()
+                .map(|&i| squash.closed_form(mu[i], var[i]));
             match rule {
-                BagRule::NoisyOr => 1.0 - ps.map(|p| 1.0 - p).product::<f64>(),
+                BagRule::NoisyOr | BagRule::FullCovariance => {
+                    1.0 - ps.map(|p| 1.0 - p).product::<f64>()
+                }
                 BagRule::Max => ps.fold(0.0, f64::max),
             }
         })
@@ -59,6 +74,10 @@ pub struct BagPrediction {
     pub noisy_or_sd: f64,
     pub max_mean: f64,
     pub max_sd: f64,
+    /// MIL-GP-Probit: probability from the full bag covariance, its sd over draws and the Monte
+    /// Carlo standard error of the mean.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_cov: Option<(f64, f64, f64)>,
 }
 
 impl BagPrediction {
@@ -66,12 +85,14 @@ impl BagPrediction {
         match rule {
             BagRule::NoisyOr => self.noisy_or_mean,
             BagRule::Max => self.max_mean,
+            BagRule::FullCovariance => self.full_cov.map_or(self.noisy_or_mean, |f| f.0),
         }
     }
     pub fn sd(&self, rule: BagRule) -> f64 {
         match rule {
             BagRule::NoisyOr => self.noisy_or_sd,
             BagRule::Max => self.max_sd,
+            BagRule::FullCovariance => self.full_cov.map_or(self.noisy_or_sd, |f| f.1),
         }
     }
 }
@@ -91,7 +112,7 @@ impl Predictions {
     }
 }
 
-fn mean_sd(sum: f64, sumsq: f64, l: f64) -> (f64, f64) {
+pub(crate) fn mean_sd(sum: f64, sumsq: f64, l: f64) -> (f64, f64) {
     let mean = sum / l;
     let var = if l > 1.0 {
         ((sumsq - l * mean * mean) / (l - 1.0)).max(0.0)
@@ -109,6 +130,7 @@ pub fn monte_carlo(
     data: &MilData,
     samples: usize,
     seed: u64,
+    squash: Squash,
 ) -> Predictions {
     let l = samples.max(1);
     let per_bag: Vec<(Vec<InstancePrediction>, BagPrediction)> = data
@@ -127,11 +149,11 @@ pub fn monte_carlo(
             let (mut s, mut s2) = (vec![0.0; ni], vec![0.0; ni]);
             let (mut no, mut no2, mut mx, mut mx2) = (0.0, 0.0, 0.0, 0.0);
             for _ in 0..l {
-                let mut log_none = 0.0;
+                let mut log_none: f64 = 0.0;
                 let mut best: f64 = 0.0;
                 for (j, &i) in bag.instances.iter().enumerate() {
                     let e: f64 = StandardNormal.sample(&mut rng);
-                    let p = sigmoid(mu[i] + sd[j] * e);
+                    let p = squash.apply(mu[i] + sd[j] * e);
                     s[j] += p;
                     s2[j] += p * p;
                     log_none += (-p).ln_1p();
@@ -153,7 +175,7 @@ pub fn monte_carlo(
                     InstancePrediction {
                         mean,
                         sd,
-                        closed_form: closed_form_prob(mu[i], var[i]),
+                        closed_form: squash.closed_form(mu[i], var[i]),
                         latent_mean: mu[i],
                         latent_var: var[i],
                     }
@@ -168,6 +190,7 @@ pub fn monte_carlo(
                     noisy_or_sd: ns,
                     max_mean: mm,
                     max_sd: ms,
+                    full_cov: None,
                 },
             )
         })
@@ -195,6 +218,7 @@ pub fn monte_carlo(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::calibrate::sigmoid;
 
     fn one_bag(n: usize) -> MilData {
         MilData::from_instances(
@@ -231,7 +255,7 @@ mod tests {
         let data = one_bag(3);
         let mu = [0.0, 1.5, -2.0];
         let var = [1.0, 0.25, 4.0];
-        let pred = monte_carlo(&mu, &var, &data, 200_000, 7);
+        let pred = monte_carlo(&mu, &var, &data, 200_000, 7, Squash::Logistic);
         for i in 0..3 {
             let (m, sd) = integrate(mu[i], var[i]);
             let p = pred.instances[i];
@@ -241,7 +265,14 @@ mod tests {
             assert!((p.closed_form - m).abs() < 0.02);
         }
         // zero variance: sd 0 and mean σ(μ); noisy-OR by hand
-        let exact = monte_carlo(&[0.0, 1.0], &[0.0, 0.0], &one_bag(2), 10, 1);
+        let exact = monte_carlo(
+            &[0.0, 1.0],
+            &[0.0, 0.0],
+            &one_bag(2),
+            10,
+            1,
+            Squash::Logistic,
+        );
         assert_eq!(exact.instances[0].sd, 0.0);
         assert!((exact.instances[1].mean - sigmoid(1.0)).abs() < 1e-15);
         let no = 1.0 - 0.5 * (1.0 - sigmoid(1.0));
@@ -256,12 +287,12 @@ mod tests {
         let mu = [0.1, 0.2, 0.3, 0.4, 0.5];
         let var = [1.0; 5];
         assert_eq!(
-            monte_carlo(&mu, &var, &data, 100, 3),
-            monte_carlo(&mu, &var, &data, 100, 3)
+            monte_carlo(&mu, &var, &data, 100, 3, Squash::Logistic),
+            monte_carlo(&mu, &var, &data, 100, 3, Squash::Logistic)
         );
         assert_ne!(
-            monte_carlo(&mu, &var, &data, 100, 3),
-            monte_carlo(&mu, &var, &data, 100, 4)
+            monte_carlo(&mu, &var, &data, 100, 3, Squash::Logistic),
+            monte_carlo(&mu, &var, &data, 100, 4, Squash::Logistic)
         );
     }
 }

@@ -160,10 +160,11 @@ pub fn stratified_holdout(labels: &[u8], fraction: f64, seed: u64) -> (Vec<usize
     (rest, held)
 }
 
+/// The rule compared against: noisy-OR for max, max for the others.
 fn other(rule: BagRule) -> BagRule {
     match rule {
         BagRule::Max => BagRule::NoisyOr,
-        BagRule::NoisyOr => BagRule::Max,
+        BagRule::NoisyOr | BagRule::FullCovariance => BagRule::Max,
     }
 }
 

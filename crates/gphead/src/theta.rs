@@ -47,7 +47,8 @@ impl Psi for GammaMixing {
     }
 }
 
-/// The model family, as saved in model files and chosen on the command line.
+/// The model, as saved in model files and chosen on the command line: one enum at the boundary,
+/// dispatching to the private loops.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Link {
@@ -55,23 +56,90 @@ pub enum Link {
     Vgpmil,
     /// G-VGPMIL: Gamma ψ, θ(c) = α/(β + c²/2).
     GVgpmil { alpha: f64, beta: f64 },
+    /// MIL-GP-Probit, variational inference (Wang & Pinar).
+    Probit,
+    /// MIL-GP-Probit, collapsed Gibbs sampling.
+    ProbitGibbs {
+        chains: usize,
+        burn_in: usize,
+        samples: usize,
+        thin: usize,
+    },
+    /// LM-VGPMIL (Haußmann et al.), large margin with C and V.
+    LmVgpmil { c: f64, v: f64 },
 }
 
 impl Link {
+    /// Gibbs defaults: 4 chains, 1000 burn-in, 2000 kept draws each, no thinning.
+    pub const PROBIT_GIBBS: Link = Link::ProbitGibbs {
+        chains: 4,
+        burn_in: 1000,
+        samples: 2000,
+        thin: 1,
+    };
+    /// LM-VGPMIL defaults C = 2, V = 2.
+    pub const LM_VGPMIL: Link = Link::LmVgpmil { c: 2.0, v: 2.0 };
+
     pub fn name(&self) -> String {
         match self {
             Link::Vgpmil => "vgpmil".into(),
             Link::GVgpmil { alpha, beta } => format!("g-vgpmil(α={alpha}, β={beta})"),
+            Link::Probit => "probit".into(),
+            Link::ProbitGibbs {
+                chains, samples, ..
+            } => {
+                format!("probit-gibbs({chains}×{samples})")
+            }
+            Link::LmVgpmil { c, v } => format!("lm-vgpmil(C={c}, V={v})"),
         }
     }
-    pub fn theta(&self, c: f64) -> f64 {
+
+    /// θ(c) of the ψ-VGPMIL models (`None` for the others).
+    pub fn theta(&self, c: f64) -> Option<f64> {
         match self {
-            Link::Vgpmil => HyperbolicSecant.theta(c),
-            Link::GVgpmil { alpha, beta } => GammaMixing {
-                alpha: *alpha,
-                beta: *beta,
+            Link::Vgpmil => Some(HyperbolicSecant.theta(c)),
+            Link::GVgpmil { alpha, beta } => Some(
+                GammaMixing {
+                    alpha: *alpha,
+                    beta: *beta,
+                }
+                .theta(c),
+            ),
+            _ => None,
+        }
+    }
+
+    /// The function from latent f to instance probability.
+    pub fn squash(&self) -> Squash {
+        match self {
+            Link::Probit | Link::ProbitGibbs { .. } => Squash::Probit,
+            _ => Squash::Logistic,
+        }
+    }
+}
+
+/// Latent → probability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Squash {
+    Logistic,
+    Probit,
+}
+
+impl Squash {
+    pub fn apply(self, f: f64) -> f64 {
+        match self {
+            Squash::Logistic => crate::calibrate::sigmoid(f),
+            Squash::Probit => crate::probit::ndtr(f),
+        }
+    }
+    /// E[squash(f)] for f ~ N(μ, σ²): exact for the probit, the probit approximation for the
+    /// logistic.
+    pub fn closed_form(self, mu: f64, var: f64) -> f64 {
+        match self {
+            Squash::Logistic => {
+                crate::calibrate::sigmoid(mu / (1.0 + std::f64::consts::PI * var / 8.0).sqrt())
             }
-            .theta(c),
+            Squash::Probit => crate::probit::ndtr(mu / (1.0 + var).sqrt()),
         }
     }
 }

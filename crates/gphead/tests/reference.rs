@@ -231,7 +231,8 @@ fn one_epoch_matches_the_dense_reference() {
     ] {
         let out = fit(&params(link, &z, kern), &data, None).unwrap();
         assert_eq!(out.model.kzz_jitter, 0.0);
-        let (m_ref, s_ref, pi_ref) = r.epoch(&data, &out.pi_initial, |c| link.theta(c), 100.0);
+        let (m_ref, s_ref, pi_ref) =
+            r.epoch(&data, &out.pi_initial, |c| link.theta(c).unwrap(), 100.0);
         let (m, s) = out.model.q_u().unwrap();
         for k in 0..3 {
             assert!(
