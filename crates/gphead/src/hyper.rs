@@ -2,16 +2,25 @@
 //!
 //! Between the variational updates, `λ = (log v, log l)` moves by gradient ascent on
 //!
-//! `J(λ) = −KL(q(u) ‖ p_λ(u)) + Σ_n [(π_n − ½) μ_n − ½ θ_n (μ_n² + σ_n²)]`
+//! `J(λ) = −KL(q(v) ‖ N(0, I)) + Σ_n [(π_n − ½) μ_n − ½ θ_n (μ_n² + σ_n²)]`
 //!
-//! with q(u) = N(m, S), π and θ_n = θ(c_n) held fixed, `μ_n = k_nᵀK⁻¹m` and
-//! `σ_n² = v − k_nᵀK⁻¹k_n + k_nᵀK⁻¹SK⁻¹k_n`. The second sum is `Σ E_q(f_n)[log ψ(f_n)]` through
-//! the same local bound the variational updates use (`log ψ(f) ≥ log ψ(c) − ½θ(c)(f² − c²)`, tight
-//! at the current c), so J is the ELBO as a function of λ up to terms that do not depend on λ.
-//! `log Z`, the normaliser the paper estimates with random Fourier features, is dropped, as the
-//! authors' code does: for the logistic (VGPMIL) the bound is already normalised. The gradient is
-//! analytic (see `gradient`); each step is a normalised gradient step with backtracking, so J never
-//! decreases. No inverse is formed: every `K⁻¹` is a pair of triangular solves.
+//! with the *whitened* q(v) = N(m_w, S_w) (u = L v), π and θ_n = θ(c_n) held fixed:
+//! `μ_n = b_nᵀ m_w`, `σ_n² = v + b_nᵀ (S_w − I) b_n`, `B = L⁻¹ K_zx`. The KL no longer depends on
+//! λ, and the sum is `Σ E_q(f_n)[log ψ(f_n)] + Σ (π_n − ½) μ_n` through the same local bound the
+//! variational updates use (`log ψ(f) ≥ log ψ(c) − ½θ(c)(f² − c²)`, tight at the current c): J is
+//! the ELBO as a function of λ up to terms free of λ. Holding q(u) fixed in u-space instead ties
+//! the mean to the old correlations and, measured here, drives l the wrong way.
+//! `log Z`, which the paper estimates with random Fourier features, is dropped as in the authors'
+//! code: for the logistic (VGPMIL) the bound is already normalised.
+//!
+//! The gradient is analytic. With `g_n = (π_n − ½) − θ_n μ_n`, `h_n = −½ θ_n`,
+//! `E = m_w gᵀ + 2 (S_w − I) B diag(h)` and `T = tril(E Bᵀ) + tril(E Bᵀ)ᵀ − diag(E Bᵀ)`:
+//! `∂J = Σ (L⁻ᵀE) ∘ ∂K_zx − ½ Σ (L⁻ᵀ T L⁻¹) ∘ ∂K_zz + v Σ h_n [log v only]`
+//! (the K_zz term is the derivative of the Cholesky factor, `dL = L Φ(L⁻¹ dK L⁻ᵀ)`).
+//! Each step moves every log-parameter by η in the direction of its partial derivative (sign
+//! steps: the two partials differ by orders of magnitude), halving η until J increases, so J never
+//! decreases. No inverse is
+//! formed: every `L⁻¹`, `S_w` is a triangular solve.
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par};
@@ -20,34 +29,40 @@ use serde::{Deserialize, Serialize};
 use crate::common::Setup;
 use crate::error::Result;
 use crate::kernel::Rbf;
-use crate::linalg::{cholesky, par_wide, solve_l, solve_lt};
-use crate::vgpmil::Cov;
+use crate::linalg::{cholesky, col_sq_norms, par_wide, solve_l, solve_lt, solved_col_sq_norms};
+use crate::vgpmil::kl_whitened;
 
 /// How many gradient steps per epoch, and their initial length in log space.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct KernelSteps {
+    /// Gradient steps per epoch.
     pub steps: usize,
+    /// Initial step in log space.
     pub step_size: f64,
+    /// Epochs of plain variational updates before the kernel moves (q(v) first has to carry the
+    /// labels: from the prior, J favours over-smooth kernels).
+    pub warmup: usize,
 }
 
 impl Default for KernelSteps {
     fn default() -> Self {
         Self {
             steps: 5,
-            step_size: 0.2,
+            step_size: 0.1,
+            warmup: 5,
         }
     }
 }
 
-/// J(λ) with q(u), π and θ fixed.
+/// J(λ) with q(v), π and θ fixed.
 pub struct KernelObjective<'a> {
     /// Inducing points and standardised features, row-major.
     pub z: &'a [f64],
     pub x: &'a [f64],
     pub d: usize,
-    /// q(u) = N(m, S) in u-space.
-    pub m: &'a [f64],
-    pub s: &'a Mat<f64>,
+    /// q(v) = N(m_w, (R Rᵀ)⁻¹).
+    pub m_w: &'a [f64],
+    pub r: &'a Mat<f64>,
     pub pi: &'a [f64],
     pub theta: &'a [f64],
     pub jitter: f64,
@@ -57,14 +72,6 @@ fn mul(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
     let mut c = Mat::<f64>::zeros(a.nrows(), b.ncols());
     matmul(c.as_mut(), Accum::Replace, a, b, 1.0, par_wide());
     c
-}
-
-/// `K⁻¹ X` through the Cholesky factor L.
-fn kinv(l: &Mat<f64>, x: MatRef<'_, f64>) -> Mat<f64> {
-    let mut y = x.to_owned();
-    solve_l(l.as_ref(), y.as_mut(), par_wide());
-    solve_lt(l.as_ref(), y.as_mut(), par_wide());
-    y
 }
 
 fn contract(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> f64 {
@@ -81,8 +88,7 @@ struct Pieces {
     l: Mat<f64>,
     kzz: Mat<f64>,
     kzx: Mat<f64>,
-    alpha: Mat<f64>,
-    a: Mat<f64>,
+    b: Mat<f64>,
     mu: Vec<f64>,
     value: f64,
 }
@@ -92,43 +98,26 @@ impl KernelObjective<'_> {
         let kzz = k.cross(self.z, self.z, self.d, Par::Seq);
         let (l, _) = cholesky(kzz.as_ref(), self.jitter, "K_zz")?;
         let kzx = k.cross(self.z, self.x, self.d, par_wide());
-        let mm = self.m.len();
-        let mcol = Mat::from_fn(mm, 1, |i, _| self.m[i]);
-        let alpha = kinv(&l, mcol.as_ref());
-        let a = kinv(&l, kzx.as_ref());
-        let n = a.ncols();
-        let mu: Vec<f64> = (0..n)
-            .map(|j| (0..mm).map(|i| kzx[(i, j)] * alpha[(i, 0)]).sum())
-            .collect();
-        let sa = mul(self.s.as_ref(), a.as_ref());
-        let kk: Vec<f64> = (0..n)
-            .map(|j| (0..mm).map(|i| kzx[(i, j)] * a[(i, j)]).sum())
-            .collect();
-        let asa: Vec<f64> = (0..n)
-            .map(|j| (0..mm).map(|i| a[(i, j)] * sa[(i, j)]).sum())
-            .collect();
-        let var: Vec<f64> = (0..n)
-            .map(|j| (k.variance - kk[j] + asa[j]).max(0.0))
-            .collect();
-        // KL = ½[tr(K⁻¹S) + mᵀK⁻¹m − M + log|K| − log|S|]; log|S| does not depend on λ
-        let mut ls = self.s.clone();
-        solve_l(l.as_ref(), ls.as_mut(), Par::Seq);
-        solve_lt(l.as_ref(), ls.as_mut(), Par::Seq);
-        let tr: f64 = (0..mm).map(|i| ls[(i, i)]).sum();
-        let quad: f64 = (0..mm).map(|i| self.m[i] * alpha[(i, 0)]).sum();
-        let logdet: f64 = 2.0 * (0..mm).map(|i| l[(i, i)].ln()).sum::<f64>();
-        let kl = 0.5 * (tr + quad - mm as f64 + logdet);
+        let mut b = kzx.clone();
+        solve_l(l.as_ref(), b.as_mut(), par_wide());
+        let n = b.ncols();
+        let mu = crate::linalg::at_v(b.as_ref(), self.m_w);
+        let qb = col_sq_norms(b.as_ref());
+        let qw = solved_col_sq_norms(self.r.as_ref(), b.as_ref());
         let data: f64 = (0..n)
-            .map(|j| (self.pi[j] - 0.5) * mu[j] - 0.5 * self.theta[j] * (mu[j] * mu[j] + var[j]))
+            .map(|j| {
+                let var = k.variance - qb[j] + qw[j];
+                (self.pi[j] - 0.5) * mu[j] - 0.5 * self.theta[j] * (mu[j] * mu[j] + var)
+            })
             .sum();
+        let value = data - kl_whitened(self.m_w, self.r);
         Ok(Pieces {
             l,
             kzz,
             kzx,
-            alpha,
-            a,
+            b,
             mu,
-            value: data - kl,
+            value,
         })
     }
 
@@ -140,47 +129,30 @@ impl KernelObjective<'_> {
     /// J(λ) and its gradient with respect to (log v, log l).
     pub fn gradient(&self, k: Rbf) -> Result<(f64, [f64; 2])> {
         let p = self.pieces(k)?;
-        let (mm, n) = (p.a.nrows(), p.a.ncols());
+        let (mm, n) = (p.b.nrows(), p.b.ncols());
         let g: Vec<f64> = (0..n)
             .map(|j| (self.pi[j] - 0.5) - self.theta[j] * p.mu[j])
             .collect();
         let h: Vec<f64> = (0..n).map(|j| -0.5 * self.theta[j]).collect();
-        // C = K⁻¹ S A; Y = K⁻¹ S K⁻¹
-        let c = kinv(&p.l, mul(self.s.as_ref(), p.a.as_ref()).as_ref());
-        let ks = kinv(&p.l, self.s.as_ref());
-        let y = kinv(&p.l, ks.transpose());
-        // A H Aᵀ and A H Cᵀ (rank-N products)
-        let ah = Mat::from_fn(mm, n, |i, j| p.a[(i, j)] * h[j]);
-        let ahat = mul(ah.as_ref(), p.a.transpose());
-        let ahct = mul(ah.as_ref(), c.transpose());
-        let ag: Vec<f64> = (0..mm)
-            .map(|i| (0..n).map(|j| p.a[(i, j)] * g[j]).sum())
-            .collect();
-        // G_x = α gᵀ + 2 (C − A) H
-        let gx = Mat::from_fn(mm, n, |i, j| {
-            p.alpha[(i, 0)] * g[j] + 2.0 * (c[(i, j)] - p.a[(i, j)]) * h[j]
+        // S_w B = R⁻ᵀ R⁻¹ B
+        let mut sb = p.b.clone();
+        solve_l(self.r.as_ref(), sb.as_mut(), par_wide());
+        solve_lt(self.r.as_ref(), sb.as_mut(), par_wide());
+        let e = Mat::from_fn(mm, n, |i, j| {
+            self.m_w[i] * g[j] + 2.0 * (sb[(i, j)] - p.b[(i, j)]) * h[j]
         });
-        let dj = |pzz: &Mat<f64>, pzx: &Mat<f64>| -> f64 {
-            let kp = kinv(&p.l, pzz.as_ref());
-            let tr_kp: f64 = (0..mm).map(|i| kp[(i, i)]).sum();
-            let apa: f64 = (0..mm)
-                .map(|i| {
-                    (0..mm)
-                        .map(|j| p.alpha[(i, 0)] * pzz[(i, j)] * p.alpha[(j, 0)])
-                        .sum::<f64>()
-                })
-                .sum();
-            let agpa: f64 = (0..mm)
-                .map(|i| {
-                    (0..mm)
-                        .map(|j| ag[i] * pzz[(i, j)] * p.alpha[(j, 0)])
-                        .sum::<f64>()
-                })
-                .sum();
-            0.5 * (contract(pzz.as_ref(), y.as_ref()) + apa - tr_kp) - agpa
-                + contract(pzz.as_ref(), ahat.as_ref())
-                - 2.0 * contract(pzz.as_ref(), ahct.as_ref())
-                + contract(pzx.as_ref(), gx.as_ref())
+        // G_zx = L⁻ᵀ E
+        let mut gzx = e.clone();
+        solve_lt(p.l.as_ref(), gzx.as_mut(), par_wide());
+        // T from W = E Bᵀ; G_zz = L⁻ᵀ T L⁻¹
+        let w = mul(e.as_ref(), p.b.transpose());
+        let t = Mat::from_fn(mm, mm, |i, j| if i >= j { w[(i, j)] } else { w[(j, i)] });
+        let mut y = t;
+        solve_lt(p.l.as_ref(), y.as_mut(), Par::Seq);
+        let mut gzz = y.transpose().to_owned();
+        solve_lt(p.l.as_ref(), gzz.as_mut(), Par::Seq);
+        let dj = |pzz: &Mat<f64>, pzx: &Mat<f64>| {
+            contract(pzx.as_ref(), gzx.as_ref()) - 0.5 * contract(pzz.as_ref(), gzz.as_ref())
         };
         // ∂K/∂log v = K; ∂K/∂log l = K ∘ ‖x − x'‖²/(2l) = −K ∘ ln(K/v)
         let dlog_l = |km: &Mat<f64>| {
@@ -199,8 +171,8 @@ impl KernelObjective<'_> {
     }
 }
 
-/// Moves the kernel by `ks.steps` backtracking gradient steps on J, with q(u) fixed in u-space,
-/// rebuilds the set-up, and returns q(u) in the new whitened coordinates.
+/// Moves the kernel by `ks.steps` backtracking gradient steps on J with q(v) fixed, then rebuilds
+/// the set-up (L, B, k̃) for the new kernel.
 pub(crate) fn update_kernel(
     setup: &mut Setup,
     m_w: &[f64],
@@ -209,21 +181,13 @@ pub(crate) fn update_kernel(
     theta: &[f64],
     ks: KernelSteps,
     jitter: f64,
-) -> Result<(Vec<f64>, Cov)> {
-    let mm = setup.m;
-    // q(u) in u-space: m = L m_w, S = L (R Rᵀ)⁻¹ Lᵀ = Fᵀ F with F = R⁻¹ Lᵀ
-    let mwc = Mat::from_fn(mm, 1, |i, _| m_w[i]);
-    let mcol = mul(setup.l.as_ref(), mwc.as_ref());
-    let m: Vec<f64> = (0..mm).map(|i| mcol[(i, 0)]).collect();
-    let mut f = setup.l.transpose().to_owned();
-    solve_l(r.as_ref(), f.as_mut(), Par::Seq);
-    let s = mul(f.transpose(), f.as_ref());
+) -> Result<()> {
     let obj = KernelObjective {
         z: &setup.z,
         x: &setup.xs,
         d: setup.d(),
-        m: &m,
-        s: &s,
+        m_w,
+        r,
         pi,
         theta,
         jitter,
@@ -231,16 +195,20 @@ pub(crate) fn update_kernel(
     let mut k = setup.kernel;
     let (mut val, mut grad) = obj.gradient(k)?;
     for _ in 0..ks.steps {
-        let norm = (grad[0] * grad[0] + grad[1] * grad[1]).sqrt();
-        if !(norm > 1e-12) {
+        let size = grad[0].abs() + grad[1].abs();
+        if size.is_nan() || size <= 1e-12 {
             break;
         }
+        // each log-parameter moves by up to η in the direction of its own partial derivative
+        // (a diagonally preconditioned ascent direction: v and l have gradients of very different
+        // size), halved until J increases
+        let dir = [grad[0].signum(), grad[1].signum()];
         let mut eta = ks.step_size;
         let mut moved = false;
         while eta > ks.step_size / 256.0 {
             let cand = Rbf {
-                variance: (k.variance.ln() + eta * grad[0] / norm).exp(),
-                lengthscale: (k.lengthscale.ln() + eta * grad[1] / norm).exp(),
+                variance: (k.variance.ln() + eta * dir[0]).exp(),
+                lengthscale: (k.lengthscale.ln() + eta * dir[1]).exp(),
             };
             if let Ok(v) = obj.value(cand) {
                 if v > val {
@@ -257,16 +225,7 @@ pub(crate) fn update_kernel(
         (val, grad) = obj.gradient(k)?;
     }
     setup.kernel = k;
-    setup.rebuild(jitter)?;
-    // back to whitened coordinates: m_w = L'⁻¹ m; S_w⁻¹ = L'ᵀ S⁻¹ L' = Gᵀ G with G = C_S⁻¹ L'
-    let mut mw = mcol;
-    solve_l(setup.l.as_ref(), mw.as_mut(), Par::Seq);
-    let (cs, _) = cholesky(s.as_ref(), 1e-10, "S")?;
-    let mut gm = setup.l.clone();
-    solve_l(cs.as_ref(), gm.as_mut(), Par::Seq);
-    let prec = mul(gm.transpose(), gm.as_ref());
-    let (rn, _) = cholesky(prec.as_ref(), 1e-10, "precision of q(u)")?;
-    Ok(((0..mm).map(|i| mw[(i, 0)]).collect(), Cov::Chol(rn)))
+    setup.rebuild(jitter)
 }
 
 #[cfg(test)]
@@ -283,22 +242,24 @@ mod tests {
         let z: Vec<f64> = (0..mm * d).map(|_| rng.sample(StandardNormal)).collect();
         let x: Vec<f64> = (0..n * d).map(|_| rng.sample(StandardNormal)).collect();
         let m: Vec<f64> = (0..mm).map(|_| rng.sample(StandardNormal)).collect();
-        let f = Mat::from_fn(mm, mm, |i, j| {
-            if i >= j {
-                0.3 * rng.sample::<f64, _>(StandardNormal) + if i == j { 1.0 } else { 0.0 }
+        // a lower factor with a positive diagonal
+        let r = Mat::from_fn(mm, mm, |i, j| {
+            if i > j {
+                0.3 * rng.sample::<f64, _>(StandardNormal)
+            } else if i == j {
+                1.0 + rng.random::<f64>()
             } else {
                 0.0
             }
         });
-        let s = mul(f.as_ref(), f.transpose());
         let pi: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
         let theta: Vec<f64> = (0..n).map(|_| 0.1 + 0.2 * rng.random::<f64>()).collect();
         let obj = KernelObjective {
             z: &z,
             x: &x,
             d,
-            m: &m,
-            s: &s,
+            m_w: &m,
+            r: &r,
             pi: &pi,
             theta: &theta,
             jitter: 1e-9,

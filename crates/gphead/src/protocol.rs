@@ -22,6 +22,9 @@ use crate::vgpmil::{fit, VgpmilParams};
 pub enum Family {
     Vgpmil,
     GVgpmil,
+    Probit,
+    ProbitGibbs,
+    LmVgpmil,
 }
 
 /// The hyper-parameter grid: inducing points × α × β (α, β only for G-VGPMIL).
@@ -44,7 +47,9 @@ impl Default for Grid {
 }
 
 impl Grid {
-    fn points(&self, family: Family) -> Vec<(usize, Link)> {
+    /// Grid points; `base` carries the non-grid parameters of the other models (Gibbs chain
+    /// settings, LM-VGPMIL's C and V).
+    fn points(&self, family: Family, base: Link) -> Vec<(usize, Link)> {
         let mut out = Vec::new();
         for &m in &self.inducing {
             match family {
@@ -56,6 +61,21 @@ impl Grid {
                         }
                     }
                 }
+                Family::Probit => out.push((m, Link::Probit)),
+                Family::ProbitGibbs => out.push((
+                    m,
+                    match base {
+                        l @ Link::ProbitGibbs { .. } => l,
+                        _ => Link::PROBIT_GIBBS,
+                    },
+                )),
+                Family::LmVgpmil => out.push((
+                    m,
+                    match base {
+                        l @ Link::LmVgpmil { .. } => l,
+                        _ => Link::LM_VGPMIL,
+                    },
+                )),
             }
         }
         out
@@ -237,7 +257,7 @@ pub fn evaluate(
                 .collect()
         }
     };
-    let grid = opts.grid.points(opts.family);
+    let grid = opts.grid.points(opts.family, opts.base.link);
     let mut results = Vec::new();
     for (si, (train_bags, test_bags)) in splits.iter().enumerate() {
         let train_labels: Vec<u8> = train_bags.iter().map(|&b| labels[b]).collect();

@@ -369,17 +369,14 @@ fn fit_psi<P: Psi>(
         cov = Cov::Chol(r.clone());
         // 6. (optional) kernel hyper-parameters, q(u) held fixed in u-space
         let mut kernel_after = None;
-        if let Some(ks) = p.kernel_steps {
+        if let Some(ks) = p.kernel_steps.filter(|ks| epoch >= ks.warmup) {
             let theta_now: Vec<f64> = {
                 let quad = quad_diag(&cov, setup.b.as_ref(), setup.l.as_ref());
                 (0..train.n)
                     .map(|n| psi.theta((mu_new[n] * mu_new[n] + setup.ktilde[n] + quad[n]).sqrt()))
                     .collect()
             };
-            let (mw2, cov2) =
-                crate::hyper::update_kernel(&mut setup, &m_w, &r, &pi, &theta_now, ks, p.jitter)?;
-            m_w = mw2;
-            cov = cov2;
+            crate::hyper::update_kernel(&mut setup, &m_w, &r, &pi, &theta_now, ks, p.jitter)?;
             kernel_after = Some(setup.kernel);
         }
         let valid_score = valid.and_then(|v| match &cov {

@@ -296,3 +296,111 @@ fn predictive_mean_and_variance_match_the_formula() {
         assert!(var[i] > 0.0);
     }
 }
+
+/// One LM-VGPMIL iteration (MODELS.md §6) with dense inverses, from π0, τ = ½, ξ = φ = 1, m = 0.
+#[test]
+fn lm_vgpmil_iteration_matches_the_dense_reference() {
+    let data = tiny();
+    let z = [[0.5, 0.9], [-1.0, 0.2], [1.3, -1.1]];
+    let kern = Rbf {
+        variance: 1.1,
+        lengthscale: 0.9,
+    };
+    let r = Reference::new(&data, &z, kern);
+    let (c, v, h) = (2.0, 2.0, 100.0f64);
+    let out = fit(&params(Link::LmVgpmil { c, v }, &z, kern), &data, None).unwrap();
+    let pi0 = &out.pi_initial;
+    let lam = |x: f64| (x / 2.0).tanh() / (4.0 * x);
+    let n = data.n;
+    let kinv = inv(&r.kzz);
+    let a = mul(&kinv, &r.kzx);
+    let big_lam: Vec<f64> = (0..n)
+        .map(|_| 2.0 * (lam(1.0) * c * c + lam(1.0) * 0.5))
+        .collect();
+    let mut prec = kinv.clone();
+    for p in 0..3 {
+        for q in 0..3 {
+            prec[p][q] += (0..n).map(|i| a[p][i] * big_lam[i] * a[q][i]).sum::<f64>();
+        }
+    }
+    let s = inv(&prec);
+    let rvec: Vec<f64> = (0..n)
+        .map(|i| {
+            let sgn = 2.0 * pi0[i] - 1.0;
+            c * sgn * (0.5 - 0.5) + 2.0 * c * c * lam(1.0) * sgn * v + 0.5 * (pi0[i] - 0.5)
+        })
+        .collect();
+    let rhs: Vec<Vec<f64>> = (0..3)
+        .map(|p| vec![(0..n).map(|i| a[p][i] * rvec[i]).sum()])
+        .collect();
+    let m: Vec<f64> = mul(&s, &rhs).into_iter().map(|x| x[0]).collect();
+    let mu: Vec<f64> = (0..n)
+        .map(|i| (0..3).map(|k| a[k][i] * m[k]).sum())
+        .collect();
+    let kxk = mul(&t(&r.kzx), &a);
+    let asa = mul(&t(&a), &mul(&s, &a));
+    let f2: Vec<f64> = (0..n)
+        .map(|i| mu[i] * mu[i] + r.v - kxk[i][i] + asa[i][i])
+        .collect();
+    let tau: Vec<f64> = (0..n)
+        .map(|i| {
+            sig(c * ((2.0 * pi0[i] - 1.0) * mu[i] - v) + mu[i] * (pi0[i] - 0.5) - lam(1.0) * f2[i])
+        })
+        .collect();
+    let mut pi = vec![0.0; n];
+    for b in &data.bags {
+        let tb = b.label as f64;
+        for &i in &b.instances {
+            let emax = 1.0
+                - b.instances
+                    .iter()
+                    .filter(|&&j| j != i)
+                    .map(|&j| 1.0 - pi0[j])
+                    .product::<f64>();
+            let x = 2.0 * tau[i] * c * mu[i] - c * mu[i]
+                + 4.0 * lam(1.0) * c * c * mu[i] * v
+                + mu[i] * tau[i]
+                + h.ln() * (2.0 * tb - 2.0 * tb * emax + emax - 1.0);
+            pi[i] = sig(x);
+        }
+    }
+    let xi: Vec<f64> = (0..n)
+        .map(|i| (c * c * (f2[i] - 2.0 * (2.0 * pi[i] - 1.0) * mu[i] * v + v * v)).sqrt())
+        .collect();
+    let phi: Vec<f64> = (0..n).map(|i| (f2[i] * tau[i]).sqrt()).collect();
+
+    let (mm, ss) = out.model.q_u().unwrap();
+    for k in 0..3 {
+        assert!((mm[k] - m[k]).abs() < 1e-9, "m[{k}] {} vs {}", mm[k], m[k]);
+        for j in 0..3 {
+            assert!((ss[(k, j)] - s[k][j]).abs() < 1e-9, "S[{k},{j}]");
+        }
+    }
+    let local = |name: &str| {
+        out.local
+            .iter()
+            .find(|(n, _)| *n == name)
+            .unwrap()
+            .1
+            .clone()
+    };
+    for (name, want) in [("tau", &tau), ("xi", &xi), ("phi", &phi)] {
+        let got = local(name);
+        for i in 0..n {
+            assert!(
+                (got[i] - want[i]).abs() < 1e-9,
+                "{name}[{i}] {} vs {}",
+                got[i],
+                want[i]
+            );
+        }
+    }
+    for i in 0..n {
+        assert!(
+            (out.pi[i] - pi[i]).abs() < 1e-9,
+            "π[{i}] {} vs {}",
+            out.pi[i],
+            pi[i]
+        );
+    }
+}

@@ -1,44 +1,10 @@
 //! Learning on synthetic MIL data with known instance labels; save/load.
 
+mod common;
+
+use common::synthetic;
 use gphead::metrics::roc_auc;
 use gphead::{fit, BagRule, GpModel, Link, MilData, VgpmilParams};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use rand_distr::StandardNormal;
-
-/// Bags of 5–15 instances in D = 8; negatives ~ N(0, I); positives ~ N(3·e, I) along a fixed
-/// direction e; a positive bag holds 1–4 positives.
-pub fn synthetic(bags: usize, seed: u64) -> MilData {
-    let d = 8;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let dir: Vec<f64> = {
-        let v: Vec<f64> = (0..d).map(|_| rng.sample(StandardNormal)).collect();
-        let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-        v.into_iter().map(|x| x / n).collect()
-    };
-    let (mut x, mut bn, mut bl, mut il, mut names) = (vec![], vec![], vec![], vec![], vec![]);
-    for b in 0..bags {
-        let label = (b % 2) as u8;
-        let n = rng.random_range(5..=15);
-        let k = if label == 1 {
-            rng.random_range(1..=4usize)
-        } else {
-            0
-        };
-        for i in 0..n {
-            let pos = i < k;
-            for dj in &dir {
-                let e: f64 = rng.sample(StandardNormal);
-                x.push(e + if pos { 3.0 * dj } else { 0.0 });
-            }
-            bn.push(format!("bag{b}"));
-            bl.push(label);
-            il.push(u8::from(pos));
-            names.push(format!("bag{b}/{i}"));
-        }
-    }
-    MilData::from_instances(d, x, bn, bl, Some(il), names).unwrap()
-}
 
 #[test]
 fn both_models_learn_bags_and_instances() {

@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use gphead::protocol::{evaluate, EvalOptions, Family, Grid};
+use gphead::protocol::{evaluate, EvalOptions, Grid};
 use gphead::MilData;
 
-use super::gpargs::{ModelKind, TrainArgs};
+use super::gpargs::{ModelArgs, ModelKind, TrainArgs};
 
 /// Evaluate a GP head with the paper's protocol: stratified splits of bags, a grid over inducing
 /// points × α × β chosen on validation bags only, early stopping on them; held-out test splits
@@ -44,6 +44,8 @@ pub struct Args {
     samples: usize,
     #[command(flatten)]
     train: TrainArgs,
+    #[command(flatten)]
+    models: ModelArgs,
     /// Write the full report as JSON.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -56,10 +58,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let data = MilData::read(&a.features)?;
     let external = a.test.as_deref().map(MilData::read).transpose()?;
     let opts = EvalOptions {
-        family: match a.model {
-            ModelKind::Vgpmil => Family::Vgpmil,
-            ModelKind::GVgpmil => Family::GVgpmil,
-        },
+        family: a.model.family(),
         grid: Grid {
             inducing: a.inducing.clone(),
             alpha: a.alpha.clone(),
@@ -68,17 +67,18 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         splits: a.splits,
         holdout: a.holdout,
         valid_fraction: a.valid_fraction,
-        base: a.train.params(Some(data.d)),
+        base: {
+            let mut b = a.train.params(Some(data.d), a.model);
+            b.link = a.models.link(a.model, 1.0, 1.0);
+            b
+        },
         samples: a.samples,
         seed: a.train.seed,
     };
     let report = evaluate(&data, external.as_ref(), &opts)?;
     println!(
-        "{} on {} ({} bags, {} instances){}",
-        match a.model {
-            ModelKind::Vgpmil => "VGPMIL",
-            ModelKind::GVgpmil => "G-VGPMIL",
-        },
+        "{:?} on {} ({} bags, {} instances){}",
+        a.model,
         a.features.display(),
         data.bags.len(),
         data.n,

@@ -7,9 +7,9 @@ use anyhow::Context;
 use gphead::calibrate::Platt;
 use gphead::metrics::{ece, log_likelihood};
 use gphead::protocol::stratified_holdout;
-use gphead::{fit, Link, MilData};
+use gphead::{fit, MilData};
 
-use super::gpargs::{ModelKind, TrainArgs};
+use super::gpargs::{ModelArgs, ModelKind, TrainArgs};
 
 /// Fit a sparse Gaussian-process MIL head (VGPMIL or G-VGPMIL) on a feature table, holding out
 /// part of the bags for early stopping, and save the model.
@@ -41,6 +41,8 @@ pub struct Args {
     samples: usize,
     #[command(flatten)]
     train: TrainArgs,
+    #[command(flatten)]
+    models: ModelArgs,
     /// Output model file (JSON); the per-epoch trace goes beside it as <MODEL>.trace.csv.
     #[arg(long)]
     out: PathBuf,
@@ -51,15 +53,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if !(0.0..1.0).contains(&a.valid_fraction) {
         anyhow::bail!("--valid-fraction must be in [0, 1)");
     }
-    let mut params = a.train.params(Some(data.d));
+    let mut params = a.train.params(Some(data.d), a.model);
     params.inducing = a.inducing;
-    params.link = match a.model {
-        ModelKind::Vgpmil => Link::Vgpmil,
-        ModelKind::GVgpmil => Link::GVgpmil {
-            alpha: a.alpha,
-            beta: a.beta,
-        },
-    };
+    params.link = a.models.link(a.model, a.alpha, a.beta);
     let (train, valid) = if a.valid_fraction > 0.0 {
         let (t, v) = stratified_holdout(&data.bag_labels(), a.valid_fraction, a.train.seed);
         (data.subset(&t), Some(data.subset(&v)))
@@ -88,6 +84,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         out.best_epoch,
         out.setup_seconds
     );
+    if let Some(dr) = &model.draws {
+        let d = &dr.diagnostics;
+        println!(
+            "Gibbs: {} chains × {} draws in {:.1} s, max split-R̂ {:.3}, min ESS {:.0}",
+            d.chains, d.draws_per_chain, d.seconds, d.r_hat_max, d.ess_min
+        );
+    }
     if let Some(v) = &valid {
         let pred = model.predict(v, a.samples, a.train.seed)?;
         let p = pred.bag_probabilities(model.bag_rule);
