@@ -131,6 +131,9 @@ impl VgpmilParams {
         if self.max_epochs == 0 {
             return bad("max_epochs must be ≥ 1");
         }
+        if self.kernel_steps.is_some() && self.link.theta(1.0).is_none() {
+            return bad("kernel estimation is implemented for VGPMIL and G-VGPMIL only");
+        }
         Ok(())
     }
 }
