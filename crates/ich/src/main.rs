@@ -26,6 +26,8 @@ struct Cli {
 enum Command {
     Synth(cmd::synth::Args),
     Preprocess(cmd::preprocess::Args),
+    TrainCnn(cmd::cnn::TrainArgs),
+    Extract(cmd::cnn::ExtractArgs),
     FitGp(cmd::fit_gp::Args),
     EvalGp(cmd::eval_gp::Args),
 }
@@ -49,6 +51,8 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Synth(a) => cmd::synth::run(a, &progress),
         Command::Preprocess(a) => cmd::preprocess::run(a, &progress),
+        Command::TrainCnn(a) => cmd::cnn::train_cnn(a, &progress),
+        Command::Extract(a) => cmd::cnn::extract(a, &progress),
         Command::FitGp(a) => cmd::fit_gp::run(a),
         Command::EvalGp(a) => cmd::eval_gp::run(a),
     }

@@ -1,3 +1,4 @@
+pub mod cnn;
 pub mod eval_gp;
 pub mod fit_gp;
 pub mod gpargs;

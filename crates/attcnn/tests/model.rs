@@ -1,0 +1,119 @@
+//! The attention CNN: shapes, attention masking, save/load, one optimiser step.
+
+use attcnn::training::{bag_tensor, weighted_bce};
+use attcnn::AttCnnConfig;
+use burn::module::Module;
+use burn::optim::{AdamConfig, GradientsParams};
+use burn::tensor::{Bool, Device, Tensor, TensorData};
+
+fn small(dim: usize) -> AttCnnConfig {
+    AttCnnConfig { dim, size: 32, conv_dropout: 0.0, head_dropout: 0.0, ..AttCnnConfig::default() }
+}
+
+fn pixels(slices: usize, size: usize, seed: u32) -> Vec<u8> {
+    (0..slices * 3 * size * size).map(|i| ((i as u32).wrapping_mul(2654435761).wrapping_add(seed) >> 24) as u8).collect()
+}
+
+fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+    t.into_data().try_to_vec::<f32>().unwrap()
+}
+
+#[test]
+fn geometry_follows_the_input_size() {
+    // 512²: 256 → 127 → 62 → 30 → 14 → 6 after five blocks: 32·6·6 = 1152 (MODELS.md §8)
+    let c = AttCnnConfig { size: 512, ..AttCnnConfig::default() };
+    assert_eq!(c.geometry(), (5, 6));
+    assert_eq!(c.flatten(), 1152);
+    // 64²: 32 → 15 → 6 → 2 (three blocks fit)
+    assert_eq!(AttCnnConfig { size: 64, ..c.clone() }.geometry(), (3, 2));
+    assert!(AttCnnConfig { dim: 7, ..c }.validate().is_err());
+}
+
+#[test]
+fn output_shapes_for_several_bag_sizes() {
+    let device = Device::flex();
+    for dim in [8, 32, 128] {
+        let cfg = small(dim);
+        let model = cfg.init(&device).valid();
+        for slices in [1, 3, 7] {
+            let x = bag_tensor(&pixels(slices, 32, 1), slices, 32, false, &device);
+            let (logit, att, feats) = model.forward(x, None);
+            assert_eq!(logit.dims(), [1]);
+            assert_eq!(att.dims(), [1, slices]);
+            assert_eq!(feats.dims(), [1, slices, dim]);
+        }
+    }
+}
+
+#[test]
+fn attention_sums_to_one_over_real_slices_and_is_zero_on_padding() {
+    let device = Device::flex();
+    let cfg = small(8);
+    let model = cfg.init(&device).valid();
+    // two bags of 5 slots: the second has 3 real slices and 2 of padding
+    let px = pixels(10, 32, 7);
+    let x: Tensor<5> = Tensor::from_data(
+        TensorData::new(px.iter().map(|&p| p as f32 / 255.0).collect::<Vec<f32>>(), [2, 5, 3, 32, 32]),
+        &device,
+    );
+    let mask: Tensor<2, Bool> = Tensor::from_data(
+        TensorData::new(vec![false, false, false, false, false, false, false, false, true, true], [2, 5]),
+        &device,
+    );
+    let (_, att, _) = model.forward(x, Some(mask));
+    let a = values(att);
+    let s0: f32 = a[..5].iter().sum();
+    let s1: f32 = a[5..8].iter().sum();
+    assert!((s0 - 1.0).abs() < 1e-5 && (s1 - 1.0).abs() < 1e-5, "{a:?}");
+    assert!(a[8].abs() < 1e-12 && a[9].abs() < 1e-12, "{a:?}");
+    assert!(a.iter().all(|&v| v >= 0.0));
+}
+
+#[test]
+fn save_and_load_give_identical_outputs() {
+    let device = Device::flex();
+    let cfg = small(32);
+    let model = cfg.init(&device);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.bpk");
+    model.clone().save_file(&path).unwrap();
+    let loaded = cfg.init(&device).try_load_file(&path).unwrap();
+    let x = bag_tensor(&pixels(4, 32, 3), 4, 32, false, &device);
+    let (a, _, fa) = model.valid().forward(x.clone(), None);
+    let (b, _, fb) = loaded.valid().forward(x, None);
+    assert_eq!(values(a), values(b));
+    assert_eq!(values(fa), values(fb));
+}
+
+#[test]
+fn one_optimiser_step_lowers_the_loss() {
+    let device = Device::flex().autodiff();
+    device.seed(1);
+    let cfg = small(8);
+    let mut model = cfg.init(&device);
+    let mut optim = AdamConfig::new().init();
+    let x = bag_tensor(&pixels(3, 32, 5), 3, 32, false, &device);
+    let loss_of = |m: &attcnn::AttCnn| {
+        let (logit, _, _) = m.forward(x.clone(), None);
+        weighted_bce(logit, 1.0, 1.0)
+    };
+    let before = loss_of(&model);
+    let b = values(before.clone())[0];
+    let grads = GradientsParams::from_grads(before.backward(), &model);
+    model = optim.step(1e-3, model, grads);
+    let a = values(loss_of(&model))[0];
+    assert!(a < b, "loss {b} → {a}");
+}
+
+#[test]
+fn weighted_bce_by_hand() {
+    let device = Device::flex();
+    let z: Tensor<1> = Tensor::from_data(TensorData::new(vec![0.0f32, 2.0, -30.0], [3]), &device);
+    // softplus(0) − 0 = ln 2; y = 1, z = 2: ln(1 + e²) − 2 = ln(1 + e⁻²); weight 3
+    let l1 = values(weighted_bce(z.clone(), 1.0, 3.0));
+    assert!((l1[0] - 3.0 * 2f32.ln()).abs() < 1e-6);
+    assert!((l1[1] - 3.0 * (-2f32).exp().ln_1p()).abs() < 1e-6);
+    assert!((l1[2] - 90.0).abs() < 1e-3); // y = 1, z = −30: ≈ 30 · 3
+    let l0 = values(weighted_bce(z, 0.0, 1.0));
+    assert!(l0[2] < 1e-12 && l0[2] >= 0.0); // y = 0, z = −30: ≈ e⁻³⁰
+}

@@ -1,0 +1,261 @@
+//! `ich train-cnn` and `ich extract`: the attention CNN on a preprocessed dataset.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use attcnn::inference::Trained;
+use attcnn::training::{train, weights_path, Event};
+use attcnn::{AttCnnConfig, BagSource, TrainConfig};
+use preprocess::dataset::{Dataset, ScanEntry};
+use preprocess::{PreprocessConfig, Progress};
+use serde::{Deserialize, Serialize};
+
+/// Version of the model folder's `config.json`.
+pub const MODEL_FORMAT: u32 = 1;
+
+/// `MODELDIR/config.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CnnFolderConfig {
+    pub format_version: u32,
+    pub model: AttCnnConfig,
+    pub train: TrainConfig,
+    /// The preprocessing of the dataset it was trained on: inputs must match it.
+    pub preprocess: PreprocessConfig,
+    pub dataset: String,
+    pub train_scans: Vec<String>,
+    pub valid_scans: Vec<String>,
+}
+
+impl CnnFolderConfig {
+    pub fn load(dir: &Path) -> anyhow::Result<Self> {
+        let p = dir.join("config.json");
+        let c: CnnFolderConfig = serde_json::from_slice(&std::fs::read(&p).with_context(|| format!("reading {}", p.display()))?)
+            .with_context(|| format!("parsing {}", p.display()))?;
+        if c.format_version != MODEL_FORMAT {
+            bail!("{}: model folder format {} is not supported (this build reads {MODEL_FORMAT})", p.display(), c.format_version);
+        }
+        Ok(c)
+    }
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum DeviceArg {
+    /// CPU (burn-flex).
+    Cpu,
+    /// GPU through wgpu (build with `--features wgpu`).
+    Wgpu,
+}
+
+pub fn device(d: DeviceArg) -> anyhow::Result<burn::tensor::Device> {
+    match d {
+        DeviceArg::Cpu => Ok(attcnn::cpu_device()),
+        #[cfg(feature = "wgpu")]
+        DeviceArg::Wgpu => Ok(burn::tensor::Device::wgpu(Default::default())),
+        #[cfg(not(feature = "wgpu"))]
+        DeviceArg::Wgpu => bail!("this build has no wgpu support: rebuild with `cargo build --release --features wgpu`"),
+    }
+}
+
+/// A preprocessed dataset as bags for the CNN.
+struct DatasetBags<'a> {
+    ds: &'a Dataset,
+    entries: Vec<&'a ScanEntry>,
+}
+
+impl BagSource for DatasetBags<'_> {
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+    fn label(&self, i: usize) -> Option<u8> {
+        self.entries[i].label
+    }
+    fn name(&self, i: usize) -> String {
+        self.entries[i].id.clone()
+    }
+    fn pixels(&self, i: usize) -> Result<(usize, Vec<u8>), String> {
+        let p = self.ds.scan_pixels(self.entries[i]).map_err(|e| e.to_string())?;
+        Ok((p.n_slices, p.data))
+    }
+}
+
+/// Train the attention CNN on scan labels of a preprocessed dataset; keep the best weights, a
+/// checkpoint per epoch and the training log in the model folder.
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Dataset written by `ich preprocess`.
+    #[arg(long)]
+    dataset: PathBuf,
+    /// Model folder to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Slice feature dimension D.
+    #[arg(long, default_value_t = 32)]
+    dim: usize,
+    #[arg(long, default_value_t = 30)]
+    epochs: usize,
+    /// Adam learning rate.
+    #[arg(long, default_value_t = 5e-5)]
+    lr: f64,
+    /// Early stopping: epochs without a lower validation loss.
+    #[arg(long, default_value_t = 8)]
+    patience: usize,
+    /// Fraction of scans (stratified) for validation.
+    #[arg(long, default_value_t = 0.2)]
+    valid_fraction: f64,
+    /// No random horizontal flips.
+    #[arg(long)]
+    no_augment: bool,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Continue from the model folder's last checkpoint.
+    #[arg(long)]
+    resume: bool,
+    #[arg(long, value_enum, default_value = "cpu")]
+    device: DeviceArg,
+}
+
+pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+    let ds = Dataset::open(&a.dataset)?;
+    let entries: Vec<&ScanEntry> = ds.manifest.scans.iter().filter(|e| e.label.is_some()).collect();
+    if entries.len() < 4 {
+        bail!("{}: {} labelled scans; training needs at least 4 (preprocess with --labels)", a.dataset.display(), entries.len());
+    }
+    let labels: Vec<u8> = entries.iter().map(|e| e.label.expect("filtered")).collect();
+    let (train_idx, valid_idx) = gphead::protocol::stratified_holdout(&labels, a.valid_fraction, a.seed);
+    let model = AttCnnConfig { dim: a.dim, size: ds.manifest.config.size, ..AttCnnConfig::default() };
+    model.validate().map_err(|e| anyhow::anyhow!(e))?;
+    let tc = TrainConfig { epochs: a.epochs, lr: a.lr, patience: a.patience, seed: a.seed, augment: !a.no_augment };
+    std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+    let folder = CnnFolderConfig {
+        format_version: MODEL_FORMAT,
+        model: model.clone(),
+        train: tc.clone(),
+        preprocess: ds.manifest.config.clone(),
+        dataset: a.dataset.display().to_string(),
+        train_scans: train_idx.iter().map(|&i| entries[i].id.clone()).collect(),
+        valid_scans: valid_idx.iter().map(|&i| entries[i].id.clone()).collect(),
+    };
+    if a.resume {
+        let old = CnnFolderConfig::load(&a.out).context("--resume needs the model folder of an earlier run")?;
+        if old.model != model || old.preprocess != folder.preprocess {
+            bail!("{}: --resume with another architecture or dataset configuration", a.out.display());
+        }
+    }
+    preprocess::dataset::write_json(&a.out.join("config.json"), &folder)?;
+    let (_, s) = model.geometry();
+    println!(
+        "training on {} scans, validating on {}; {}² input, {} conv blocks ({}×{} before Dense({}))",
+        train_idx.len(),
+        valid_idx.len(),
+        model.size,
+        model.geometry().0 + 1,
+        s,
+        s,
+        model.dim
+    );
+    let device = device(a.device)?;
+    let source = DatasetBags { ds: &ds, entries };
+    let progress = |e: Event<'_>| match e {
+        Event::Epoch { epoch, bags } => bars.stage(&format!("epoch {epoch}"), bags as u64),
+        Event::Bag => bars.inc(1),
+        Event::EpochDone(l) => {
+            bars.done();
+            println!(
+                "epoch {:>3}: train loss {:.4}, valid loss {:.4}, valid AUC {}, {:.1} s",
+                l.epoch,
+                l.train_loss,
+                l.valid_loss,
+                l.valid_auc.map(|v| format!("{v:.4}")).unwrap_or_else(|| "–".into()),
+                l.seconds
+            );
+        }
+    };
+    let out = train(&model, &tc, &source, &train_idx, &valid_idx, &device, &a.out, a.resume, &progress)?;
+    if let Some(e) = out.resumed_from {
+        println!("resumed after epoch {e}");
+    }
+    let best = &out.log.iter().find(|l| l.epoch == out.best_epoch);
+    println!(
+        "best epoch {} (valid loss {:.4}, AUC {}); weights {}",
+        out.best_epoch,
+        best.map(|b| b.valid_loss).unwrap_or(f64::NAN),
+        best.and_then(|b| b.valid_auc).map(|v| format!("{v:.4}")).unwrap_or_else(|| "–".into()),
+        weights_path(&a.out).display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Run the trained slice encoder (attention and classifier stripped) on every slice of a dataset
+/// and write the features file `ich fit-gp` reads (docs/FEATURES.md), scan by scan; the CNN's own
+/// scan probability and attention weights come along as extra columns.
+#[derive(clap::Args, Debug)]
+pub struct ExtractArgs {
+    /// Model folder of `ich train-cnn`.
+    #[arg(long)]
+    model: PathBuf,
+    /// Dataset written by `ich preprocess` (same windows and size as the model's).
+    #[arg(long)]
+    dataset: PathBuf,
+    /// Features CSV to write.
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long, value_enum, default_value = "cpu")]
+    device: DeviceArg,
+}
+
+pub fn extract(a: ExtractArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+    let cfg = CnnFolderConfig::load(&a.model)?;
+    let ds = Dataset::open(&a.dataset)?;
+    if ds.manifest.config.windows != cfg.preprocess.windows || ds.manifest.config.size != cfg.preprocess.size {
+        bail!(
+            "{}: dataset preprocessed with size {} and windows {:?}, the model expects size {} and windows {:?}",
+            a.dataset.display(),
+            ds.manifest.config.size,
+            ds.manifest.config.windows,
+            cfg.preprocess.size,
+            cfg.preprocess.windows
+        );
+    }
+    let device = device(a.device)?;
+    let net = Trained::load(cfg.model.clone(), &weights_path(&a.model), &device)?;
+    let d = cfg.model.dim;
+    let tmp = a.out.with_extension("csv.tmp");
+    let f = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    let mut w = std::io::BufWriter::new(f);
+    let feats: Vec<String> = (0..d).map(|k| format!("feature_{k}")).collect();
+    writeln!(w, "{},instance_name,instance_label,bag_name,bag_label,bag_cnn_probability,bag_cnn_prediction,cnn_attention,z", feats.join(","))?;
+    bars.stage("extracting features", ds.manifest.scans.len() as u64);
+    let mut n = 0usize;
+    for e in &ds.manifest.scans {
+        let meta = ds.scan_meta(e)?;
+        let px = ds.scan_pixels(e)?;
+        let out = net.scan(px.n_slices, &px.data)?;
+        let label = e.label.map(|l| l.to_string()).unwrap_or_default();
+        for (k, s) in meta.slices.iter().enumerate() {
+            let fv: Vec<String> = out.features[k].iter().map(|v| format!("{v}")).collect();
+            writeln!(
+                w,
+                "{},{},{},{},{},{},{},{},{}",
+                fv.join(","),
+                s.sop_instance_uid,
+                s.label.map(|l| l.to_string()).unwrap_or_default(),
+                e.id,
+                label,
+                out.probability,
+                u8::from(out.probability >= 0.5),
+                out.attention[k],
+                s.z.map(|z| z.to_string()).unwrap_or_default()
+            )?;
+            n += 1;
+        }
+        bars.inc(1);
+    }
+    bars.done();
+    w.flush()?;
+    drop(w);
+    std::fs::rename(&tmp, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
+    println!("{n} slices of {} scans → {}", ds.manifest.scans.len(), a.out.display());
+    Ok(ExitCode::SUCCESS)
+}

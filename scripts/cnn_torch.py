@@ -1,0 +1,66 @@
+"""The attention CNN of MODELS.md §8 in PyTorch (CPU), for the training-step benchmark only.
+
+Same layers as crates/attcnn/src/model.rs: Conv 16@5x5 same -> BN -> ReLU -> maxpool 2; blocks of
+[Conv 32@3x3 valid -> BN -> ReLU -> maxpool 2] while they fit (at most 5); dropout 0.3 after
+overall blocks 2, 5, 6; Dense(D); gated attention (hidden 64); dropout 0.25 -> Dense 128 -> Dense 1.
+Prints seconds per training step (forward, backward, Adam) for one bag.
+Usage: python3 scripts/cnn_torch.py SIZE SLICES STEPS
+"""
+import sys
+import time
+
+import torch
+import torch.nn as nn
+
+
+def geometry(size, max_blocks=5):
+    s, blocks = size // 2, 0
+    while blocks < max_blocks and s >= 4:
+        s = (s - 2) // 2
+        blocks += 1
+    return blocks, s
+
+
+class AttCnn(nn.Module):
+    def __init__(self, size, dim=32):
+        super().__init__()
+        blocks, s = geometry(size)
+        layers = [nn.Conv2d(3, 16, 5, padding=2), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(2)]
+        for i in range(blocks):
+            layers += [nn.Conv2d(16 if i == 0 else 32, 32, 3), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(2)]
+            if i + 2 in (2, 5, 6):
+                layers.append(nn.Dropout(0.3))
+        self.encoder = nn.Sequential(*layers, nn.Flatten(), nn.Linear(32 * s * s, dim))
+        self.v = nn.Linear(dim, 64)
+        self.u = nn.Linear(dim, 64)
+        self.w = nn.Linear(64, 1)
+        self.head = nn.Sequential(nn.Dropout(0.25), nn.Linear(dim, 128), nn.Linear(128, 1))
+
+    def forward(self, bag):
+        h = self.encoder(bag)
+        a = torch.softmax(self.w(torch.tanh(self.v(h)) * torch.sigmoid(self.u(h))).squeeze(1), 0)
+        return self.head((a.unsqueeze(1) * h).sum(0, keepdim=True)).squeeze()
+
+
+def main():
+    size, slices, steps = (int(a) for a in sys.argv[1:4])
+    torch.manual_seed(0)
+    model = AttCnn(size)
+    opt = torch.optim.Adam(model.parameters(), lr=5e-5)
+    x = torch.rand(slices, 3, size, size)
+    y = torch.tensor(1.0)
+    times = []
+    for step in range(steps + 1):
+        t = time.perf_counter()
+        opt.zero_grad()
+        loss = nn.functional.binary_cross_entropy_with_logits(model(x), y)
+        loss.backward()
+        opt.step()
+        if step > 0:
+            times.append(time.perf_counter() - t)
+    times.sort()
+    print(f"{times[len(times) // 2]:.4f}")
+
+
+if __name__ == "__main__":
+    main()

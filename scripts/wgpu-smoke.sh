@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds ich with the wgpu feature and trains the attention CNN for a few steps on whatever wgpu
+# adapter exists: a GPU where there is one; on a CPU-only machine Mesa's OpenGL llvmpipe
+# (WGPU_BACKEND=gl; Vulkan on lavapipe crashes in the driver). Not part of the default CI run:
+# building burn with wgpu takes ≈ 30 min on 2 cores, and the first GL run compiles kernels for
+# minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+  export WGPU_BACKEND="${WGPU_BACKEND:-gl}"
+  if [ "$(id -u)" -eq 0 ] && ! dpkg -s libegl1 libgl1-mesa-dri >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq libegl1 libgl1-mesa-dri libegl-mesa0 >/dev/null
+  fi
+fi
+cargo build --release --locked -p ich --features wgpu
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+ich=target/release/ich
+"$ich" -q synth --out "$work/dicom" --scans 8 --slices 8 --size 64 --seed 3
+"$ich" -q preprocess "$work/dicom" --out "$work/ds" --size 64 \
+  --labels "$work/dicom/labels.csv" --labels "$work/dicom/slice_labels.csv"
+time "$ich" train-cnn --dataset "$work/ds" --out "$work/model" --dim 8 --epochs 2 --device wgpu
+time "$ich" extract --model "$work/model" --dataset "$work/ds" --out "$work/features.csv" --device wgpu
+head -c 300 "$work/features.csv"; echo
+echo "wgpu smoke test passed (adapter backend: ${WGPU_BACKEND:-default})"
