@@ -12,10 +12,16 @@ use burn::tensor::Device;
 fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
     let device = base.autodiff();
     device.seed(0);
-    let cfg = AttCnnConfig { size, dim: 32, ..AttCnnConfig::default() };
+    let cfg = AttCnnConfig {
+        size,
+        dim: 32,
+        ..AttCnnConfig::default()
+    };
     let mut model = cfg.init(&device);
     let mut optim = AdamConfig::new().init();
-    let px: Vec<u8> = (0..slices * 3 * size * size).map(|i| (i * 31 % 251) as u8).collect();
+    let px: Vec<u8> = (0..slices * 3 * size * size)
+        .map(|i| (i * 31 % 251) as u8)
+        .collect();
     let mut times = Vec::new();
     for step in 0..steps + 1 {
         let t = Instant::now();
@@ -39,7 +45,10 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let slices = args.first().copied().unwrap_or(32);
     let steps = args.get(1).copied().unwrap_or(3);
     for size in [256, 512] {
@@ -47,6 +56,12 @@ fn main() {
         #[cfg(feature = "ndarray")]
         bench("ndarray", Device::ndarray(), size, slices, steps);
         #[cfg(feature = "wgpu")]
-        bench("wgpu", Device::wgpu(Default::default()), size, slices, steps);
+        bench(
+            "wgpu",
+            Device::wgpu(Default::default()),
+            size,
+            slices,
+            steps,
+        );
     }
 }

@@ -35,11 +35,19 @@ impl Trained {
             .try_load_file(weights)
             .map_err(|e| CnnError::Io(format!("{}: {e}", weights.display())))?
             .valid();
-        Ok(Self { config, model, device: device.clone() })
+        Ok(Self {
+            config,
+            model,
+            device: device.clone(),
+        })
     }
 
     pub fn from_model(config: AttCnnConfig, model: AttCnn, device: &Device) -> Self {
-        Self { config, model: model.valid(), device: device.clone() }
+        Self {
+            config,
+            model: model.valid(),
+            device: device.clone(),
+        }
     }
 
     /// Runs a scan (uint8 `[slices, 3, size, size]`) through the network; slices are encoded in
@@ -48,12 +56,21 @@ impl Trained {
         let size = self.config.size;
         let per = 3 * size * size;
         if pixels.len() != slices * per {
-            return Err(CnnError::Data(format!("{} bytes for {slices} slices of {size}²", pixels.len())));
+            return Err(CnnError::Data(format!(
+                "{} bytes for {slices} slices of {size}²",
+                pixels.len()
+            )));
         }
         let mut feats: Vec<Tensor<2>> = Vec::new();
         for start in (0..slices).step_by(64) {
             let end = (start + 64).min(slices);
-            let x = bag_tensor(&pixels[start * per..end * per], end - start, size, false, &self.device);
+            let x = bag_tensor(
+                &pixels[start * per..end * per],
+                end - start,
+                size,
+                false,
+                &self.device,
+            );
             let [_, s, c, h, w] = x.dims();
             feats.push(self.model.encode(x.reshape([s, c, h, w])));
         }
@@ -63,9 +80,18 @@ impl Trained {
         let a = self.model.attention(h3.clone(), None);
         let z: Tensor<2> = (h3 * a.clone().unsqueeze_dim(2)).sum_dim(1).squeeze_dim(1);
         let logit = self.model.classify(z);
-        let lv = logit.into_data().try_to_vec::<f32>().map_err(|e| CnnError::Data(format!("{e:?}")))?[0] as f64;
-        let fv = h.into_data().try_to_vec::<f32>().map_err(|e| CnnError::Data(format!("{e:?}")))?;
-        let av = a.into_data().try_to_vec::<f32>().map_err(|e| CnnError::Data(format!("{e:?}")))?;
+        let lv = logit
+            .into_data()
+            .try_to_vec::<f32>()
+            .map_err(|e| CnnError::Data(format!("{e:?}")))?[0] as f64;
+        let fv = h
+            .into_data()
+            .try_to_vec::<f32>()
+            .map_err(|e| CnnError::Data(format!("{e:?}")))?;
+        let av = a
+            .into_data()
+            .try_to_vec::<f32>()
+            .map_err(|e| CnnError::Data(format!("{e:?}")))?;
         Ok(ScanOutput {
             features: fv.chunks(d).map(|c| c.to_vec()).collect(),
             attention: av,

@@ -3,7 +3,9 @@
 use burn::module::Module;
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::pool::{MaxPool2d, MaxPool2dConfig};
-use burn::nn::{BatchNorm, BatchNormConfig, Dropout, DropoutConfig, Linear, LinearConfig, PaddingConfig2d};
+use burn::nn::{
+    BatchNorm, BatchNormConfig, Dropout, DropoutConfig, Linear, LinearConfig, PaddingConfig2d,
+};
 use burn::tensor::activation::{relu, sigmoid, softmax, tanh};
 use burn::tensor::{Bool, Device, Tensor};
 use serde::{Deserialize, Serialize};
@@ -26,7 +28,14 @@ pub struct AttCnnConfig {
 
 impl Default for AttCnnConfig {
     fn default() -> Self {
-        Self { dim: 32, size: 256, att_hidden: 64, max_blocks: 5, conv_dropout: 0.3, head_dropout: 0.25 }
+        Self {
+            dim: 32,
+            size: 256,
+            att_hidden: 64,
+            max_blocks: 5,
+            conv_dropout: 0.3,
+            head_dropout: 0.25,
+        }
     }
 }
 
@@ -51,7 +60,10 @@ impl AttCnnConfig {
 
     pub fn validate(&self) -> Result<(), String> {
         if ![8, 32, 128].contains(&self.dim) {
-            return Err(format!("feature dimension must be 8, 32 or 128, got {}", self.dim));
+            return Err(format!(
+                "feature dimension must be 8, 32 or 128, got {}",
+                self.dim
+            ));
         }
         if self.size < 16 {
             return Err(format!("input size {} is too small (≥ 16)", self.size));
@@ -62,7 +74,17 @@ impl AttCnnConfig {
     pub fn init(&self, device: &Device) -> AttCnn {
         let (blocks, _) = self.geometry();
         let first = ConvBlock::new(3, 16, 5, PaddingConfig2d::Same, device);
-        let rest = (0..blocks).map(|i| ConvBlock::new(if i == 0 { 16 } else { 32 }, 32, 3, PaddingConfig2d::Valid, device)).collect();
+        let rest = (0..blocks)
+            .map(|i| {
+                ConvBlock::new(
+                    if i == 0 { 16 } else { 32 },
+                    32,
+                    3,
+                    PaddingConfig2d::Valid,
+                    device,
+                )
+            })
+            .collect();
         AttCnn {
             first,
             blocks: rest,
@@ -88,13 +110,16 @@ pub struct ConvBlock {
 impl ConvBlock {
     fn new(cin: usize, cout: usize, k: usize, padding: PaddingConfig2d, device: &Device) -> Self {
         Self {
-            conv: Conv2dConfig::new([cin, cout], [k, k]).with_padding(padding).init(device),
+            conv: Conv2dConfig::new([cin, cout], [k, k])
+                .with_padding(padding)
+                .init(device),
             norm: BatchNormConfig::new(cout).init(device),
             pool: MaxPool2dConfig::new([2, 2]).with_strides([2, 2]).init(),
         }
     }
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
-        self.pool.forward(relu(self.norm.forward(self.conv.forward(x))))
+        self.pool
+            .forward(relu(self.norm.forward(self.conv.forward(x))))
     }
 }
 
@@ -148,13 +173,19 @@ impl AttCnn {
 
     /// A padded batch of bags `[B, S, 3, H, W]` → (logits `[B]`, attention `[B, S]`, features
     /// `[B, S, D]`).
-    pub fn forward(&self, x: Tensor<5>, mask: Option<Tensor<2, Bool>>) -> (Tensor<1>, Tensor<2>, Tensor<3>) {
+    pub fn forward(
+        &self,
+        x: Tensor<5>,
+        mask: Option<Tensor<2, Bool>>,
+    ) -> (Tensor<1>, Tensor<2>, Tensor<3>) {
         let [b, s, c, hh, ww] = x.dims();
         let h = self.encode(x.reshape([b * s, c, hh, ww]));
         let d = h.dims()[1];
         let h = h.reshape([b, s, d]);
         let a = self.attention(h.clone(), mask);
-        let z: Tensor<2> = (h.clone() * a.clone().unsqueeze_dim(2)).sum_dim(1).squeeze_dim(1);
+        let z: Tensor<2> = (h.clone() * a.clone().unsqueeze_dim(2))
+            .sum_dim(1)
+            .squeeze_dim(1);
         (self.classify(z), a, h)
     }
 }

@@ -43,7 +43,13 @@ pub struct TrainConfig {
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        Self { epochs: 30, lr: 5e-5, patience: 8, seed: 0, augment: true }
+        Self {
+            epochs: 30,
+            lr: 5e-5,
+            patience: 8,
+            seed: 0,
+            augment: true,
+        }
     }
 }
 
@@ -74,7 +80,13 @@ pub enum Event<'a> {
 }
 
 /// A bag as a `[1, S, 3, size, size]` tensor in [0, 1].
-pub fn bag_tensor(pixels: &[u8], slices: usize, size: usize, flip: bool, device: &Device) -> Tensor<5> {
+pub fn bag_tensor(
+    pixels: &[u8],
+    slices: usize,
+    size: usize,
+    flip: bool,
+    device: &Device,
+) -> Tensor<5> {
     let mut v: Vec<f32> = pixels.iter().map(|&p| p as f32 / 255.0).collect();
     if flip {
         for row in v.chunks_mut(size) {
@@ -99,7 +111,10 @@ pub fn class_weights(labels: &[u8]) -> [f32; 2] {
 }
 
 fn scalar(t: Tensor<1>) -> f64 {
-    t.into_data().try_to_vec::<f32>().map(|v| v[0] as f64).unwrap_or(f64::NAN)
+    t.into_data()
+        .try_to_vec::<f32>()
+        .map(|v| v[0] as f64)
+        .unwrap_or(f64::NAN)
 }
 
 /// Scan probabilities and mean weighted loss of `model` on some bags (no gradients).
@@ -131,7 +146,11 @@ pub fn evaluate(
 pub fn auc(labels: &[u8], scores: &[f64]) -> Option<f64> {
     let (mut pos, mut neg) = (Vec::new(), Vec::new());
     for (&l, &s) in labels.iter().zip(scores) {
-        if l == 1 { pos.push(s) } else { neg.push(s) }
+        if l == 1 {
+            pos.push(s)
+        } else {
+            neg.push(s)
+        }
     }
     if pos.is_empty() || neg.is_empty() {
         return None;
@@ -139,7 +158,13 @@ pub fn auc(labels: &[u8], scores: &[f64]) -> Option<f64> {
     let mut u = 0.0;
     for p in &pos {
         for q in &neg {
-            u += if p > q { 1.0 } else if p == q { 0.5 } else { 0.0 };
+            u += if p > q {
+                1.0
+            } else if p == q {
+                0.5
+            } else {
+                0.0
+            };
         }
     }
     Some(u / (pos.len() * neg.len()) as f64)
@@ -147,7 +172,9 @@ pub fn auc(labels: &[u8], scores: &[f64]) -> Option<f64> {
 
 fn save_atomic(model: AttCnn, path: &Path) -> Result<()> {
     let tmp = path.with_extension("tmp.bpk");
-    model.save_file(&tmp).map_err(|e| CnnError::Io(format!("{}: {e}", tmp.display())))?;
+    model
+        .save_file(&tmp)
+        .map_err(|e| CnnError::Io(format!("{}: {e}", tmp.display())))?;
     std::fs::rename(&tmp, path).map_err(|e| CnnError::Io(format!("{}: {e}", path.display())))
 }
 
@@ -209,15 +236,21 @@ pub fn train(
     }
     let labels: Vec<u8> = train_idx
         .iter()
-        .map(|&i| source.label(i).ok_or_else(|| CnnError::Data(format!("scan {} has no label", source.name(i)))))
+        .map(|&i| {
+            source
+                .label(i)
+                .ok_or_else(|| CnnError::Data(format!("scan {} has no label", source.name(i))))
+        })
         .collect::<Result<_>>()?;
     let weights = class_weights(&labels);
     let ad = device.clone().autodiff();
-    std::fs::create_dir_all(ckpt_dir(dir)).map_err(|e| CnnError::Io(format!("{}: {e}", dir.display())))?;
+    std::fs::create_dir_all(ckpt_dir(dir))
+        .map_err(|e| CnnError::Io(format!("{}: {e}", dir.display())))?;
     let state_path = ckpt_dir(dir).join("state.json");
     let (mut model, mut optim, mut state, resumed_from) = if resume && state_path.exists() {
         let st: State = serde_json::from_slice(
-            &std::fs::read(&state_path).map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?,
+            &std::fs::read(&state_path)
+                .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?,
         )
         .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?;
         let model = cfg
@@ -236,17 +269,37 @@ pub fn train(
         (model, optim, st, Some(from))
     } else {
         ad.seed(tc.seed);
-        (cfg.init(&ad), AdamConfig::new().init(), State { epoch: 0, best_epoch: 0, best_valid_loss: f64::INFINITY, log: Vec::new() }, None)
+        (
+            cfg.init(&ad),
+            AdamConfig::new().init(),
+            State {
+                epoch: 0,
+                best_epoch: 0,
+                best_valid_loss: f64::INFINITY,
+                log: Vec::new(),
+            },
+            None,
+        )
     };
-    let valid_labels: Vec<u8> = valid_idx.iter().map(|&i| source.label(i).unwrap_or(0)).collect();
-    let start = if resumed_from.is_some() { state.epoch + 1 } else { 0 };
+    let valid_labels: Vec<u8> = valid_idx
+        .iter()
+        .map(|&i| source.label(i).unwrap_or(0))
+        .collect();
+    let start = if resumed_from.is_some() {
+        state.epoch + 1
+    } else {
+        0
+    };
     for epoch in start..tc.epochs {
         let t0 = Instant::now();
         ad.seed(tc.seed.wrapping_add(epoch as u64 * 7919));
         let mut rng = ChaCha8Rng::seed_from_u64(tc.seed ^ (epoch as u64).wrapping_mul(0x9E37_79B9));
         let mut order = train_idx.to_vec();
         order.shuffle(&mut rng);
-        progress(Event::Epoch { epoch, bags: order.len() });
+        progress(Event::Epoch {
+            epoch,
+            bags: order.len(),
+        });
         let mut total = 0.0;
         for &i in &order {
             let (s, px) = source.pixels(i).map_err(CnnError::Data)?;
@@ -282,12 +335,19 @@ pub fn train(
         if let Err(e) = optim.to_record().save(ckpt_dir(dir).join("optim-last.bpk")) {
             tracing::warn!("optimizer state not saved: {e}");
         }
-        write_atomic(&state_path, &serde_json::to_vec_pretty(&state).expect("state serialises"))?;
+        write_atomic(
+            &state_path,
+            &serde_json::to_vec_pretty(&state).expect("state serialises"),
+        )?;
         write_log(dir, &state.log)?;
         if epoch >= state.best_epoch + tc.patience {
             tracing::info!(epoch, best = state.best_epoch, "early stopping");
             break;
         }
     }
-    Ok(TrainOutcome { log: state.log, best_epoch: state.best_epoch, resumed_from })
+    Ok(TrainOutcome {
+        log: state.log,
+        best_epoch: state.best_epoch,
+        resumed_from,
+    })
 }

