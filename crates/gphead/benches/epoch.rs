@@ -23,6 +23,28 @@ fn peak_rss_mb() -> f64 {
         .unwrap_or(f64::NAN)
 }
 
+/// `bags` bags of `n / bags` instances in D dimensions, N(0, I); in every other bag the first
+/// `shifted` instances are shifted by 1.5 (the positives).
+fn bags_data(n: usize, bags: usize, d: usize, shifted: usize, seed: u64) -> MilData {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let per = n / bags;
+    let mut x = Vec::with_capacity(n * d);
+    let (mut bn, mut bl, mut names) = (Vec::new(), Vec::new(), Vec::new());
+    for b in 0..bags {
+        let label = (b % 2) as u8;
+        for i in 0..per {
+            let shift = if label == 1 && i < shifted { 1.5 } else { 0.0 };
+            for _ in 0..d {
+                x.push(rng.sample::<f64, _>(StandardNormal) + shift);
+            }
+            bn.push(format!("b{b}"));
+            bl.push(label);
+            names.push(format!("b{b}/{i}"));
+        }
+    }
+    MilData::from_instances(d, x, bn, bl, None, names).unwrap()
+}
+
 fn main() {
     let args: Vec<usize> = std::env::args()
         .skip(1)
@@ -36,23 +58,7 @@ fn main() {
         get(3, 200),
         get(4, 10),
     );
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let per = n / bags;
-    let mut x = Vec::with_capacity(n * d);
-    let (mut bn, mut bl, mut names) = (Vec::new(), Vec::new(), Vec::new());
-    for b in 0..bags {
-        let label = (b % 2) as u8;
-        for i in 0..per {
-            let shift = if label == 1 && i < 3 { 1.5 } else { 0.0 };
-            for _ in 0..d {
-                x.push(rng.sample::<f64, _>(StandardNormal) + shift);
-            }
-            bn.push(format!("b{b}"));
-            bl.push(label);
-            names.push(format!("b{b}/{i}"));
-        }
-    }
-    let data = MilData::from_instances(d, x, bn, bl, None, names).unwrap();
+    let data = bags_data(n, bags, d, 3, 0);
     println!(
         "N = {}, bags = {bags}, D = {d}, M = {m}, threads = {}",
         data.n,
@@ -97,22 +103,7 @@ fn main() {
 fn kernel_step_benchmark() {
     use gphead::hyper::KernelSteps;
     let (n, bags, d, m) = (1000, 100, 8, 50);
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let per = n / bags;
-    let (mut x, mut bn, mut bl, mut names) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for b in 0..bags {
-        let label = (b % 2) as u8;
-        for i in 0..per {
-            let shift = if label == 1 && i < 2 { 1.5 } else { 0.0 };
-            for _ in 0..d {
-                x.push(rng.sample::<f64, _>(StandardNormal) + shift);
-            }
-            bn.push(format!("b{b}"));
-            bl.push(label);
-            names.push(format!("b{b}/{i}"));
-        }
-    }
-    let data = MilData::from_instances(d, x, bn, bl, None, names).unwrap();
+    let data = bags_data(n, bags, d, 2, 1);
     let epochs = 20;
     let base = VgpmilParams {
         inducing: m,

@@ -1,23 +1,10 @@
 //! The real `ich` binary on temporary folders.
 
+mod common;
+
+use common::{ich, text};
+
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn ich(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ich"))
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("run ich")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 #[test]
 fn every_command_has_help() {

@@ -1,31 +1,11 @@
 //! The CNN stage through the real binary: synth → preprocess → train-cnn → extract → G-VGPMIL,
-//! on small synthetic cohorts (64² slices so CI runs it in a few minutes).
+//! on small synthetic cohorts (32² slices, so CI runs it in seconds).
+
+mod common;
+
+use common::{ich, ok, s};
 
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn ich(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ich"))
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("run ich")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = ich(args);
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(o.status.success(), "ich {args:?} failed:\n{text}");
-    text
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 fn cohort(dir: &Path, name: &str, scans: &str, seed: &str) -> std::path::PathBuf {
     let raw = dir.join(format!("{name}-dicom"));

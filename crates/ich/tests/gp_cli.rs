@@ -1,23 +1,10 @@
 //! `ich fit-gp` and `ich eval-gp` on temporary folders.
 
+mod common;
+
+use common::{ich, text};
+
 use std::fmt::Write as _;
-use std::process::{Command, Output};
-
-fn ich(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ich"))
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("run ich")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 /// A features file: 40 bags of 6 slices, D = 3; positive bags carry one slice shifted by +4 on
 /// feature 0 (a deterministic pattern, no RNG).
