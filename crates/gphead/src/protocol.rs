@@ -149,13 +149,20 @@ pub struct EvalReport {
     pub splits: Vec<SplitResult>,
 }
 
-/// Stratified assignment of bags to `k` folds (shuffled per class, dealt round-robin).
-pub fn stratified_folds(labels: &[u8], k: usize, seed: u64) -> Vec<Vec<usize>> {
+/// Indices of the negative and of the positive bags, each shuffled (seeded).
+fn shuffled_by_class(labels: &[u8], seed: u64) -> [Vec<usize>; 2] {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut folds = vec![Vec::new(); k.max(1)];
-    for (offset, class) in [0u8, 1].into_iter().enumerate() {
+    [0u8, 1].map(|class| {
         let mut idx: Vec<usize> = (0..labels.len()).filter(|&i| labels[i] == class).collect();
         idx.shuffle(&mut rng);
+        idx
+    })
+}
+
+/// Stratified assignment of bags to `k` folds (shuffled per class, dealt round-robin).
+pub fn stratified_folds(labels: &[u8], k: usize, seed: u64) -> Vec<Vec<usize>> {
+    let mut folds = vec![Vec::new(); k.max(1)];
+    for (offset, idx) in shuffled_by_class(labels, seed).into_iter().enumerate() {
         for (j, i) in idx.into_iter().enumerate() {
             folds[(j + offset) % k.max(1)].push(i);
         }
@@ -166,11 +173,8 @@ pub fn stratified_folds(labels: &[u8], k: usize, seed: u64) -> Vec<Vec<usize>> {
 
 /// Stratified split of bag indices into (rest, held out `fraction`).
 pub fn stratified_holdout(labels: &[u8], fraction: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut rest, mut held) = (Vec::new(), Vec::new());
-    for class in [0u8, 1] {
-        let mut idx: Vec<usize> = (0..labels.len()).filter(|&i| labels[i] == class).collect();
-        idx.shuffle(&mut rng);
+    for idx in shuffled_by_class(labels, seed) {
         let k = ((idx.len() as f64) * fraction).round() as usize;
         held.extend_from_slice(&idx[..k]);
         rest.extend_from_slice(&idx[k..]);

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use gphead::protocol::{evaluate, EvalOptions, Grid};
 use gphead::MilData;
 
@@ -117,11 +118,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         ));
     }
     if let Some(p) = &a.csv {
-        std::fs::write(p, csv)?;
+        std::fs::write(p, csv).with_context(|| format!("writing {}", p.display()))?;
     }
     if let Some(p) = &a.json {
         let v = serde_json::json!({ "report": report, "summary": rows });
-        std::fs::write(p, serde_json::to_vec_pretty(&v)?)?;
+        std::fs::write(p, serde_json::to_vec_pretty(&v)?)
+            .with_context(|| format!("writing {}", p.display()))?;
     }
     Ok(ExitCode::SUCCESS)
 }
