@@ -189,3 +189,80 @@ impl AttCnn {
         (self.classify(z), a, h)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burn::tensor::TensorData;
+
+    fn vec4(t: Tensor<4>) -> Vec<f32> {
+        t.into_data().try_to_vec::<f32>().unwrap()
+    }
+
+    /// Weight gradients of the first and the last convolution (the kernels that train f_CNN)
+    /// agree with central finite differences of the logit.
+    #[test]
+    fn conv_weight_gradients_match_finite_differences() {
+        let device = Device::flex().autodiff();
+        device.seed(5);
+        let cfg = AttCnnConfig {
+            dim: 8,
+            size: 32,
+            conv_dropout: 0.0,
+            head_dropout: 0.0,
+            ..AttCnnConfig::default()
+        };
+        let model = cfg.init(&device);
+        let (s, n) = (4usize, 32usize);
+        let px: Vec<f32> = (0..s * 3 * n * n)
+            .map(|i| ((i as u32).wrapping_mul(2654435761) >> 24) as f32 / 255.0)
+            .collect();
+        let x: Tensor<5> = Tensor::from_data(TensorData::new(px, [1, s, 3, n, n]), &device);
+        let logit = |m: &AttCnn| -> f64 {
+            m.forward(x.clone(), None)
+                .0
+                .into_data()
+                .try_to_vec::<f32>()
+                .unwrap()[0] as f64
+        };
+        let grads = model.forward(x.clone(), None).0.sum().backward();
+        let last = model.blocks.len() - 1;
+        for which in [None, Some(last)] {
+            let w = match which {
+                None => &model.first.conv.weight,
+                Some(i) => &model.blocks[i].conv.weight,
+            };
+            let g = vec4(w.grad(&grads).unwrap());
+            let mut idx: Vec<usize> = (0..g.len()).collect();
+            idx.sort_by(|&a, &b| g[b].abs().total_cmp(&g[a].abs()));
+            let eps = 1e-2f32;
+            let mut agree = 0;
+            for &k in idx.iter().take(20) {
+                let shifted = |sign: f32| {
+                    let mut m = model.clone();
+                    let dims = w.val().dims();
+                    let mut d = vec![0f32; g.len()];
+                    d[k] = sign * eps;
+                    let delta: Tensor<4> = Tensor::from_data(TensorData::new(d, dims), &device);
+                    match which {
+                        None => m.first.conv.weight = m.first.conv.weight.map(|t| t + delta),
+                        Some(i) => {
+                            m.blocks[i].conv.weight =
+                                m.blocks[i].conv.weight.clone().map(|t| t + delta)
+                        }
+                    }
+                    logit(&m)
+                };
+                let fd = (shifted(1.0) - shifted(-1.0)) / (2.0 * eps as f64);
+                // batch norm and max pooling make the logit curved on the scale of eps
+                if (fd - g[k] as f64).abs() <= 0.15 * (g[k] as f64).abs() + 1e-4 {
+                    agree += 1;
+                }
+            }
+            assert!(
+                agree >= 17,
+                "block {which:?}: {agree} of 20 weight gradients agree"
+            );
+        }
+    }
+}

@@ -143,3 +143,50 @@ fn weighted_bce_by_hand() {
     let l0 = values(weighted_bce(z, 0.0, 1.0));
     assert!(l0[2] < 1e-12 && l0[2] >= 0.0); // y = 0, z = −30: ≈ e⁻³⁰
 }
+
+/// Backpropagation through every layer (convolutions, batch norm in training mode, max pooling,
+/// attention, classifier) agrees with central finite differences of the logit with respect to
+/// input pixels.
+#[test]
+fn input_gradient_matches_finite_differences() {
+    let device = Device::flex().autodiff();
+    device.seed(3);
+    let cfg = small(8);
+    let model = cfg.init(&device);
+    let (s, n) = (4usize, 32usize);
+    let base: Vec<f32> = pixels(s, n, 11).iter().map(|&p| p as f32 / 255.0).collect();
+    let logit = |v: &[f32]| -> f64 {
+        let x: Tensor<5> = Tensor::from_data(TensorData::new(v.to_vec(), [1, s, 3, n, n]), &device);
+        values(model.forward(x, None).0)[0] as f64
+    };
+    let x: Tensor<5> =
+        Tensor::from_data(TensorData::new(base.clone(), [1, s, 3, n, n]), &device).require_grad();
+    let (out, _, _) = model.forward(x.clone(), None);
+    let grads = out.sum().backward();
+    let g = x
+        .grad(&grads)
+        .unwrap()
+        .into_data()
+        .try_to_vec::<f32>()
+        .unwrap();
+    // the 40 largest gradients: these carry the signal that trains the convolutions
+    let mut idx: Vec<usize> = (0..g.len()).collect();
+    idx.sort_by(|&a, &b| g[b].abs().total_cmp(&g[a].abs()));
+    let eps = 2e-3f32;
+    let mut agree = 0;
+    for &k in idx.iter().take(40) {
+        let mut up = base.clone();
+        up[k] += eps;
+        let mut down = base.clone();
+        down[k] -= eps;
+        let fd = (logit(&up) - logit(&down)) / (2.0 * eps as f64);
+        if (fd - g[k] as f64).abs() <= 0.05 * (g[k] as f64).abs() + 1e-4 {
+            agree += 1;
+        }
+    }
+    // a few may sit on a max-pooling kink
+    assert!(
+        agree >= 36,
+        "{agree} of 40 input gradients agree with finite differences"
+    );
+}

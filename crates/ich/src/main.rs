@@ -4,14 +4,16 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bundle;
 mod cmd;
 mod progress;
+mod report;
 
 /// Intracranial hemorrhage detection in head CT from scan-level labels (multiple instance
 /// learning), with per-slice probabilities and their uncertainty.
 #[derive(Parser, Debug)]
 #[command(name = "ich", version, about, long_about = None)]
-struct Cli {
+pub(crate) struct Cli {
     /// More logging (-v debug, -vv trace); RUST_LOG overrides.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -23,13 +25,15 @@ struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
-enum Command {
+pub(crate) enum Command {
     Synth(cmd::synth::Args),
     Preprocess(cmd::preprocess::Args),
     TrainCnn(cmd::cnn::TrainArgs),
     Extract(cmd::cnn::ExtractArgs),
     FitGp(cmd::fit_gp::Args),
     EvalGp(cmd::eval_gp::Args),
+    Predict(cmd::predict::Args),
+    Demo(cmd::demo::Args),
 }
 
 fn run() -> anyhow::Result<ExitCode> {
@@ -48,13 +52,21 @@ fn run() -> anyhow::Result<ExitCode> {
         .with_target(false)
         .init();
     let progress = progress::Bars::new(!cli.quiet);
-    match cli.command {
-        Command::Synth(a) => cmd::synth::run(a, &progress),
-        Command::Preprocess(a) => cmd::preprocess::run(a, &progress),
-        Command::TrainCnn(a) => cmd::cnn::train_cnn(a, &progress),
-        Command::Extract(a) => cmd::cnn::extract(a, &progress),
+    dispatch(cli.command, &progress)
+}
+
+/// Runs one subcommand (also used by `ich demo` for its steps).
+pub(crate) fn dispatch(command: Command, progress: &progress::Bars) -> anyhow::Result<ExitCode> {
+    let progress = progress;
+    match command {
+        Command::Synth(a) => cmd::synth::run(a, progress),
+        Command::Preprocess(a) => cmd::preprocess::run(a, progress),
+        Command::TrainCnn(a) => cmd::cnn::train_cnn(a, progress),
+        Command::Extract(a) => cmd::cnn::extract(a, progress),
         Command::FitGp(a) => cmd::fit_gp::run(a),
         Command::EvalGp(a) => cmd::eval_gp::run(a),
+        Command::Predict(a) => cmd::predict::run(a, progress),
+        Command::Demo(a) => cmd::demo::run(a, progress),
     }
 }
 

@@ -102,53 +102,13 @@ pub fn preprocess(
     opts: &PreprocessOptions,
     progress: &dyn Progress,
 ) -> Result<Summary> {
-    let files = collect_files(inputs)?;
     let scans_dir = out.join("scans");
     std::fs::create_dir_all(&scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
-    info!("{} files under {} input(s)", files.len(), inputs.len());
-
-    progress.stage("reading headers", files.len() as u64);
-    let results: Vec<std::result::Result<SliceHeader, FileError>> = files
-        .par_iter()
-        .map(|f| {
-            let r = read_header(f).and_then(|h| {
-                if h.is_ct() {
-                    Ok(h)
-                } else {
-                    Err(FileError::new(
-                        f,
-                        FileProblem::NotCt {
-                            modality: h.modality.clone(),
-                            sop_class: h.sop_class.clone(),
-                        },
-                    ))
-                }
-            });
-            progress.inc(1);
-            r
-        })
-        .collect();
-    progress.done();
-    let mut summary = Summary::default();
-    let mut headers = Vec::new();
-    for r in results {
-        match r {
-            Ok(h) => headers.push(h),
-            Err(e) => {
-                // other files and other modalities are expected in a folder: counted, not shouted
-                if matches!(
-                    e.problem,
-                    FileProblem::NotCt { .. } | FileProblem::NotDicom(_)
-                ) {
-                    tracing::debug!("skipped {e}");
-                } else {
-                    warn!("skipped {e}");
-                }
-                record_skip(&mut summary.skipped, &e);
-            }
-        }
-    }
-    let scans = group(headers);
+    let (scans, skipped) = find_scans(inputs, progress)?;
+    let mut summary = Summary {
+        skipped,
+        ..Summary::default()
+    };
     let n_slices: usize = scans.iter().map(|s| s.slices.len()).sum();
     info!("{} CT scan(s), {n_slices} slice(s)", scans.len());
 
@@ -268,15 +228,35 @@ fn process_scan(
             }
         }
     }
+    let (mut meta, data) = decode_scan(scan, &opts.config, opts.keep_phi, progress, skipped)?;
+    meta.pixels = pixels.clone();
     let size = opts.config.size;
+    let kept = meta.n_slices;
+    apply_labels(&mut meta, &opts.labels);
+    dataset::write_npz(&out.join(&pixels), &[kept, 3, size, size], &data)?;
+    dataset::write_json(&meta_path, &meta)?;
+    Ok((meta, false))
+}
+
+/// Decodes, windows and resamples every slice of one scan in memory: its metadata (without
+/// labels; `pixels` is empty) and uint8 `[slices, 3, size, size]`. Slices that fail to decode are
+/// recorded in `skipped`, named in the scan's warnings and left out.
+pub fn decode_scan(
+    scan: &Scan,
+    config: &PreprocessConfig,
+    keep_phi: bool,
+    progress: &dyn Progress,
+    skipped: &Mutex<Skipped>,
+) -> Result<(ScanMeta, Vec<u8>)> {
+    let size = config.size;
     let mut data = Vec::with_capacity(scan.slices.len() * 3 * size * size);
     let mut kept = Vec::with_capacity(scan.slices.len());
     let mut kept_z = Vec::with_capacity(scan.slices.len());
     let mut warnings = scan.warnings.clone();
     for (h, z) in scan.slices.iter().zip(&scan.z) {
-        match read_hu(&h.path, opts.config.rsna_fix) {
+        match read_hu(&h.path, config.rsna_fix) {
             Ok((_, img)) => {
-                slice_to_channels(&img, &opts.config, &mut data);
+                slice_to_channels(&img, &config, &mut data);
                 kept.push(h);
                 kept_z.push(*z);
             }
@@ -293,7 +273,7 @@ fn process_scan(
         return Err(Error::Invalid("no slice could be decoded".into()));
     }
     let first = kept[0];
-    let mut meta = ScanMeta {
+    let meta = ScanMeta {
         format_version: FORMAT_VERSION,
         id: scan.id.clone(),
         study_instance_uid: scan.study_uid.clone(),
@@ -306,17 +286,71 @@ fn process_scan(
         pixel_spacing: first.pixel_spacing,
         slice_thickness: first.slice_thickness,
         ordered_by: scan.ordered_by,
-        config_fingerprint: fingerprint,
-        pixels: pixels.clone(),
+        config_fingerprint: config.fingerprint(),
+        pixels: String::new(),
         warnings,
         slices: slice_metas(&kept, &kept_z),
-        patient_name: opts.keep_phi.then(|| first.patient_name.clone()).flatten(),
-        patient_id: opts.keep_phi.then(|| first.patient_id.clone()).flatten(),
+        patient_name: keep_phi.then(|| first.patient_name.clone()).flatten(),
+        patient_id: keep_phi.then(|| first.patient_id.clone()).flatten(),
     };
-    apply_labels(&mut meta, &opts.labels);
-    dataset::write_npz(&out.join(&pixels), &[kept.len(), 3, size, size], &data)?;
-    dataset::write_json(&meta_path, &meta)?;
-    Ok((meta, false))
+    Ok((meta, data))
+}
+
+/// Reads the headers of every file under `inputs` and groups the CT slices into ordered scans.
+/// Files that are not CT images or not DICOM are counted in the returned [`Skipped`].
+pub fn find_scans(inputs: &[PathBuf], progress: &dyn Progress) -> Result<(Vec<Scan>, Skipped)> {
+    let files = collect_files(inputs)?;
+    info!("{} files under {} input(s)", files.len(), inputs.len());
+    progress.stage("reading headers", files.len() as u64);
+    let results: Vec<std::result::Result<SliceHeader, FileError>> = files
+        .par_iter()
+        .map(|f| {
+            let r = read_ct_header(f);
+            progress.inc(1);
+            r
+        })
+        .collect();
+    progress.done();
+    let mut skipped = Skipped::default();
+    let mut headers = Vec::new();
+    for r in results {
+        match r {
+            Ok(h) => headers.push(h),
+            Err(e) => {
+                note_skip(&mut skipped, &e);
+            }
+        }
+    }
+    Ok((group(headers), skipped))
+}
+
+fn read_ct_header(f: &Path) -> std::result::Result<SliceHeader, FileError> {
+    read_header(f).and_then(|h| {
+        if h.is_ct() {
+            Ok(h)
+        } else {
+            Err(FileError::new(
+                f,
+                FileProblem::NotCt {
+                    modality: h.modality.clone(),
+                    sop_class: h.sop_class.clone(),
+                },
+            ))
+        }
+    })
+}
+
+/// Other files and other modalities are expected in a folder: counted, not shouted.
+fn note_skip(skipped: &mut Skipped, e: &FileError) {
+    if matches!(
+        e.problem,
+        FileProblem::NotCt { .. } | FileProblem::NotDicom(_)
+    ) {
+        tracing::debug!("skipped {e}");
+    } else {
+        warn!("skipped {e}");
+    }
+    record_skip(skipped, e);
 }
 
 /// Counts by reason, for the end-of-run summary.

@@ -10,6 +10,8 @@ use attcnn::training::{train, weights_path, Event};
 use attcnn::{AttCnnConfig, BagSource, TrainConfig};
 use preprocess::dataset::{Dataset, ScanEntry};
 use preprocess::{PreprocessConfig, Progress};
+
+use crate::bundle::{Bundle, DataSummary};
 use serde::{Deserialize, Serialize};
 
 /// Version of the model folder's `config.json`.
@@ -98,7 +100,7 @@ pub struct TrainArgs {
     /// Dataset written by `ich preprocess`.
     #[arg(long)]
     dataset: PathBuf,
-    /// Model folder to write.
+    /// Model bundle to write (e.g. models/<name>): CNN config, weights, training log, manifest.
     #[arg(long)]
     out: PathBuf,
     /// Slice feature dimension D.
@@ -199,6 +201,21 @@ pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<E
         model.dim
     );
     let device = device(a.device)?;
+    let count_pos = |idx: &[usize]| idx.iter().filter(|&&i| labels[i] == 1).count();
+    let summary = DataSummary {
+        source: a.dataset.display().to_string(),
+        train_scans: train_idx.len(),
+        train_positive: count_pos(&train_idx),
+        valid_scans: valid_idx.len(),
+        valid_positive: count_pos(&valid_idx),
+        slices: Some(
+            train_idx
+                .iter()
+                .chain(&valid_idx)
+                .map(|&i| entries[i].n_slices)
+                .sum(),
+        ),
+    };
     let source = DatasetBags { ds: &ds, entries };
     let progress = |e: Event<'_>| match e {
         Event::Epoch { epoch, bags } => bars.stage(&format!("epoch {epoch}"), bags as u64),
@@ -223,6 +240,7 @@ pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<E
     if let Some(e) = out.resumed_from {
         println!("resumed after epoch {e}");
     }
+    Bundle::write_after_cnn(&a.out, &folder, summary, &out.log, out.best_epoch)?;
     let best = &out.log.iter().find(|l| l.epoch == out.best_epoch);
     println!(
         "best epoch {} (valid loss {:.4}, AUC {}); weights {}",
@@ -233,6 +251,11 @@ pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<E
             .unwrap_or_else(|| "–".into()),
         weights_path(&a.out).display()
     );
+    println!(
+        "bundle: {} (add the GP head with `ich fit-gp --bundle {}`)",
+        a.out.join(crate::bundle::MANIFEST).display(),
+        a.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -241,7 +264,7 @@ pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<E
 /// scan probability and attention weights come along as extra columns.
 #[derive(clap::Args, Debug)]
 pub struct ExtractArgs {
-    /// Model folder of `ich train-cnn`.
+    /// Model bundle of `ich train-cnn`.
     #[arg(long)]
     model: PathBuf,
     /// Dataset written by `ich preprocess` (same windows and size as the model's).
@@ -255,22 +278,12 @@ pub struct ExtractArgs {
 }
 
 pub fn extract(a: ExtractArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
-    let cfg = CnnFolderConfig::load(&a.model)?;
+    let bundle = Bundle::open(&a.model)?;
+    let cfg = &bundle.cnn;
     let ds = Dataset::open(&a.dataset)?;
-    if ds.manifest.config.windows != cfg.preprocess.windows
-        || ds.manifest.config.size != cfg.preprocess.size
-    {
-        bail!(
-            "{}: dataset preprocessed with size {} and windows {:?}, the model expects size {} and windows {:?}",
-            a.dataset.display(),
-            ds.manifest.config.size,
-            ds.manifest.config.windows,
-            cfg.preprocess.size,
-            cfg.preprocess.windows
-        );
-    }
+    bundle.check_preprocess(&a.dataset, &ds.manifest.config)?;
     let device = device(a.device)?;
-    let net = Trained::load(cfg.model.clone(), &weights_path(&a.model), &device)?;
+    let net = Trained::load(cfg.model.clone(), &bundle.weights(), &device)?;
     let d = cfg.model.dim;
     let tmp = a.out.with_extension("csv.tmp");
     let f = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;

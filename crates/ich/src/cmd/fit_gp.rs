@@ -10,9 +10,10 @@ use gphead::protocol::stratified_holdout;
 use gphead::{fit, MilData};
 
 use super::gpargs::{ModelArgs, ModelKind, TrainArgs};
+use crate::bundle::{sha256_file, Bundle, DataSummary, GpPart, GpValidation, GP_MODEL, GP_TRACE};
 
 /// Fit a sparse Gaussian-process MIL head (VGPMIL or G-VGPMIL) on a feature table, holding out
-/// part of the bags for early stopping, and save the model.
+/// part of the bags for early stopping, and save the model (a file, or into a model bundle).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Feature table: the project's features CSV, an ich-features CSV, or a MIL benchmark CSV.
@@ -44,12 +45,32 @@ pub struct Args {
     #[command(flatten)]
     models: ModelArgs,
     /// Output model file (JSON); the per-epoch trace goes beside it as <MODEL>.trace.csv.
+    #[arg(long, required_unless_present = "bundle")]
+    out: Option<PathBuf>,
+    /// Model bundle of `ich train-cnn` whose features these are: the GP head is written into it
+    /// (gp.json) and its manifest updated.
     #[arg(long)]
-    out: PathBuf,
+    bundle: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let data = MilData::read(&a.features)?;
+    let mut bundle = match &a.bundle {
+        Some(dir) => {
+            let b = Bundle::open(dir)?;
+            if b.manifest.cnn.dim != data.d {
+                anyhow::bail!(
+                    "{}: {} features per slice, but the bundle's CNN gives {} (extract them with `ich extract --model {}`)",
+                    a.features.display(),
+                    data.d,
+                    b.manifest.cnn.dim,
+                    dir.display()
+                );
+            }
+            Some(b)
+        }
+        None => None,
+    };
     if !(0.0..1.0).contains(&a.valid_fraction) {
         anyhow::bail!("--valid-fraction must be in [0, 1)");
     }
@@ -91,10 +112,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             d.chains, d.draws_per_chain, d.seconds, d.r_hat_max, d.ess_min
         );
     }
+    let mut validation = GpValidation::default();
     if let Some(v) = &valid {
         let pred = model.predict(v, a.samples, a.train.seed)?;
         let p = pred.bag_probabilities(model.bag_rule);
         let l = v.bag_labels();
+        validation.bag_auc = gphead::metrics::roc_auc(&l, &p);
+        validation.bag_log_likelihood = Some(log_likelihood(&l, &p));
+        validation.bag_ece = Some(ece(&l, &p, 10));
         println!(
             "validation bags: AUC {:.4}, log-likelihood {:.4}, ECE {:.4}",
             gphead::metrics::roc_auc(&l, &p).unwrap_or(f64::NAN),
@@ -114,12 +139,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 ece(&l, &q, 10)
             );
             model.calibration = Some(c);
+            validation.calibrated = true;
         }
     } else if a.calibrate {
         anyhow::bail!("--calibrate needs validation bags (--valid-fraction > 0)");
     }
-    model.save(&a.out)?;
-    let trace_path = PathBuf::from(format!("{}.trace.csv", a.out.display()));
     let mut csv = String::from("epoch,objective,valid_bag_auc,seconds\n");
     for t in &out.trace {
         let f = |v: Option<f64>| v.map(|x| format!("{x}")).unwrap_or_default();
@@ -131,12 +155,45 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             t.seconds
         ));
     }
-    std::fs::write(&trace_path, csv)
-        .with_context(|| format!("writing {}", trace_path.display()))?;
-    println!(
-        "model: {}\ntrace: {}",
-        a.out.display(),
-        trace_path.display()
-    );
+    if let Some(out) = &a.out {
+        model.save(out)?;
+        let trace_path = PathBuf::from(format!("{}.trace.csv", out.display()));
+        std::fs::write(&trace_path, &csv)
+            .with_context(|| format!("writing {}", trace_path.display()))?;
+        println!("model: {}\ntrace: {}", out.display(), trace_path.display());
+    }
+    if let Some(b) = bundle.as_mut() {
+        let count = |d: &MilData| {
+            (
+                d.bags.len(),
+                d.bag_labels().iter().filter(|&&l| l == 1).count(),
+            )
+        };
+        let (tn, tp) = count(&train);
+        let (vn, vp) = valid.as_ref().map_or((0, 0), count);
+        let part = GpPart {
+            model: GP_MODEL.into(),
+            trace: GP_TRACE.into(),
+            family: params.link.name().to_string(),
+            dim: data.d,
+            inducing: model.m(),
+            features_sha256: sha256_file(&a.features)?,
+            training: DataSummary {
+                source: a.features.display().to_string(),
+                train_scans: tn,
+                train_positive: tp,
+                valid_scans: vn,
+                valid_positive: vp,
+                slices: Some(data.n),
+            },
+            validation,
+        };
+        b.add_gp(&model, &csv, part)?;
+        println!(
+            "bundle: {} now holds the GP head ({})",
+            b.dir.display(),
+            GP_MODEL
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

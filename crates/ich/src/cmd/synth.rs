@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use preprocess::synth::{synth, SynthOptions};
+use preprocess::synth::{synth, Subtype, SynthOptions};
 
 /// Write synthetic head CT scans (real DICOM files) with labelled hemorrhages of the five RSNA
 /// subtypes, plus labels.csv and slice_labels.csv. Deterministic for a given seed.
@@ -32,6 +32,19 @@ pub struct Args {
     /// instead of the procedural head.
     #[arg(long)]
     base: Option<PathBuf>,
+    /// Subtypes to draw from, comma-separated (epidural, intraparenchymal, intraventricular,
+    /// subarachnoid, subdural); all five by default.
+    #[arg(long, value_delimiter = ',', value_parser = parse_subtype)]
+    subtypes: Vec<Subtype>,
+    /// Fraction of bleeds drawn subtle (thin, small or close to brain density).
+    #[arg(long, default_value_t = 0.25)]
+    subtle_fraction: f64,
+}
+
+fn parse_subtype(s: &str) -> Result<Subtype, String> {
+    Subtype::from_name(s.trim()).ok_or_else(|| {
+        format!("unknown subtype {s:?} (epidural, intraparenchymal, intraventricular, subarachnoid, subdural)")
+    })
 }
 
 pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
@@ -42,6 +55,12 @@ pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode
         positive_fraction: a.positive_fraction,
         seed: a.seed,
         base: a.base,
+        subtypes: if a.subtypes.is_empty() {
+            Subtype::ALL.to_vec()
+        } else {
+            a.subtypes
+        },
+        subtle_fraction: a.subtle_fraction,
     };
     let scans = synth(&a.out, &opts, progress).context("synth failed")?;
     let pos = scans.iter().filter(|s| s.label == 1).count();

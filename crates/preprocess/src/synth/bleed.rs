@@ -34,6 +34,11 @@ impl Subtype {
         Subtype::Subarachnoid,
         Subtype::Subdural,
     ];
+    /// The subtype of an RSNA name (`epidural`, `intraparenchymal`, `intraventricular`,
+    /// `subarachnoid`, `subdural`).
+    pub fn from_name(name: &str) -> Option<Subtype> {
+        Subtype::ALL.into_iter().find(|s| s.name() == name)
+    }
     /// The RSNA name.
     pub fn name(self) -> &'static str {
         match self {
@@ -217,6 +222,7 @@ fn angle_diff(a: f64, b: f64) -> f64 {
 pub fn random_bleed(
     rng: &mut ChaCha8Rng,
     subtype: Subtype,
+    subtle_fraction: f64,
     vol: &Volume,
     anat: &[SliceAnatomy],
 ) -> Option<Bleed> {
@@ -225,7 +231,7 @@ pub fn random_bleed(
         .filter(|&k| anat[k].brain_area > max_area / 4 && max_area > 0)
         .collect();
     let &kc = brainy.choose(rng)?;
-    let subtle = rng.random_bool(0.25);
+    let subtle = rng.random_bool(subtle_fraction);
     let hu = if subtle {
         rng.random_range(42.0..55.0)
     } else {

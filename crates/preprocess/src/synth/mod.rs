@@ -41,6 +41,10 @@ pub struct SynthOptions {
     /// The real head CT (`cranium_hu_i16le_108x256x256.raw.gz`) to draw bleeds into, instead of
     /// the procedural head.
     pub base: Option<PathBuf>,
+    /// Subtypes to draw from, uniformly (default all five).
+    pub subtypes: Vec<Subtype>,
+    /// Fraction of bleeds drawn subtle: thin, small or close to brain density (default 0.25).
+    pub subtle_fraction: f64,
 }
 
 impl Default for SynthOptions {
@@ -52,6 +56,8 @@ impl Default for SynthOptions {
             positive_fraction: 0.5,
             seed: 0,
             base: None,
+            subtypes: Subtype::ALL.to_vec(),
+            subtle_fraction: 0.25,
         }
     }
 }
@@ -93,10 +99,10 @@ pub struct SynthVolume {
 pub fn make_volume(
     rng: &mut ChaCha8Rng,
     positive: bool,
-    slices: usize,
-    size: usize,
+    opts: &SynthOptions,
     base: Option<&BaseCt>,
 ) -> SynthVolume {
+    let (slices, size) = (opts.slices, opts.size);
     let mut vol = match base {
         Some(b) => b.scan(rng, slices, size),
         None => head::procedural(rng, slices, size),
@@ -111,8 +117,9 @@ pub fn make_volume(
             if drawn >= wanted {
                 break;
             }
-            let subtype = Subtype::ALL[rng.random_range(0..5)];
-            let Some(b) = bleed::random_bleed(rng, subtype, &vol, &anat) else {
+            let subtype = opts.subtypes[rng.random_range(0..opts.subtypes.len())];
+            let Some(b) = bleed::random_bleed(rng, subtype, opts.subtle_fraction, &vol, &anat)
+            else {
                 continue;
             };
             let mut any = false;
@@ -156,6 +163,14 @@ pub fn synth(out: &Path, opts: &SynthOptions, progress: &dyn Progress) -> Result
     if opts.scans == 0 || opts.slices == 0 || opts.size < 16 {
         return Err(Error::Invalid(
             "synth needs at least 1 scan, 1 slice and a size of 16".into(),
+        ));
+    }
+    if opts.subtypes.is_empty() {
+        return Err(Error::Invalid("synth needs at least one subtype".into()));
+    }
+    if !(0.0..=1.0).contains(&opts.subtle_fraction) {
+        return Err(Error::Invalid(
+            "--subtle-fraction must be within [0, 1]".into(),
         ));
     }
     if !(0.0..=1.0).contains(&opts.positive_fraction) {
@@ -219,7 +234,7 @@ fn write_scan(
     base: Option<&BaseCt>,
     rng: &mut ChaCha8Rng,
 ) -> Result<SynthScan> {
-    let sv = make_volume(rng, positive, opts.slices, opts.size, base);
+    let sv = make_volume(rng, positive, opts, base);
     let vol = &sv.volume;
     let folder = format!("scan-{i:04}");
     let dir = out.join(&folder);

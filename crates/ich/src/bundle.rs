@@ -1,0 +1,397 @@
+//! The model bundle: one folder holding everything a prediction needs (docs/BUNDLE.md).
+//!
+//! `ich train-cnn` creates it (preprocessing config, CNN config and weights, training log);
+//! `ich fit-gp --bundle` adds the GP head. `manifest.json` lists every file with its SHA-256;
+//! [`Bundle::open`] refuses a bundle whose files changed or whose parts do not fit together.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{bail, Context};
+use attcnn::training::EpochLog;
+use gphead::GpModel;
+use preprocess::PreprocessConfig;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::cmd::cnn::CnnFolderConfig;
+
+/// Version of `manifest.json`.
+pub const BUNDLE_FORMAT: u32 = 1;
+pub const MANIFEST: &str = "manifest.json";
+pub const CNN_CONFIG: &str = "config.json";
+pub const CNN_WEIGHTS: &str = "model.bpk";
+pub const CNN_LOG: &str = "log.csv";
+pub const GP_MODEL: &str = "gp.json";
+pub const GP_TRACE: &str = "gp.trace.csv";
+
+/// `manifest.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format_version: u32,
+    /// The `ich` version that wrote it.
+    pub tool: String,
+    /// When the CNN was trained (UTC, RFC 3339).
+    pub created: String,
+    /// When the bundle last changed (UTC, RFC 3339).
+    pub updated: String,
+    /// Preprocessing every input must go through (windows, size, filter, RSNA fix).
+    pub preprocess: PreprocessConfig,
+    pub cnn: CnnPart,
+    /// The GP head, once `ich fit-gp --bundle` has run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gp: Option<GpPart>,
+    /// Every file of the bundle (relative path) → SHA-256, hex.
+    pub files: BTreeMap<String, String>,
+}
+
+/// The attention CNN of a bundle.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CnnPart {
+    /// Architecture, training config and scan split (`config.json`).
+    pub config: String,
+    /// Weights of the best epoch (`model.bpk`, burn's binary record).
+    pub weights: String,
+    /// Training log (`log.csv`).
+    pub log: String,
+    /// Feature dimension D of the slice encoder.
+    pub dim: usize,
+    /// Input size (pixels, square).
+    pub size: usize,
+    pub training: DataSummary,
+    pub validation: CnnValidation,
+}
+
+/// What a model was trained on.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DataSummary {
+    /// The dataset or features file, as given on the command line.
+    pub source: String,
+    pub train_scans: usize,
+    pub train_positive: usize,
+    pub valid_scans: usize,
+    pub valid_positive: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slices: Option<usize>,
+}
+
+/// Validation of the CNN at its best epoch.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CnnValidation {
+    pub best_epoch: usize,
+    pub epochs_run: usize,
+    pub valid_loss: Option<f64>,
+    pub valid_bag_auc: Option<f64>,
+}
+
+/// The GP head of a bundle.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GpPart {
+    /// The fitted head with its feature standardisation (`gp.json`).
+    pub model: String,
+    /// Per-epoch trace (`gp.trace.csv`).
+    pub trace: String,
+    /// Model family (VGPMIL, G-VGPMIL, …).
+    pub family: String,
+    /// Feature dimension; must equal the CNN's.
+    pub dim: usize,
+    pub inducing: usize,
+    /// SHA-256 of the features file it was fitted on.
+    pub features_sha256: String,
+    pub training: DataSummary,
+    pub validation: GpValidation,
+}
+
+/// Validation of the GP head on its held-out bags.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct GpValidation {
+    pub bag_auc: Option<f64>,
+    pub bag_log_likelihood: Option<f64>,
+    pub bag_ece: Option<f64>,
+    pub calibrated: bool,
+}
+
+/// An opened, verified bundle.
+pub struct Bundle {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub cnn: CnnFolderConfig,
+}
+
+/// SHA-256 of a file, hex.
+pub fn sha256_file(path: &Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(hex(&Sha256::digest(&bytes)))
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// `t` as UTC RFC 3339 with seconds (`2026-11-21T09:30:00Z`).
+pub fn rfc3339(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // civil from days (H. Hinnant's algorithm)
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+fn now() -> String {
+    rfc3339(SystemTime::now())
+}
+
+impl Bundle {
+    /// Writes a fresh manifest after CNN training. A GP head fitted on an earlier CNN no longer
+    /// fits the new features and is removed.
+    pub fn write_after_cnn(
+        dir: &Path,
+        cnn: &CnnFolderConfig,
+        training: DataSummary,
+        log: &[EpochLog],
+        best_epoch: usize,
+    ) -> anyhow::Result<Manifest> {
+        for stale in [GP_MODEL, GP_TRACE] {
+            let p = dir.join(stale);
+            if p.exists() {
+                tracing::warn!("{}: removed, it belongs to the previous CNN", p.display());
+                std::fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
+            }
+        }
+        let best = log.iter().find(|l| l.epoch == best_epoch);
+        let created = now();
+        let mut m = Manifest {
+            format_version: BUNDLE_FORMAT,
+            tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
+            created: created.clone(),
+            updated: created,
+            preprocess: cnn.preprocess.clone(),
+            cnn: CnnPart {
+                config: CNN_CONFIG.into(),
+                weights: CNN_WEIGHTS.into(),
+                log: CNN_LOG.into(),
+                dim: cnn.model.dim,
+                size: cnn.model.size,
+                training,
+                validation: CnnValidation {
+                    best_epoch,
+                    epochs_run: log.len(),
+                    valid_loss: best.map(|b| b.valid_loss).filter(|v| v.is_finite()),
+                    valid_bag_auc: best.and_then(|b| b.valid_auc),
+                },
+            },
+            gp: None,
+            files: BTreeMap::new(),
+        };
+        Self::seal(dir, &mut m)?;
+        Ok(m)
+    }
+
+    /// Checksums every file the manifest names and writes it atomically.
+    fn seal(dir: &Path, m: &mut Manifest) -> anyhow::Result<()> {
+        let mut names = vec![
+            m.cnn.config.clone(),
+            m.cnn.weights.clone(),
+            m.cnn.log.clone(),
+        ];
+        if let Some(gp) = &m.gp {
+            names.push(gp.model.clone());
+            names.push(gp.trace.clone());
+        }
+        m.files.clear();
+        for n in names {
+            m.files.insert(n.clone(), sha256_file(&dir.join(&n))?);
+        }
+        preprocess::dataset::write_json(&dir.join(MANIFEST), m)?;
+        Ok(())
+    }
+
+    /// Opens a bundle: format, checksums of every file, and the parts against each other.
+    pub fn open(dir: &Path) -> anyhow::Result<Bundle> {
+        let mp = dir.join(MANIFEST);
+        if !mp.exists() {
+            bail!(
+                "{}: not a model bundle (no {MANIFEST}; `ich train-cnn --out {}` writes one when training ends)",
+                dir.display(),
+                dir.display()
+            );
+        }
+        let m: Manifest = serde_json::from_slice(
+            &std::fs::read(&mp).with_context(|| format!("reading {}", mp.display()))?,
+        )
+        .with_context(|| format!("parsing {}", mp.display()))?;
+        if m.format_version != BUNDLE_FORMAT {
+            bail!(
+                "{}: bundle format {} is not supported (this build reads {BUNDLE_FORMAT})",
+                mp.display(),
+                m.format_version
+            );
+        }
+        let mut needed = vec![&m.cnn.config, &m.cnn.weights];
+        if let Some(gp) = &m.gp {
+            needed.push(&gp.model);
+        }
+        for n in needed {
+            if !m.files.contains_key(n) {
+                bail!("{}: {n} has no checksum in the manifest", mp.display());
+            }
+        }
+        for (name, want) in &m.files {
+            let p = dir.join(name);
+            if !p.exists() {
+                bail!(
+                    "{}: {name} is listed in the manifest but missing",
+                    dir.display()
+                );
+            }
+            let got = sha256_file(&p)?;
+            if &got != want {
+                bail!(
+                    "{}: checksum mismatch (manifest {}…, file {}…): the file changed after the bundle was written",
+                    p.display(),
+                    &want[..12.min(want.len())],
+                    &got[..12]
+                );
+            }
+        }
+        let cnn = CnnFolderConfig::load(dir)?;
+        if cnn.preprocess != m.preprocess {
+            bail!(
+                "{}: the CNN was trained with another preprocessing than the manifest's",
+                dir.display()
+            );
+        }
+        if cnn.model.size != m.preprocess.size || cnn.model.dim != m.cnn.dim {
+            bail!(
+                "{}: CNN input size {} / feature dimension {} do not match the manifest ({} / {})",
+                dir.display(),
+                cnn.model.size,
+                cnn.model.dim,
+                m.preprocess.size,
+                m.cnn.dim
+            );
+        }
+        if let Some(gp) = &m.gp {
+            if gp.dim != m.cnn.dim {
+                bail!(
+                    "{}: the GP head takes {} features, the CNN gives {}",
+                    dir.display(),
+                    gp.dim,
+                    m.cnn.dim
+                );
+            }
+        }
+        Ok(Bundle {
+            dir: dir.to_path_buf(),
+            manifest: m,
+            cnn,
+        })
+    }
+
+    pub fn weights(&self) -> PathBuf {
+        self.dir.join(&self.manifest.cnn.weights)
+    }
+
+    /// The GP head (checked against the CNN's feature dimension).
+    pub fn gp(&self) -> anyhow::Result<GpModel> {
+        let Some(part) = &self.manifest.gp else {
+            bail!(
+                "{}: the bundle has no GP head yet (run `ich fit-gp --bundle {}`)",
+                self.dir.display(),
+                self.dir.display()
+            );
+        };
+        let p = self.dir.join(&part.model);
+        let gp = GpModel::load(&p).with_context(|| format!("loading {}", p.display()))?;
+        if gp.d != self.manifest.cnn.dim {
+            bail!(
+                "{}: the GP head takes {} features, the CNN gives {}",
+                p.display(),
+                gp.d,
+                self.manifest.cnn.dim
+            );
+        }
+        Ok(gp)
+    }
+
+    /// Checks that a dataset was preprocessed the way the bundle expects.
+    pub fn check_preprocess(&self, what: &Path, cfg: &PreprocessConfig) -> anyhow::Result<()> {
+        let want = &self.manifest.preprocess;
+        if cfg.windows != want.windows {
+            bail!(
+                "{}: windows {} do not match the bundle's {}",
+                what.display(),
+                windows_text(cfg),
+                windows_text(want)
+            );
+        }
+        if cfg.size != want.size {
+            bail!(
+                "{}: image size {} does not match the bundle's {}",
+                what.display(),
+                cfg.size,
+                want.size
+            );
+        }
+        if cfg.filter != want.filter || cfg.rsna_fix != want.rsna_fix {
+            bail!(
+                "{}: resampling filter / RSNA fix differ from the bundle's",
+                what.display()
+            );
+        }
+        Ok(())
+    }
+
+    /// Adds (or replaces) the GP head: writes `gp.json` and its trace, then the manifest.
+    pub fn add_gp(&mut self, model: &GpModel, trace_csv: &str, part: GpPart) -> anyhow::Result<()> {
+        model.save(&self.dir.join(&part.model))?;
+        preprocess::dataset::write_atomic(&self.dir.join(&part.trace), trace_csv.as_bytes())?;
+        self.manifest.gp = Some(part);
+        self.manifest.updated = now();
+        Self::seal(&self.dir, &mut self.manifest)
+    }
+}
+
+fn windows_text(c: &PreprocessConfig) -> String {
+    c.windows
+        .0
+        .iter()
+        .map(|w| format!("{}/{}", w.level, w.width))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn rfc3339_of_known_instants() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        // 2000-02-29 12:34:56 UTC = 951827696 (leap day of a century leap year)
+        assert_eq!(
+            rfc3339(UNIX_EPOCH + Duration::from_secs(951_827_696)),
+            "2000-02-29T12:34:56Z"
+        );
+        // 2026-11-21 00:00:00 UTC = 1795219200
+        assert_eq!(
+            rfc3339(UNIX_EPOCH + Duration::from_secs(1_795_219_200)),
+            "2026-11-21T00:00:00Z"
+        );
+    }
+}

@@ -1,0 +1,523 @@
+//! Reports of `ich predict`: the data model shared by `report.json`, the CSV files and the HTML
+//! pages (docs/REPORT.md). Pages are self-contained: thumbnails are embedded PNGs, plots are inline
+//! SVG, no script and nothing fetched from a network.
+
+use std::fmt::Write as _;
+
+use base64::Engine as _;
+use gphead::metrics::Metrics;
+use serde::{Deserialize, Serialize};
+
+/// Version of `report.json`.
+pub const REPORT_FORMAT: u32 = 1;
+
+/// `report.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Report {
+    pub format_version: u32,
+    pub tool: String,
+    pub created: String,
+    pub model: ModelInfo,
+    pub thresholds: Thresholds,
+    /// Sorted by scan probability, highest first.
+    pub scans: Vec<ScanReport>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<ReportMetrics>,
+    /// Inputs that could not be used, `path: problem`.
+    pub skipped: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ModelInfo {
+    pub bundle: String,
+    pub created: String,
+    pub gp_family: String,
+    pub feature_dim: usize,
+    pub image_size: usize,
+    /// Scan probability rule of the GP head (max, noisy-or, full-covariance).
+    pub bag_rule: String,
+}
+
+/// Flagging rules: positive when `probability ≥ positive`; uncertain when `sd ≥ uncertain_sd`.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Thresholds {
+    pub positive: f64,
+    pub uncertain_sd: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ScanReport {
+    pub id: String,
+    pub n_slices: usize,
+    pub probability: f64,
+    pub sd: f64,
+    pub positive: bool,
+    pub uncertain: bool,
+    /// The attention CNN's own scan probability (second opinion).
+    pub cnn_probability: f64,
+    pub positive_slices: usize,
+    pub uncertain_slices: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<u8>,
+    /// Only with `--keep-phi`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patient_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patient_id: Option<String>,
+    pub warnings: Vec<String>,
+    /// The HTML page, relative to the output folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<String>,
+    /// In z order (feet to head as the scan was ordered).
+    pub slices: Vec<SliceReport>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SliceReport {
+    pub index: usize,
+    pub sop_instance_uid: String,
+    pub z: Option<f64>,
+    pub probability: f64,
+    pub sd: f64,
+    pub positive: bool,
+    pub uncertain: bool,
+    /// Attention weight of the CNN (sums to 1 over the scan).
+    pub attention: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<u8>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReportMetrics {
+    pub scans: usize,
+    pub scan: Metrics,
+    /// Over the slices with a label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice: Option<Metrics>,
+    pub slices: usize,
+    /// The CNN's own scan probabilities, for comparison.
+    pub cnn_scan: Metrics,
+    /// Reliability of scan probabilities: (bin centre, mean predicted, observed rate, count).
+    pub reliability: Vec<(f64, f64, f64, usize)>,
+}
+
+/// Equal-width reliability bins of predicted probabilities against observed labels.
+pub fn reliability(labels: &[u8], p: &[f64], bins: usize) -> Vec<(f64, f64, f64, usize)> {
+    let mut sum_p = vec![0.0; bins];
+    let mut sum_y = vec![0.0; bins];
+    let mut n = vec![0usize; bins];
+    for (&y, &q) in labels.iter().zip(p) {
+        let b = ((q * bins as f64) as usize).min(bins - 1);
+        sum_p[b] += q;
+        sum_y[b] += y as f64;
+        n[b] += 1;
+    }
+    (0..bins)
+        .filter(|&b| n[b] > 0)
+        .map(|b| {
+            (
+                (b as f64 + 0.5) / bins as f64,
+                sum_p[b] / n[b] as f64,
+                sum_y[b] / n[b] as f64,
+                n[b],
+            )
+        })
+        .collect()
+}
+
+/// A grey image as a PNG data URI.
+pub fn png_data_uri(pixels: &[u8], width: usize, height: usize) -> anyhow::Result<String> {
+    let mut buf = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut buf, width as u32, height as u32);
+        enc.set_color(png::ColorType::Grayscale);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_compression(png::Compression::Fast);
+        let mut w = enc.write_header()?;
+        w.write_image_data(pixels)?;
+    }
+    Ok(format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(buf)
+    ))
+}
+
+/// HTML text escaping.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;background:#fafafa}\
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.5em}\
+table{border-collapse:collapse}td,th{padding:.25em .6em;border-bottom:1px solid #ddd;text-align:right}\
+th{background:#eee}td.l,th.l{text-align:left}.pos{color:#b00;font-weight:600}.unc{color:#a60}\
+.grid{display:flex;flex-wrap:wrap;gap:8px}.tile{background:#111;color:#eee;padding:4px;border:4px solid #111;\
+font-size:12px;text-align:center}.tile.pos{border-color:#e00}.tile.unc{outline:2px dashed #f90}\
+.tile img{display:block;image-rendering:pixelated}.note{color:#666;font-size:.9em}";
+
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\
+<style>{STYLE}</style></head><body>\n{body}\n</body></html>\n",
+        esc(title)
+    )
+}
+
+/// Probability ± sd along the slice axis: a band of mean ± 2 sd (clipped to [0, 1]), the mean,
+/// the positive threshold and the slice labels when known.
+pub fn slice_plot_svg(s: &ScanReport, thr: &Thresholds) -> String {
+    let (w, h, l, r, t, b) = (720.0, 220.0, 44.0, 12.0, 12.0, 34.0);
+    let n = s.slices.len().max(1);
+    let x = |i: usize| {
+        if n == 1 {
+            l + (w - l - r) / 2.0
+        } else {
+            l + (w - l - r) * i as f64 / (n - 1) as f64
+        }
+    };
+    let y = |p: f64| t + (h - t - b) * (1.0 - p.clamp(0.0, 1.0));
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"slice probabilities\">\
+<rect x=\"{l}\" y=\"{t}\" width=\"{}\" height=\"{}\" fill=\"#fff\" stroke=\"#999\"/>",
+        w - l - r,
+        h - t - b
+    );
+    // band
+    let mut pts = String::new();
+    for (i, sl) in s.slices.iter().enumerate() {
+        let _ = write!(pts, "{:.1},{:.1} ", x(i), y(sl.probability + 2.0 * sl.sd));
+    }
+    for (i, sl) in s.slices.iter().enumerate().rev() {
+        let _ = write!(pts, "{:.1},{:.1} ", x(i), y(sl.probability - 2.0 * sl.sd));
+    }
+    let _ = write!(
+        svg,
+        "<polygon points=\"{pts}\" fill=\"#4a7bd0\" fill-opacity=\"0.25\" stroke=\"none\"/>"
+    );
+    // labels as shaded columns
+    for (i, sl) in s.slices.iter().enumerate() {
+        if sl.label == Some(1) {
+            let half = (w - l - r) / (2.0 * n as f64);
+            let _ = write!(
+                svg,
+                "<rect x=\"{:.1}\" y=\"{}\" width=\"{:.1}\" height=\"6\" fill=\"#e00\"><title>labelled positive</title></rect>",
+                x(i) - half,
+                h - b + 2.0,
+                2.0 * half
+            );
+        }
+    }
+    let line: Vec<String> = s
+        .slices
+        .iter()
+        .enumerate()
+        .map(|(i, sl)| format!("{:.1},{:.1}", x(i), y(sl.probability)))
+        .collect();
+    let _ = write!(
+        svg,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"#1d3f8a\" stroke-width=\"2\"/>",
+        line.join(" ")
+    );
+    for (i, sl) in s.slices.iter().enumerate() {
+        let c = if sl.positive { "#e00" } else { "#1d3f8a" };
+        let _ = write!(
+            svg,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{c}\"><title>slice {}: {:.3} ± {:.3}</title></circle>",
+            x(i),
+            y(sl.probability),
+            sl.index,
+            sl.probability,
+            sl.sd
+        );
+    }
+    let _ = write!(
+        svg,
+        "<line x1=\"{l}\" x2=\"{}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"#e00\" stroke-dasharray=\"4 3\"/>",
+        w - r,
+        y(thr.positive),
+        y(thr.positive)
+    );
+    for v in [0.0, 0.5, 1.0] {
+        let _ = write!(
+            svg,
+            "<text x=\"{}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{v:.1}</text>",
+            l - 4.0,
+            y(v) + 4.0
+        );
+    }
+    let _ = write!(
+        svg,
+        "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">slice (z order) — line: probability, band: ± 2 sd, dashed: threshold, red marks: labelled positive</text></svg>",
+        (l + w - r) / 2.0,
+        h - 6.0
+    );
+    svg
+}
+
+/// Reliability diagram: observed rate against mean predicted probability per bin.
+pub fn reliability_svg(bins: &[(f64, f64, f64, usize)]) -> String {
+    let (s, m) = (260.0, 36.0);
+    let p = |v: f64| m + (s - 2.0 * m) * v;
+    let q = |v: f64| s - m - (s - 2.0 * m) * v;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{s}\" height=\"{s}\" viewBox=\"0 0 {s} {s}\" role=\"img\" aria-label=\"reliability\">\
+<rect x=\"{m}\" y=\"{m}\" width=\"{0}\" height=\"{0}\" fill=\"#fff\" stroke=\"#999\"/>\
+<line x1=\"{1}\" y1=\"{2}\" x2=\"{3}\" y2=\"{4}\" stroke=\"#aaa\" stroke-dasharray=\"4 3\"/>",
+        s - 2.0 * m,
+        p(0.0),
+        q(0.0),
+        p(1.0),
+        q(1.0)
+    );
+    let total: usize = bins.iter().map(|b| b.3).sum::<usize>().max(1);
+    let pts: Vec<String> = bins
+        .iter()
+        .map(|b| format!("{:.1},{:.1}", p(b.1), q(b.2)))
+        .collect();
+    let _ = write!(
+        svg,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"#1d3f8a\" stroke-width=\"2\"/>",
+        pts.join(" ")
+    );
+    for b in bins {
+        let r = 2.0 + 8.0 * (b.3 as f64 / total as f64).sqrt();
+        let _ = write!(
+            svg,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{r:.1}\" fill=\"#1d3f8a\" fill-opacity=\"0.6\"><title>{} scans: predicted {:.2}, observed {:.2}</title></circle>",
+            p(b.1),
+            q(b.2),
+            b.3,
+            b.1,
+            b.2
+        );
+    }
+    let _ = write!(
+        svg,
+        "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">predicted probability</text>\
+<text x=\"12\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 12 {})\">observed rate</text></svg>",
+        s / 2.0,
+        s - 10.0,
+        s / 2.0,
+        s / 2.0
+    );
+    svg
+}
+
+fn pm(p: f64, sd: f64) -> String {
+    format!("{p:.3} ± {sd:.3}")
+}
+
+fn flags(positive: bool, uncertain: bool) -> String {
+    match (positive, uncertain) {
+        (true, true) => {
+            "<span class=\"pos\">positive</span>, <span class=\"unc\">uncertain</span>".into()
+        }
+        (true, false) => "<span class=\"pos\">positive</span>".into(),
+        (false, true) => "<span class=\"unc\">uncertain</span>".into(),
+        (false, false) => "negative".into(),
+    }
+}
+
+/// The page of one scan. `thumbs[i]` is the data URI of slice i's brain-window thumbnail.
+pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize) -> String {
+    let mut b = String::new();
+    let _ = write!(
+        b,
+        "<p><a href=\"../index.html\">← all scans</a></p><h1>Scan {}</h1>",
+        esc(&s.id)
+    );
+    if s.patient_name.is_some() || s.patient_id.is_some() {
+        let _ = write!(
+            b,
+            "<p>Patient: {} ({})</p>",
+            esc(s.patient_name.as_deref().unwrap_or("–")),
+            esc(s.patient_id.as_deref().unwrap_or("–"))
+        );
+    }
+    let _ = write!(
+        b,
+        "<table><tr><th class=\"l\">scan probability (GP)</th><td>{}</td></tr>\
+<tr><th class=\"l\">flag</th><td>{}</td></tr>\
+<tr><th class=\"l\">CNN probability (second opinion)</th><td>{:.3}</td></tr>\
+<tr><th class=\"l\">slices</th><td>{} ({} positive, {} uncertain)</td></tr>{}</table>",
+        pm(s.probability, s.sd),
+        flags(s.positive, s.uncertain),
+        s.cnn_probability,
+        s.n_slices,
+        s.positive_slices,
+        s.uncertain_slices,
+        s.label
+            .map(|l| format!("<tr><th class=\"l\">label</th><td>{l}</td></tr>"))
+            .unwrap_or_default()
+    );
+    for w in &s.warnings {
+        let _ = write!(b, "<p class=\"note\">warning: {}</p>", esc(w));
+    }
+    let _ = write!(
+        b,
+        "<h2>Probability along the slice axis</h2>{}",
+        slice_plot_svg(s, &r.thresholds)
+    );
+    let _ = write!(
+        b,
+        "<h2>Slices (brain window)</h2><p class=\"note\">Red frame: probability ≥ {:.2}; dashed orange outline: sd ≥ {:.2}; att: the CNN's attention weight.</p><div class=\"grid\">",
+        r.thresholds.positive, r.thresholds.uncertain_sd
+    );
+    for (sl, uri) in s.slices.iter().zip(thumbs) {
+        let mut class = String::from("tile");
+        if sl.positive {
+            class.push_str(" pos");
+        }
+        if sl.uncertain {
+            class.push_str(" unc");
+        }
+        let label = match sl.label {
+            Some(1) => " · label 1",
+            Some(_) => " · label 0",
+            None => "",
+        };
+        let _ = write!(
+            b,
+            "<div class=\"{class}\"><img src=\"{uri}\" width=\"{thumb_px}\" height=\"{thumb_px}\" alt=\"slice {}\">\
+<div>#{} {}</div><div>att {:.3}{label}</div></div>",
+            sl.index,
+            sl.index,
+            pm(sl.probability, sl.sd),
+            sl.attention
+        );
+    }
+    b.push_str("</div>");
+    let _ = write!(
+        b,
+        "<p class=\"note\">Model: {} on {} CNN features ({}² input), bundle created {}. Research software, not a medical device.</p>",
+        esc(&r.model.gp_family),
+        r.model.feature_dim,
+        r.model.image_size,
+        esc(&r.model.created)
+    );
+    page(&format!("ich — scan {}", s.id), &b)
+}
+
+fn metric_row(name: &str, m: &Metrics) -> String {
+    format!(
+        "<tr><td class=\"l\">{name}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{:.4}</td><td>{:.3}</td></tr>",
+        m.auc.map(|a| format!("{a:.3}")).unwrap_or_else(|| "–".into()),
+        m.accuracy,
+        m.f1,
+        m.log_likelihood,
+        m.ece
+    )
+}
+
+/// The index page: every scan, sorted by probability, and the metrics when labels were given.
+pub fn index_page(r: &Report) -> String {
+    let mut b = String::new();
+    let _ = write!(
+        b,
+        "<h1>ich — {} scan(s)</h1><p class=\"note\">{} · model {} ({}) · positive when probability ≥ {:.2}, uncertain when sd ≥ {:.2}</p>",
+        r.scans.len(),
+        esc(&r.created),
+        esc(&r.model.bundle),
+        esc(&r.model.gp_family),
+        r.thresholds.positive,
+        r.thresholds.uncertain_sd
+    );
+    if let Some(m) = &r.metrics {
+        let _ = write!(
+            b,
+            "<h2>Metrics</h2><table><tr><th class=\"l\"></th><th>AUC</th><th>accuracy</th><th>F1</th><th>log-lik.</th><th>ECE</th></tr>{}{}{}</table>\
+<p class=\"note\">{} scans, {} labelled slices; accuracy and F1 at 0.5; log-likelihood per item.</p>\
+<h2>Reliability of scan probabilities</h2>{}",
+            metric_row("scans (GP)", &m.scan),
+            m.slice
+                .as_ref()
+                .map(|s| metric_row("slices (GP)", s))
+                .unwrap_or_default(),
+            metric_row("scans (CNN)", &m.cnn_scan),
+            m.scans,
+            m.slices,
+            reliability_svg(&m.reliability)
+        );
+    }
+    b.push_str("<h2>Scans</h2><table><tr><th class=\"l\">scan</th><th>probability ± sd</th><th class=\"l\">flag</th><th>CNN</th><th>slices</th><th>positive</th><th>uncertain</th>");
+    let labelled = r.scans.iter().any(|s| s.label.is_some());
+    if labelled {
+        b.push_str("<th>label</th>");
+    }
+    b.push_str("</tr>");
+    for s in &r.scans {
+        let name = match &s.page {
+            Some(p) => format!("<a href=\"{}\">{}</a>", esc(p), esc(&s.id)),
+            None => esc(&s.id),
+        };
+        let _ = write!(
+            b,
+            "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"l\">{}</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td>",
+            pm(s.probability, s.sd),
+            flags(s.positive, s.uncertain),
+            s.cnn_probability,
+            s.n_slices,
+            s.positive_slices,
+            s.uncertain_slices
+        );
+        if labelled {
+            let _ = write!(
+                b,
+                "<td>{}</td>",
+                s.label.map(|l| l.to_string()).unwrap_or_else(|| "–".into())
+            );
+        }
+        b.push_str("</tr>");
+    }
+    b.push_str("</table>");
+    if !r.skipped.is_empty() {
+        let _ = write!(b, "<h2>Skipped inputs ({})</h2><ul>", r.skipped.len());
+        for s in &r.skipped {
+            let _ = write!(b, "<li>{}</li>", esc(s));
+        }
+        b.push_str("</ul>");
+    }
+    b.push_str("<p class=\"note\">Research software, not a medical device.</p>");
+    page("ich — scans", &b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reliability_bins_by_hand() {
+        // bin 0 (0–0.5): 0.1, 0.3 → mean 0.2, observed 1/2; bin 1: 0.9 → observed 1
+        let r = reliability(&[0, 1, 1], &[0.1, 0.3, 0.9], 2);
+        assert_eq!(r.len(), 2);
+        assert!((r[0].1 - 0.2).abs() < 1e-12 && (r[0].2 - 0.5).abs() < 1e-12 && r[0].3 == 2);
+        assert!((r[1].1 - 0.9).abs() < 1e-12 && (r[1].2 - 1.0).abs() < 1e-12 && r[1].3 == 1);
+    }
+
+    #[test]
+    fn png_round_trips() {
+        let px: Vec<u8> = (0..64).map(|i| (i * 4) as u8).collect();
+        let uri = png_data_uri(&px, 8, 8).unwrap();
+        let b64 = uri.strip_prefix("data:image/png;base64,").unwrap();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .unwrap();
+        let dec = png::Decoder::new(std::io::Cursor::new(bytes));
+        let mut reader = dec.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (8, 8));
+        assert_eq!(&buf[..64], &px[..]);
+    }
+
+    #[test]
+    fn html_escapes_text() {
+        assert_eq!(
+            esc("<a href=\"x\">&</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
+        );
+    }
+}
