@@ -188,6 +188,36 @@ impl AttCnn {
             .squeeze_dim(1);
         (self.classify(z), a, h)
     }
+
+    /// Bags of different lengths without padding slices: `x` holds the real slices of all bags
+    /// one after the other (`[Σ lens, 3, H, W]`, so batch norm sees no padding); features are
+    /// padded per bag and masked in the attention. Returns the logits `[B]`.
+    pub fn forward_ragged(&self, x: Tensor<4>, lens: &[usize]) -> Tensor<1> {
+        let h = self.encode(x);
+        let [_, d] = h.dims();
+        let device = h.device();
+        let smax = lens.iter().copied().max().unwrap_or(1);
+        let mut rows = Vec::with_capacity(lens.len());
+        let mut mask = Vec::with_capacity(lens.len() * smax);
+        let mut off = 0;
+        for &len in lens {
+            let mut hb = h.clone().slice([off..off + len, 0..d]);
+            if len < smax {
+                hb = Tensor::cat(vec![hb, Tensor::zeros([smax - len, d], &device)], 0);
+            }
+            rows.push(hb.unsqueeze_dim::<3>(0));
+            mask.extend((0..smax).map(|k| k >= len));
+            off += len;
+        }
+        let h3 = Tensor::cat(rows, 0);
+        let m: Tensor<2, Bool> = Tensor::from_data(
+            burn::tensor::TensorData::new(mask, [lens.len(), smax]),
+            &device,
+        );
+        let a = self.attention(h3.clone(), Some(m));
+        let z: Tensor<2> = (h3 * a.unsqueeze_dim(2)).sum_dim(1).squeeze_dim(1);
+        self.classify(z)
+    }
 }
 
 #[cfg(test)]

@@ -39,6 +39,13 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Random horizontal flips of training bags.
     pub augment: bool,
+    /// Bags per optimiser step (1 as the authors; more gives batch norm steadier statistics).
+    #[serde(default = "one")]
+    pub batch: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 impl Default for TrainConfig {
@@ -49,6 +56,7 @@ impl Default for TrainConfig {
             patience: 8,
             seed: 0,
             augment: true,
+            batch: 1,
         }
     }
 }
@@ -98,6 +106,12 @@ pub fn bag_tensor(
 
 /// Class-weighted BCE on a logit: `w_y · (softplus(z) − y z)`, softplus computed stably.
 pub fn weighted_bce(logit: Tensor<1>, y: f32, w: f32) -> Tensor<1> {
+    let sp = relu(logit.clone()) + logit.clone().abs().neg().exp().log1p();
+    (sp - logit * y) * w
+}
+
+/// [`weighted_bce`] for a batch: logits, labels and weights `[B]`.
+pub fn weighted_bce_vec(logit: Tensor<1>, y: Tensor<1>, w: Tensor<1>) -> Tensor<1> {
     let sp = relu(logit.clone()) + logit.clone().abs().neg().exp().log1p();
     (sp - logit * y) * w
 }
@@ -301,17 +315,38 @@ pub fn train(
             bags: order.len(),
         });
         let mut total = 0.0;
-        for &i in &order {
-            let (s, px) = source.pixels(i).map_err(CnnError::Data)?;
-            let flip = tc.augment && rand::Rng::random_bool(&mut rng, 0.5);
-            let x = bag_tensor(&px, s, cfg.size, flip, &ad);
-            let y = source.label(i).unwrap_or(0);
-            let (logit, _, _) = model.forward(x, None);
-            let loss = weighted_bce(logit, y as f32, weights[y as usize]);
-            total += scalar(loss.clone());
+        for chunk in order.chunks(tc.batch.max(1)) {
+            let mut px_all = Vec::new();
+            let mut lens = Vec::with_capacity(chunk.len());
+            let mut ys = Vec::with_capacity(chunk.len());
+            let mut ws = Vec::with_capacity(chunk.len());
+            for &i in chunk {
+                let (s, mut px) = source.pixels(i).map_err(CnnError::Data)?;
+                if tc.augment && rand::Rng::random_bool(&mut rng, 0.5) {
+                    for row in px.chunks_mut(cfg.size) {
+                        row.reverse();
+                    }
+                }
+                px_all.extend_from_slice(&px);
+                lens.push(s);
+                let y = source.label(i).unwrap_or(0);
+                ys.push(y as f32);
+                ws.push(weights[y as usize]);
+            }
+            let n: usize = lens.iter().sum();
+            let x = bag_tensor(&px_all, n, cfg.size, false, &ad);
+            let [_, s, c, h, w] = x.dims();
+            let logits = model.forward_ragged(x.reshape([s, c, h, w]), &lens);
+            let b = lens.len();
+            let y = Tensor::<1>::from_data(TensorData::new(ys, [b]), &ad);
+            let wt = Tensor::<1>::from_data(TensorData::new(ws, [b]), &ad);
+            let loss = weighted_bce_vec(logits, y, wt).mean();
+            total += scalar(loss.clone()) * b as f64;
             let grads = GradientsParams::from_grads(loss.backward(), &model);
             model = optim.step(tc.lr, model, grads);
-            progress(Event::Bag);
+            for _ in 0..b {
+                progress(Event::Bag);
+            }
         }
         let (probs, valid_loss) = evaluate(&model, cfg, source, valid_idx, weights, device)?;
         let entry = EpochLog {

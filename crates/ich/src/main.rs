@@ -57,7 +57,6 @@ fn run() -> anyhow::Result<ExitCode> {
 
 /// Runs one subcommand (also used by `ich demo` for its steps).
 pub(crate) fn dispatch(command: Command, progress: &progress::Bars) -> anyhow::Result<ExitCode> {
-    let progress = progress;
     match command {
         Command::Synth(a) => cmd::synth::run(a, progress),
         Command::Preprocess(a) => cmd::preprocess::run(a, progress),

@@ -256,7 +256,7 @@ pub fn decode_scan(
     for (h, z) in scan.slices.iter().zip(&scan.z) {
         match read_hu(&h.path, config.rsna_fix) {
             Ok((_, img)) => {
-                slice_to_channels(&img, &config, &mut data);
+                slice_to_channels(&img, config, &mut data);
                 kept.push(h);
                 kept_z.push(*z);
             }

@@ -215,6 +215,7 @@ fn real_head_ct_base_looks_right_in_the_windows() {
         seed: 5,
         positive_fraction: 0.5,
         base: Some(base),
+        ..SynthOptions::default()
     };
     let scans = synth(&raw, &opts, &Quiet).unwrap();
     assert_eq!(scans.iter().filter(|s| s.label == 1).count(), 1);
@@ -260,4 +261,40 @@ fn real_head_ct_base_looks_right_in_the_windows() {
             "brain centre mostly unsaturated: {saturated}"
         );
     }
+}
+
+#[test]
+fn synth_draws_only_the_subtypes_asked_for() {
+    use preprocess::synth::Subtype;
+    let tmp = tempfile::tempdir().unwrap();
+    let opts = SynthOptions {
+        scans: 6,
+        slices: 12,
+        size: 64,
+        seed: 3,
+        positive_fraction: 1.0,
+        subtypes: vec![Subtype::Intraparenchymal, Subtype::Subdural],
+        ..SynthOptions::default()
+    };
+    let scans = synth(&tmp.path().join("raw"), &opts, &Quiet).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for s in &scans {
+        assert_eq!(s.label, 1);
+        for sl in &s.slices {
+            for t in sl.subtype.split(';').filter(|t| !t.is_empty()) {
+                seen.insert(t.to_string());
+            }
+        }
+    }
+    assert!(!seen.is_empty());
+    assert!(
+        seen.iter()
+            .all(|t| t == "intraparenchymal" || t == "subdural"),
+        "{seen:?}"
+    );
+    let none = SynthOptions {
+        subtypes: vec![],
+        ..opts
+    };
+    assert!(synth(&tmp.path().join("none"), &none, &Quiet).is_err());
 }

@@ -120,6 +120,9 @@ pub struct TrainArgs {
     /// No random horizontal flips.
     #[arg(long)]
     no_augment: bool,
+    /// Bags per optimiser step (slices of all bags go through batch norm together).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(usize))]
+    batch: usize,
     /// Dropout after conv blocks 2, 5 and 6.
     #[arg(long, default_value_t = 0.3)]
     conv_dropout: f64,
@@ -167,6 +170,7 @@ pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<E
         patience: a.patience,
         seed: a.seed,
         augment: !a.no_augment,
+        batch: a.batch,
     };
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
     let folder = CnnFolderConfig {

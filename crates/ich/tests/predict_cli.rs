@@ -1,0 +1,283 @@
+//! `ich demo` and `ich predict` through the real binary: the reports exist, parse and agree with
+//! each other, the scan AUC on held-out synthetic scans beats chance, and a bundle whose parts do
+//! not fit is refused.
+
+mod common;
+
+use common::{ich, ok, s};
+
+use std::collections::HashMap;
+use std::path::Path;
+
+fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let h = r.headers().unwrap().clone();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            h.iter()
+                .zip(rec.iter())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+fn f(v: &str) -> f64 {
+    v.parse().unwrap()
+}
+
+/// ROC AUC by counting pairs (independent of the crate's implementation).
+fn pair_auc(labels: &[u8], scores: &[f64]) -> f64 {
+    let (mut num, mut den) = (0.0, 0.0);
+    for (i, &li) in labels.iter().enumerate() {
+        for (j, &lj) in labels.iter().enumerate() {
+            if li == 1 && lj == 0 {
+                den += 1.0;
+                num += if scores[i] > scores[j] {
+                    1.0
+                } else if scores[i] == scores[j] {
+                    0.5
+                } else {
+                    0.0
+                };
+            }
+        }
+    }
+    num / den
+}
+
+#[test]
+fn demo_reports_exist_parse_agree_and_beat_chance() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("demo");
+    let text = ok(&[
+        "-q",
+        "demo",
+        "--out",
+        s(&out),
+        "--scans",
+        "64",
+        "--test-scans",
+        "24",
+        "--epochs",
+        "8",
+    ]);
+    let rep = out.join("report");
+    for f in ["index.html", "report.json", "scans.csv", "slices.csv"] {
+        assert!(rep.join(f).is_file(), "{f} missing:\n{text}");
+    }
+    assert!(text.contains("index.html"), "{text}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(rep.join("report.json")).unwrap()).unwrap();
+    let scans = report["scans"].as_array().unwrap();
+    assert_eq!(scans.len(), 24);
+    let scan_rows = csv_rows(&rep.join("scans.csv"));
+    let slice_rows = csv_rows(&rep.join("slices.csv"));
+    assert_eq!(scan_rows.len(), 24);
+    assert_eq!(slice_rows.len(), 24 * 16);
+    let index = std::fs::read_to_string(rep.join("index.html")).unwrap();
+    let mut prev = f64::INFINITY;
+    for (js, row) in scans.iter().zip(&scan_rows) {
+        let id = js["id"].as_str().unwrap();
+        assert_eq!(row["scan_id"], id, "scans.csv follows report.json's order");
+        let p = js["probability"].as_f64().unwrap();
+        assert!(p <= prev, "sorted by probability, highest first");
+        prev = p;
+        assert!((f(&row["probability"]) - p).abs() < 1e-12);
+        assert!((f(&row["sd"]) - js["sd"].as_f64().unwrap()).abs() < 1e-12);
+        assert!((0.0..=1.0).contains(&p) && js["sd"].as_f64().unwrap() >= 0.0);
+        assert_eq!(row["positive"] == "1", p >= 0.5);
+        // its slices, in z order, agree with slices.csv
+        let sl = js["slices"].as_array().unwrap();
+        assert_eq!(sl.len(), 16);
+        let rows: Vec<_> = slice_rows.iter().filter(|r| r["scan_id"] == id).collect();
+        assert_eq!(rows.len(), 16);
+        let mut att = 0.0;
+        let mut z_prev = f64::NEG_INFINITY;
+        let mut n_pos = 0;
+        for (k, (a, b)) in sl.iter().zip(&rows).enumerate() {
+            assert_eq!(b["slice_index"], k.to_string());
+            assert_eq!(
+                a["sop_instance_uid"].as_str().unwrap(),
+                b["sop_instance_uid"]
+            );
+            assert!((a["probability"].as_f64().unwrap() - f(&b["probability"])).abs() < 1e-12);
+            let z = f(&b["z"]);
+            assert!(z > z_prev, "slices in z order");
+            z_prev = z;
+            att += f(&b["cnn_attention"]);
+            n_pos += usize::from(b["positive"] == "1");
+        }
+        assert!((att - 1.0).abs() < 1e-4, "attention sums to 1");
+        assert_eq!(row["positive_slices"], n_pos.to_string());
+        // the page exists and carries the scan's numbers
+        let page = rep.join(js["page"].as_str().unwrap());
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(html.contains(&format!("{p:.3} ±")), "{}", page.display());
+        assert_eq!(
+            html.matches("<img src=\"data:image/png;base64,").count(),
+            16
+        );
+        assert!(index.contains(js["page"].as_str().unwrap()));
+    }
+    // no patient identifiers without --keep-phi
+    let all = std::fs::read_to_string(rep.join("report.json")).unwrap();
+    assert!(!all.contains("patient_name") && !all.contains("patient_id"));
+
+    // metrics: recomputed here from the CSV by counting pairs
+    let labels: Vec<u8> = scan_rows
+        .iter()
+        .map(|r| r["label"].parse().unwrap())
+        .collect();
+    let probs: Vec<f64> = scan_rows.iter().map(|r| f(&r["probability"])).collect();
+    let auc = pair_auc(&labels, &probs);
+    let reported = report["metrics"]["scan"]["auc"].as_f64().unwrap();
+    assert!((auc - reported).abs() < 1e-12, "{auc} vs {reported}");
+    assert!(
+        auc >= 0.7,
+        "held-out scan AUC {auc} does not beat chance clearly:\n{text}"
+    );
+}
+
+#[test]
+fn a_bundle_whose_parts_do_not_fit_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let raw = tmp.path().join("dicom");
+    ok(&[
+        "-q",
+        "synth",
+        "--out",
+        s(&raw),
+        "--scans",
+        "8",
+        "--slices",
+        "4",
+        "--size",
+        "64",
+        "--seed",
+        "9",
+    ]);
+    let prep = |name: &str, size: &str| {
+        let ds = tmp.path().join(name);
+        ok(&[
+            "-q",
+            "preprocess",
+            s(&raw),
+            "--out",
+            s(&ds),
+            "--size",
+            size,
+            "--labels",
+            s(&raw.join("labels.csv")),
+        ]);
+        ds
+    };
+    let ds = prep("ds32", "32");
+    let ds48 = prep("ds48", "48");
+    let bundle = tmp.path().join("bundle");
+    ok(&[
+        "-q",
+        "train-cnn",
+        "--dataset",
+        s(&ds),
+        "--out",
+        s(&bundle),
+        "--dim",
+        "8",
+        "--epochs",
+        "1",
+    ]);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(bundle.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["format_version"], 1);
+    assert_eq!(manifest["cnn"]["dim"], 8);
+    assert_eq!(manifest["preprocess"]["size"], 32);
+    for f in ["config.json", "model.bpk", "log.csv"] {
+        assert_eq!(manifest["files"][f].as_str().unwrap().len(), 64, "{f}");
+    }
+    let report = tmp.path().join("report");
+    let predict = |inputs: &Path| {
+        ich(&[
+            "-q",
+            "predict",
+            "--model",
+            s(&bundle),
+            s(inputs),
+            "--out",
+            s(&report),
+        ])
+    };
+    // no GP head yet
+    let o = predict(&ds);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!o.status.success() && err.contains("no GP head"), "{err}");
+
+    let feats = tmp.path().join("f.csv");
+    ok(&[
+        "-q",
+        "extract",
+        "--model",
+        s(&bundle),
+        "--dataset",
+        s(&ds),
+        "--out",
+        s(&feats),
+    ]);
+    ok(&[
+        "-q",
+        "fit-gp",
+        "--features",
+        s(&feats),
+        "--bundle",
+        s(&bundle),
+        "--inducing",
+        "8",
+    ]);
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&ds),
+        "--out",
+        s(&report),
+    ]);
+    let scans = csv_rows(&report.join("scans.csv"));
+    assert_eq!(scans.len(), 8);
+
+    // features of another dimension are refused by fit-gp --bundle
+    let text = std::fs::read_to_string(&feats).unwrap();
+    let fewer: String = text
+        .lines()
+        .map(|l| l.split_once(',').unwrap().1.to_string() + "\n")
+        .collect();
+    let f7 = tmp.path().join("f7.csv");
+    std::fs::write(&f7, fewer).unwrap();
+    let o = ich(&["-q", "fit-gp", "--features", s(&f7), "--bundle", s(&bundle)]);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(
+        !o.status.success() && err.contains("7 features") && err.contains("8"),
+        "{err}"
+    );
+
+    // a dataset of another image size
+    let o = predict(&ds48);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(
+        !o.status.success() && err.contains("image size 48"),
+        "{err}"
+    );
+
+    // a changed file fails its checksum, named
+    let gp = bundle.join("gp.json");
+    let mut g = std::fs::read_to_string(&gp).unwrap();
+    g.push(' ');
+    std::fs::write(&gp, g).unwrap();
+    let o = predict(&ds);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(
+        !o.status.success() && err.contains("gp.json") && err.contains("checksum"),
+        "{err}"
+    );
+}
