@@ -58,7 +58,9 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
     let text = ok(&["-q", "demo", "--out", s(&out)]);
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("model/manifest.json")).unwrap()).unwrap();
-    let cnn_auc = manifest["cnn"]["validation"]["valid_bag_auc"].as_f64().unwrap();
+    let cnn_auc = manifest["cnn"]["validation"]["valid_bag_auc"]
+        .as_f64()
+        .unwrap();
     assert!(cnn_auc >= 0.9, "CNN validation bag AUC {cnn_auc}:\n{text}");
     assert_eq!(manifest["gp"]["family"], "g-vgpmil(α=1, β=1)");
     let rep = out.join("report");
