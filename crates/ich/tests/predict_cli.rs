@@ -115,10 +115,7 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
         let page = rep.join(js["page"].as_str().unwrap());
         let html = std::fs::read_to_string(&page).unwrap();
         assert!(html.contains(&format!("{p:.3} ±")), "{}", page.display());
-        assert_eq!(
-            html.matches("<img src=\"data:image/png;base64,").count(),
-            16
-        );
+        assert_eq!(html.matches("<img src=\"data:image/png;base64,").count(), 8);
         assert!(index.contains(js["page"].as_str().unwrap()));
     }
     // no patient identifiers without --keep-phi
