@@ -243,6 +243,43 @@ fn a_bundle_whose_parts_do_not_fit_is_refused() {
     let scans = csv_rows(&report.join("scans.csv"));
     assert_eq!(scans.len(), 8);
 
+    // straight from the DICOM folder (preprocessed in memory with the bundle's config): the same
+    // numbers as from the dataset; patient names only with --keep-phi
+    let from_dicom = tmp.path().join("from-dicom");
+    let args = [
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&raw),
+        "--out",
+        s(&from_dicom),
+    ];
+    ok(&args);
+    let again = csv_rows(&from_dicom.join("scans.csv"));
+    assert_eq!(again.len(), 8);
+    let by_id: HashMap<&str, f64> = again
+        .iter()
+        .map(|r| (r["scan_id"].as_str(), f(&r["probability"])))
+        .collect();
+    for a in &scans {
+        let p = by_id[a["scan_id"].as_str()];
+        assert!((f(&a["probability"]) - p).abs() < 1e-9, "{a:?} vs {p}");
+    }
+    let json = std::fs::read_to_string(from_dicom.join("report.json")).unwrap();
+    let html = std::fs::read_to_string(from_dicom.join("index.html")).unwrap();
+    assert!(!json.contains("Synthetic^Patient") && !html.contains("Synthetic^Patient"));
+    let phi = tmp.path().join("phi");
+    let mut with_phi = args.to_vec();
+    with_phi[6] = s(&phi);
+    with_phi.push("--keep-phi");
+    ok(&with_phi);
+    let json = std::fs::read_to_string(phi.join("report.json")).unwrap();
+    assert!(
+        json.contains("\"patient_name\": \"Synthetic^Patient"),
+        "{json}"
+    );
+
     // features of another dimension are refused by fit-gp --bundle
     let text = std::fs::read_to_string(&feats).unwrap();
     let fewer: String = text

@@ -173,7 +173,7 @@ pub fn predict(a: &Args, bars: &crate::progress::Bars) -> anyhow::Result<Outcome
     let skipped_lock = Mutex::new(std::mem::take(&mut skipped));
     let quiet = preprocess::Quiet;
     bars.stage("predicting scans", work.len() as u64);
-    for (k, src) in work.iter().enumerate() {
+    for src in &work {
         let t = Instant::now();
         let loaded: anyhow::Result<(ScanMeta, Vec<u8>)> = match src {
             Source::Dataset(ds, i) => {
@@ -229,7 +229,7 @@ pub fn predict(a: &Args, bars: &crate::progress::Bars) -> anyhow::Result<Outcome
         )
         .with_context(|| format!("scan {}: features", meta.id))?;
         let pred = gp
-            .predict(&data, a.samples, a.seed.wrapping_add(k as u64))
+            .predict(&data, a.samples, a.seed ^ fnv1a(&meta.id))
             .with_context(|| format!("scan {}: GP head", meta.id))?;
         time.gp += t.elapsed();
 
@@ -335,6 +335,13 @@ pub fn predict(a: &Args, bars: &crate::progress::Bars) -> anyhow::Result<Outcome
         println!("index: {}", index.display());
     }
     Ok(Outcome { index, report })
+}
+
+/// A scan's Monte Carlo seed depends on its id, not on the order the inputs came in.
+fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 fn metrics(scans: &[ScanReport]) -> Option<ReportMetrics> {
@@ -463,4 +470,17 @@ fn print_summary(r: &Report, t: &Timing, a: &Args) {
         a.out.join("scans.csv").display(),
         a.out.join("report.json").display()
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fnv1a;
+
+    #[test]
+    fn fnv1a_of_published_vectors() {
+        // FNV-1a 64-bit test vectors (Fowler, Noll, Vo)
+        assert_eq!(fnv1a(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a("a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a("foobar"), 0x85944171f73967e8);
+    }
 }
