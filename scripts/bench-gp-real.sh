@@ -11,7 +11,7 @@ data="${ICH_SHARED_DATA:-../shared/data}"
 out="${OUT:-bench-out}"
 mkdir -p "$out"
 cargo build --release --locked -p ich >/dev/null 2>&1
-ich=target/release/ich
+ich="${CARGO_TARGET_DIR:-target}/release/ich"
 models="${MODELS:-vgpmil g-vgpmil probit probit-gibbs lm-vgpmil}"
 for model in $models; do
   for set in musk1 musk2; do

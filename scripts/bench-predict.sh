@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-3}"
 cargo build --release --locked -p ich >/dev/null
-ich=target/release/ich
+ich="${CARGO_TARGET_DIR:-target}/release/ich"
 w=bench-out/predict
 mkdir -p "$w"
 if [ ! -f "$w/bundle/gp.json" ]; then

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scans="${1:-8}"; slices="${2:-40}"; out_size="${3:-256}"
 cargo build --release --locked -p ich >/dev/null 2>&1
-ich=target/release/ich
+ich="${CARGO_TARGET_DIR:-target}/release/ich"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 "$ich" -q synth --out "$work/dicom" --scans "$scans" --slices "$slices" --size 512 --seed 42 >/dev/null
 n=$((scans * slices))

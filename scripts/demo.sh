@@ -9,4 +9,4 @@ bash scripts/setup-system.sh
 out="${1:-demo}"
 shift || true
 cargo build --release --locked -p ich
-target/release/ich demo --out "$out" "$@"
+"${CARGO_TARGET_DIR:-target}/release/ich" demo --out "$out" "$@"

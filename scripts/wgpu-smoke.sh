@@ -14,7 +14,7 @@ if ! command -v nvidia-smi >/dev/null 2>&1; then
 fi
 cargo build --release --locked -p ich --features wgpu
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-ich=target/release/ich
+ich="${CARGO_TARGET_DIR:-target}/release/ich"
 "$ich" -q synth --out "$work/dicom" --scans 8 --slices 8 --size 64 --seed 3
 "$ich" -q preprocess "$work/dicom" --out "$work/ds" --size 64 \
   --labels "$work/dicom/labels.csv" --labels "$work/dicom/slice_labels.csv"

@@ -25,7 +25,7 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
     let mut times = Vec::new();
     for step in 0..steps + 1 {
         let t = Instant::now();
-        let x = bag_tensor(&px, slices, size, false, &device);
+        let x = bag_tensor(&px, slices, size, &device);
         let (logit, _, _) = model.forward(x, None);
         let loss = weighted_bce(logit, 1.0, 1.0);
         let grads = GradientsParams::from_grads(loss.backward(), &model);

@@ -68,7 +68,6 @@ impl Trained {
                 &pixels[start * per..end * per],
                 end - start,
                 size,
-                false,
                 &self.device,
             );
             let [_, s, c, h, w] = x.dims();

@@ -88,30 +88,24 @@ pub enum Event<'a> {
 }
 
 /// A bag as a `[1, S, 3, size, size]` tensor in [0, 1].
-pub fn bag_tensor(
-    pixels: &[u8],
-    slices: usize,
-    size: usize,
-    flip: bool,
-    device: &Device,
-) -> Tensor<5> {
-    let mut v: Vec<f32> = pixels.iter().map(|&p| p as f32 / 255.0).collect();
-    if flip {
-        for row in v.chunks_mut(size) {
-            row.reverse();
-        }
-    }
+pub fn bag_tensor(pixels: &[u8], slices: usize, size: usize, device: &Device) -> Tensor<5> {
+    let v: Vec<f32> = pixels.iter().map(|&p| p as f32 / 255.0).collect();
     Tensor::from_data(TensorData::new(v, [1, slices, 3, size, size]), device)
 }
 
-/// Class-weighted BCE on a logit: `w_y · (softplus(z) − y z)`, softplus computed stably.
-pub fn weighted_bce(logit: Tensor<1>, y: f32, w: f32) -> Tensor<1> {
-    let sp = relu(logit.clone()) + logit.clone().abs().neg().exp().log1p();
-    (sp - logit * y) * w
+/// Mirrors every row of uint8 `[.., size]` images (left ↔ right).
+pub fn flip_horizontal(pixels: &mut [u8], size: usize) {
+    for row in pixels.chunks_mut(size) {
+        row.reverse();
+    }
 }
 
-/// [`weighted_bce`] for a batch: logits, labels and weights `[B]`.
-pub fn weighted_bce_vec(logit: Tensor<1>, y: Tensor<1>, w: Tensor<1>) -> Tensor<1> {
+/// Class-weighted BCE on logits: `w · (softplus(z) − y z)`, softplus computed stably; `y` and `w`
+/// are scalars or tensors of the logits' shape.
+pub fn weighted_bce<Y>(logit: Tensor<1>, y: Y, w: Y) -> Tensor<1>
+where
+    Tensor<1>: std::ops::Mul<Y, Output = Tensor<1>>,
+{
     let sp = relu(logit.clone()) + logit.clone().abs().neg().exp().log1p();
     (sp - logit * y) * w
 }
@@ -145,7 +139,7 @@ pub fn evaluate(
     let mut loss = 0.0;
     for &i in idx {
         let (s, px) = source.pixels(i).map_err(CnnError::Data)?;
-        let x = bag_tensor(&px, s, cfg.size, false, device);
+        let x = bag_tensor(&px, s, cfg.size, device);
         let (logit, _, _) = m.forward(x, None);
         let z = scalar(logit.clone());
         probs.push(1.0 / (1.0 + (-z).exp()));
@@ -323,9 +317,7 @@ pub fn train(
             for &i in chunk {
                 let (s, mut px) = source.pixels(i).map_err(CnnError::Data)?;
                 if tc.augment && rand::Rng::random_bool(&mut rng, 0.5) {
-                    for row in px.chunks_mut(cfg.size) {
-                        row.reverse();
-                    }
+                    flip_horizontal(&mut px, cfg.size);
                 }
                 px_all.extend_from_slice(&px);
                 lens.push(s);
@@ -334,13 +326,13 @@ pub fn train(
                 ws.push(weights[y as usize]);
             }
             let n: usize = lens.iter().sum();
-            let x = bag_tensor(&px_all, n, cfg.size, false, &ad);
+            let x = bag_tensor(&px_all, n, cfg.size, &ad);
             let [_, s, c, h, w] = x.dims();
             let logits = model.forward_ragged(x.reshape([s, c, h, w]), &lens);
             let b = lens.len();
             let y = Tensor::<1>::from_data(TensorData::new(ys, [b]), &ad);
             let wt = Tensor::<1>::from_data(TensorData::new(ws, [b]), &ad);
-            let loss = weighted_bce_vec(logits, y, wt).mean();
+            let loss = weighted_bce(logits, y, wt).mean();
             total += scalar(loss.clone()) * b as f64;
             let grads = GradientsParams::from_grads(loss.backward(), &model);
             model = optim.step(tc.lr, model, grads);

@@ -54,7 +54,7 @@ fn output_shapes_for_several_bag_sizes() {
         let cfg = small(dim);
         let model = cfg.init(&device).valid();
         for slices in [1, 3, 7] {
-            let x = bag_tensor(&pixels(slices, 32, 1), slices, 32, false, &device);
+            let x = bag_tensor(&pixels(slices, 32, 1), slices, 32, &device);
             let (logit, att, feats) = model.forward(x, None);
             assert_eq!(logit.dims(), [1]);
             assert_eq!(att.dims(), [1, slices]);
@@ -104,7 +104,7 @@ fn save_and_load_give_identical_outputs() {
     let path = dir.path().join("m.bpk");
     model.clone().save_file(&path).unwrap();
     let loaded = cfg.init(&device).try_load_file(&path).unwrap();
-    let x = bag_tensor(&pixels(4, 32, 3), 4, 32, false, &device);
+    let x = bag_tensor(&pixels(4, 32, 3), 4, 32, &device);
     let (a, _, fa) = model.valid().forward(x.clone(), None);
     let (b, _, fb) = loaded.valid().forward(x, None);
     assert_eq!(values(a), values(b));
@@ -118,7 +118,7 @@ fn one_optimiser_step_lowers_the_loss() {
     let cfg = small(8);
     let mut model = cfg.init(&device);
     let mut optim = AdamConfig::new().init();
-    let x = bag_tensor(&pixels(3, 32, 5), 3, 32, false, &device);
+    let x = bag_tensor(&pixels(3, 32, 5), 3, 32, &device);
     let loss_of = |m: &attcnn::AttCnn| {
         let (logit, _, _) = m.forward(x.clone(), None);
         weighted_bce(logit, 1.0, 1.0)

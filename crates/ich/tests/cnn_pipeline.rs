@@ -10,33 +10,8 @@ use std::path::Path;
 fn cohort(dir: &Path, name: &str, scans: &str, seed: &str) -> std::path::PathBuf {
     let raw = dir.join(format!("{name}-dicom"));
     let ds = dir.join(format!("{name}-ds"));
-    ok(&[
-        "-q",
-        "synth",
-        "--out",
-        s(&raw),
-        "--scans",
-        scans,
-        "--slices",
-        "6",
-        "--size",
-        "64",
-        "--seed",
-        seed,
-    ]);
-    ok(&[
-        "-q",
-        "preprocess",
-        s(&raw),
-        "--out",
-        s(&ds),
-        "--size",
-        "32",
-        "--labels",
-        s(&raw.join("labels.csv")),
-        "--labels",
-        s(&raw.join("slice_labels.csv")),
-    ]);
+    common::synth(&raw, scans, "6", "64", seed);
+    common::preprocess(&raw, &ds, "32", &[]);
     ds
 }
 
@@ -162,47 +137,11 @@ fn train_extract_fit_and_resume() {
 fn extract_refuses_a_dataset_with_other_windows() {
     let tmp = tempfile::tempdir().unwrap();
     let raw = tmp.path().join("dicom");
-    ok(&[
-        "-q",
-        "synth",
-        "--out",
-        s(&raw),
-        "--scans",
-        "6",
-        "--slices",
-        "4",
-        "--size",
-        "64",
-        "--seed",
-        "5",
-    ]);
-    let labels = raw.join("labels.csv");
+    common::synth(&raw, "6", "4", "64", "5");
     let a = tmp.path().join("a");
     let b = tmp.path().join("b");
-    ok(&[
-        "-q",
-        "preprocess",
-        s(&raw),
-        "--out",
-        s(&a),
-        "--size",
-        "32",
-        "--labels",
-        s(&labels),
-    ]);
-    ok(&[
-        "-q",
-        "preprocess",
-        s(&raw),
-        "--out",
-        s(&b),
-        "--size",
-        "32",
-        "--soft-window",
-        "30/30",
-        "--labels",
-        s(&labels),
-    ]);
+    common::preprocess(&raw, &a, "32", &[]);
+    common::preprocess(&raw, &b, "32", &["--soft-window", "30/30"]);
     let model = tmp.path().join("m");
     ok(&[
         "-q",

@@ -185,7 +185,9 @@ fn slice_metas(slices: &[&SliceHeader], z: &[Option<f64>]) -> Vec<SliceMeta> {
         .collect()
 }
 
-fn apply_labels(meta: &mut ScanMeta, labels: &Labels) {
+/// Sets slice labels (by SOPInstanceUID) and the scan label (by SeriesInstanceUID, else the max of
+/// its slice labels) from `labels`.
+pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) {
     for s in &mut meta.slices {
         let l = labels.slice(&s.sop_instance_uid);
         s.label = l.map(|l| l.label);

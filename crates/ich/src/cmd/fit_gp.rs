@@ -117,25 +117,29 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let pred = model.predict(v, a.samples, a.train.seed)?;
         let p = pred.bag_probabilities(model.bag_rule);
         let l = v.bag_labels();
-        validation.bag_auc = gphead::metrics::roc_auc(&l, &p);
-        validation.bag_log_likelihood = Some(log_likelihood(&l, &p));
-        validation.bag_ece = Some(ece(&l, &p, 10));
-        println!(
-            "validation bags: AUC {:.4}, log-likelihood {:.4}, ECE {:.4}",
-            gphead::metrics::roc_auc(&l, &p).unwrap_or(f64::NAN),
+        let (auc, ll, e) = (
+            gphead::metrics::roc_auc(&l, &p),
             log_likelihood(&l, &p),
-            ece(&l, &p, 10)
+            ece(&l, &p, 10),
         );
+        println!(
+            "validation bags: AUC {:.4}, log-likelihood {ll:.4}, ECE {e:.4}",
+            auc.unwrap_or(f64::NAN)
+        );
+        validation = GpValidation {
+            bag_auc: auc,
+            bag_log_likelihood: Some(ll),
+            bag_ece: Some(e),
+            calibrated: false,
+        };
         if a.calibrate {
             let c = Platt::fit(&l, &p);
             let q: Vec<f64> = p.iter().map(|&x| c.apply(x)).collect();
             println!(
-                "Platt scaling (a = {:.3}, b = {:.3}): log-likelihood {:.4} → {:.4}, ECE {:.4} → {:.4} (on the same validation bags)",
+                "Platt scaling (a = {:.3}, b = {:.3}): log-likelihood {ll:.4} → {:.4}, ECE {e:.4} → {:.4} (on the same validation bags)",
                 c.a,
                 c.b,
-                log_likelihood(&l, &p),
                 log_likelihood(&l, &q),
-                ece(&l, &p, 10),
                 ece(&l, &q, 10)
             );
             model.calibration = Some(c);

@@ -10,12 +10,12 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::Context;
 use attcnn::inference::Trained;
 use gphead::metrics::Metrics;
-use gphead::MilData;
-use preprocess::dataset::{write_atomic, Dataset, ScanMeta, Skipped};
+use gphead::{GpModel, MilData};
+use preprocess::dataset::{write_atomic, Dataset, Skipped};
 use preprocess::labels::Labels;
-use preprocess::pipeline::{decode_scan, find_scans};
+use preprocess::pipeline::{apply_labels, decode_scan, find_scans};
 use preprocess::scan::Scan;
-use preprocess::Progress;
+use preprocess::{PreprocessConfig, Progress};
 
 use super::cnn::{device, DeviceArg};
 use crate::bundle::{rfc3339, Bundle};
@@ -121,7 +121,7 @@ pub fn predict(a: &Args, bars: &crate::progress::Bars) -> anyhow::Result<Outcome
         datasets.push(ds);
     }
     let t = Instant::now();
-    let (scans, mut skipped) = if dicom_paths.is_empty() {
+    let (scans, skipped) = if dicom_paths.is_empty() {
         (Vec::new(), Skipped::default())
     } else {
         find_scans(&dicom_paths, bars)?
@@ -129,9 +129,7 @@ pub fn predict(a: &Args, bars: &crate::progress::Bars) -> anyhow::Result<Outcome
     time.preprocess += t.elapsed();
     let mut work: Vec<Source> = Vec::new();
     for ds in &datasets {
-        for i in 0..ds.manifest.scans.len() {
-            work.push(Source::Dataset(ds, i));
-        }
+        work.extend((0..ds.manifest.scans.len()).map(|i| Source::Dataset(ds, i)));
     }
     work.extend(scans.into_iter().map(Source::Dicom));
     if work.is_empty() {
@@ -145,13 +143,13 @@ pub fn predict(a: &Args, bars: &crate::progress::Bars) -> anyhow::Result<Outcome
             skipped.counts
         );
     }
-    let pages = a.out.join("scans");
-    std::fs::create_dir_all(&pages).with_context(|| format!("creating {}", pages.display()))?;
-
-    let thresholds = Thresholds {
-        positive: a.positive_threshold,
-        uncertain_sd: a.uncertain_sd,
+    let dir = if a.no_html {
+        a.out.clone()
+    } else {
+        a.out.join("scans")
     };
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+
     let mut report = Report {
         format_version: REPORT_FORMAT,
         tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
@@ -164,53 +162,108 @@ pub fn predict(a: &Args, bars: &crate::progress::Bars) -> anyhow::Result<Outcome
             image_size: cfg.size,
             bag_rule: format!("{:?}", gp.bag_rule),
         },
-        thresholds,
+        thresholds: Thresholds {
+            positive: a.positive_threshold,
+            uncertain_sd: a.uncertain_sd,
+        },
         scans: Vec::new(),
         metrics: None,
         skipped: Vec::new(),
     };
-    let mut thumbs_of: Vec<Vec<String>> = Vec::new();
-    let skipped_lock = Mutex::new(std::mem::take(&mut skipped));
-    let quiet = preprocess::Quiet;
+    let ctx = ScanContext {
+        a,
+        net: &net,
+        gp: &gp,
+        cfg: &cfg,
+        labels: &labels,
+        skipped: Mutex::new(skipped),
+    };
     bars.stage("predicting scans", work.len() as u64);
     for src in &work {
-        let t = Instant::now();
-        let loaded: anyhow::Result<(ScanMeta, Vec<u8>)> = match src {
-            Source::Dataset(ds, i) => {
-                let e = &ds.manifest.scans[*i];
-                ds.scan_meta(e)
-                    .and_then(|m| ds.scan_pixels(e).map(|p| (m, p.data)))
-                    .map_err(anyhow::Error::from)
-            }
-            Source::Dicom(scan) => decode_scan(scan, &cfg, a.keep_phi, &quiet, &skipped_lock)
-                .map_err(|e| anyhow::anyhow!("scan {}: {e}", scan.id)),
-        };
-        let (mut meta, pixels) = match loaded {
-            Ok(v) => v,
+        // a scan that cannot be read or predicted is reported and skipped; the rest go on
+        match ctx.scan(src, &report, &mut time) {
+            Ok(sr) => report.scans.push(sr),
             Err(e) => {
                 tracing::warn!("skipped: {e:#}");
                 report.skipped.push(format!("{e:#}"));
-                bars.inc(1);
-                continue;
             }
+        }
+        bars.inc(1);
+    }
+    bars.done();
+    let sk = ctx.skipped.into_inner().expect("no panic holding the lock");
+    report.skipped.extend(sk.files);
+
+    let t = Instant::now();
+    // highest probability first (the order of the index page and the CSV files)
+    report
+        .scans
+        .sort_by(|x, y| y.probability.total_cmp(&x.probability));
+    report.metrics = metrics(&report.scans);
+    write_atomic(&a.out.join("slices.csv"), slices_csv(&report).as_bytes())?;
+    write_atomic(&a.out.join("scans.csv"), scans_csv(&report).as_bytes())?;
+    write_atomic(
+        &a.out.join("report.json"),
+        &serde_json::to_vec_pretty(&report).context("serialising the report")?,
+    )?;
+    let index = a.out.join("index.html");
+    if !a.no_html {
+        write_atomic(&index, index_page(&report).as_bytes())?;
+    }
+    time.reports += t.elapsed();
+
+    print_summary(&report, &time, a);
+    if !a.no_html {
+        println!("index: {}", index.display());
+    }
+    Ok(Outcome { index, report })
+}
+
+/// What every scan's prediction needs.
+struct ScanContext<'a> {
+    a: &'a Args,
+    net: &'a Trained,
+    gp: &'a GpModel,
+    cfg: &'a PreprocessConfig,
+    labels: &'a Labels,
+    /// Slices that failed to decode (their scans go on without them).
+    skipped: Mutex<Skipped>,
+}
+
+impl ScanContext<'_> {
+    /// Loads (or decodes) one scan, runs the CNN and the GP head, writes its page; `head` gives
+    /// the page its model and thresholds.
+    fn scan(&self, src: &Source, head: &Report, time: &mut Timing) -> anyhow::Result<ScanReport> {
+        let (a, gp, thr) = (self.a, self.gp, &head.thresholds);
+        let t = Instant::now();
+        let (mut meta, pixels) = match src {
+            Source::Dataset(ds, i) => {
+                let e = &ds.manifest.scans[*i];
+                (ds.scan_meta(e)?, ds.scan_pixels(e)?.data)
+            }
+            Source::Dicom(scan) => decode_scan(
+                scan,
+                self.cfg,
+                a.keep_phi,
+                &preprocess::Quiet,
+                &self.skipped,
+            )
+            .with_context(|| format!("scan {}", scan.id))?,
         };
-        if !labels.is_empty() {
-            for s in &mut meta.slices {
-                s.label = labels.slice(&s.sop_instance_uid).map(|l| l.label);
-            }
-            let sl: Vec<Option<u8>> = meta.slices.iter().map(|s| s.label).collect();
-            meta.label = labels.scan(&meta.series_instance_uid, &sl);
+        if !self.labels.is_empty() {
+            apply_labels(&mut meta, self.labels);
         }
         time.preprocess += t.elapsed();
 
         let t = Instant::now();
-        let cnn = net
-            .scan(meta.n_slices, &pixels)
-            .with_context(|| format!("scan {}", meta.id))?;
+        let n = meta.n_slices;
+        let cnn = self
+            .net
+            .scan(n, &pixels)
+            .with_context(|| format!("scan {}: CNN", meta.id))?;
         time.cnn += t.elapsed();
 
         let t = Instant::now();
-        let n = meta.n_slices;
         let x: Vec<f64> = cnn
             .features
             .iter()
@@ -237,104 +290,54 @@ pub fn predict(a: &Args, bars: &crate::progress::Bars) -> anyhow::Result<Outcome
         let slices: Vec<SliceReport> = meta
             .slices
             .iter()
+            .zip(&pred.instances)
+            .zip(&cnn.attention)
             .enumerate()
-            .map(|(i, s)| {
-                let p = &pred.instances[i];
-                SliceReport {
-                    index: i,
-                    sop_instance_uid: s.sop_instance_uid.clone(),
-                    z: s.z,
-                    probability: p.mean,
-                    sd: p.sd,
-                    positive: p.mean >= thresholds.positive,
-                    uncertain: p.sd >= thresholds.uncertain_sd,
-                    attention: cnn.attention[i] as f64,
-                    label: s.label,
-                }
+            .map(|(i, ((s, p), &att))| SliceReport {
+                index: i,
+                sop_instance_uid: s.sop_instance_uid.clone(),
+                z: s.z,
+                probability: p.mean,
+                sd: p.sd,
+                positive: p.mean >= thr.positive,
+                uncertain: p.sd >= thr.uncertain_sd,
+                attention: att as f64,
+                label: s.label,
             })
             .collect();
         let bag = &pred.bags[0];
         let (p, sd) = (bag.mean(gp.bag_rule), bag.sd(gp.bag_rule));
         let sr = ScanReport {
-            id: meta.id.clone(),
             n_slices: n,
             probability: p,
             sd,
-            positive: p >= thresholds.positive,
-            uncertain: sd >= thresholds.uncertain_sd,
+            positive: p >= thr.positive,
+            uncertain: sd >= thr.uncertain_sd,
             cnn_probability: cnn.probability,
             positive_slices: slices.iter().filter(|s| s.positive).count(),
             uncertain_slices: slices.iter().filter(|s| s.uncertain).count(),
             label: meta.label,
-            patient_name: meta.patient_name.clone().filter(|_| a.keep_phi),
-            patient_id: meta.patient_id.clone().filter(|_| a.keep_phi),
-            warnings: meta.warnings.clone(),
+            patient_name: meta.patient_name.filter(|_| a.keep_phi),
+            patient_id: meta.patient_id.filter(|_| a.keep_phi),
+            warnings: meta.warnings,
             page: (!a.no_html).then(|| format!("scans/{}.html", meta.id)),
+            id: meta.id,
             slices,
         };
-        let thumbs = if a.no_html {
-            Vec::new()
-        } else {
-            let size = cfg.size;
+        // the page now, so that no scan's thumbnails stay in memory
+        if let Some(page) = &sr.page {
+            let size = self.cfg.size;
             let per = 3 * size * size;
-            (0..n)
-                .map(|i| png_data_uri(&pixels[i * per..i * per + size * size], size, size))
-                .collect::<anyhow::Result<Vec<_>>>()?
-        };
-        time.reports += t.elapsed();
-        report.scans.push(sr);
-        thumbs_of.push(thumbs);
-        bars.inc(1);
-    }
-    bars.done();
-    let sk = skipped_lock
-        .into_inner()
-        .expect("no panic holding the lock");
-    report.skipped.extend(sk.files.iter().cloned());
-
-    let t = Instant::now();
-    // highest probability first (the page order of the index)
-    let mut order: Vec<usize> = (0..report.scans.len()).collect();
-    order.sort_by(|&i, &j| {
-        report.scans[j]
-            .probability
-            .total_cmp(&report.scans[i].probability)
-    });
-    let mut sorted = Vec::with_capacity(order.len());
-    let mut sorted_thumbs = Vec::with_capacity(order.len());
-    for &i in &order {
-        sorted.push(report.scans[i].clone());
-        sorted_thumbs.push(std::mem::take(&mut thumbs_of[i]));
-    }
-    report.scans = sorted;
-    report.metrics = metrics(&report.scans);
-
-    std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
-    write_atomic(&a.out.join("slices.csv"), slices_csv(&report).as_bytes())?;
-    write_atomic(&a.out.join("scans.csv"), scans_csv(&report).as_bytes())?;
-    write_atomic(
-        &a.out.join("report.json"),
-        &serde_json::to_vec_pretty(&report).context("serialising the report")?,
-    )?;
-    let index = a.out.join("index.html");
-    if !a.no_html {
-        let thumb_px = cfg.size.clamp(96, 192);
-        for (s, th) in report.scans.iter().zip(&sorted_thumbs) {
-            let html = scan_page(&report, s, th, thumb_px);
-            write_atomic(
-                &a.out.join(s.page.as_deref().unwrap_or_default()),
-                html.as_bytes(),
-            )?;
+            let thumbs = pixels
+                .chunks(per)
+                .map(|slice| png_data_uri(&slice[..size * size], size, size))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let html = scan_page(head, &sr, &thumbs, size.clamp(96, 192));
+            write_atomic(&a.out.join(page), html.as_bytes())?;
         }
-        write_atomic(&index, index_page(&report).as_bytes())?;
+        time.reports += t.elapsed();
+        Ok(sr)
     }
-    time.reports += t.elapsed();
-
-    print_summary(&report, &time, a);
-    if !a.no_html {
-        println!("index: {}", index.display());
-    }
-    Ok(Outcome { index, report })
 }
 
 /// A scan's Monte Carlo seed depends on its id, not on the order the inputs came in.

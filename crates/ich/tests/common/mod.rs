@@ -33,3 +33,42 @@ pub fn ok(args: &[&str]) -> String {
 pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+/// `ich synth` of `scans` scans of `slices` slices, `size`² pixels, into `raw`.
+pub fn synth(raw: &Path, scans: &str, slices: &str, size: &str, seed: &str) {
+    ok(&[
+        "-q",
+        "synth",
+        "--out",
+        s(raw),
+        "--scans",
+        scans,
+        "--slices",
+        slices,
+        "--size",
+        size,
+        "--seed",
+        seed,
+    ]);
+}
+
+/// `ich preprocess` of `raw` (with its scan and slice labels) into `ds` at `size`², plus `extra`
+/// options.
+pub fn preprocess(raw: &Path, ds: &Path, size: &str, extra: &[&str]) {
+    let (labels, slice_labels) = (raw.join("labels.csv"), raw.join("slice_labels.csv"));
+    let mut args = vec![
+        "-q",
+        "preprocess",
+        s(raw),
+        "--out",
+        s(ds),
+        "--size",
+        size,
+        "--labels",
+        s(&labels),
+        "--labels",
+        s(&slice_labels),
+    ];
+    args.extend_from_slice(extra);
+    ok(&args);
+}
