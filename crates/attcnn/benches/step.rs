@@ -1,6 +1,9 @@
 //! Benchmark: seconds per training step (forward, backward, Adam) for one 32-slice bag, at 256²
-//! and 512², on the CPU backend(s) this build has. Prints one line per (backend, size).
-//! `cargo bench -p attcnn --bench step [--features ndarray|wgpu] [-- SLICES STEPS]`
+//! and 512², on the backends this build has (flex; ndarray and wgpu with their features). Prints
+//! one line per (backend, size). Before timing a backend other than flex it checks that backend
+//! against flex: from the same weights (dropout off), three forward passes with two Adam steps
+//! between them must give flex's logits and attention weights, else the bench fails.
+//! `cargo bench -p attcnn --bench step [--features ndarray|wgpu] [-- SLICES STEPS [SIZE...]]`
 
 use std::time::Instant;
 
@@ -8,6 +11,77 @@ use attcnn::training::{bag_tensor, weighted_bce};
 use attcnn::AttCnnConfig;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::Device;
+
+/// Checks of the other backends against flex (built with `--features ndarray` or `wgpu`).
+#[cfg(any(feature = "ndarray", feature = "wgpu"))]
+mod check {
+    use attcnn::training::{bag_tensor, weighted_bce};
+    use attcnn::{AttCnn, AttCnnConfig};
+    use burn::module::Module;
+    use burn::optim::{AdamConfig, GradientsParams};
+    use burn::tensor::Device;
+
+    /// Logits and attention weights of three forward passes of `model` on one 8-slice bag, with an
+    /// Adam step (lr 1e-3) after each of the first two.
+    fn trajectory(mut model: AttCnn, device: &Device, size: usize, px: &[u8]) -> Vec<f32> {
+        let mut optim = AdamConfig::new().init();
+        let mut out = Vec::new();
+        for step in 0..3 {
+            let (logit, att, _) = model.forward(bag_tensor(px, 8, size, device), None);
+            out.extend(
+                logit
+                    .clone()
+                    .into_data()
+                    .try_to_vec::<f32>()
+                    .expect("f32 logits"),
+            );
+            out.extend(att.into_data().try_to_vec::<f32>().expect("f32 attention"));
+            if step < 2 {
+                let loss = weighted_bce(logit, 1.0, 1.0);
+                let grads = GradientsParams::from_grads(loss.backward(), &model);
+                model = optim.step(1e-3, model, grads);
+            }
+        }
+        out
+    }
+
+    /// Trains the same weights on `base` and on flex and panics unless they agree.
+    pub fn check_against_flex(name: &str, base: Device) {
+        let size = 64;
+        let cfg = AttCnnConfig {
+            size,
+            dim: 8,
+            conv_dropout: 0.0,
+            head_dropout: 0.0,
+            ..AttCnnConfig::default()
+        };
+        let flex = Device::flex().autodiff();
+        flex.seed(1);
+        let model = cfg.init(&flex);
+        let other = base.autodiff();
+        let on_other = model.clone().fork(&other);
+        let px: Vec<u8> = (0..8 * 3 * size * size)
+            .map(|i| (i * 37 % 253) as u8)
+            .collect();
+        let want = trajectory(model, &flex, size, &px);
+        let got = trajectory(on_other, &other, size, &px);
+        let diff = want
+            .iter()
+            .zip(&got)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        println!(
+            "check    {name} vs flex, 3 forward passes and 2 Adam steps: logits {:?} vs {:?}, \
+             largest difference {diff:.2e}",
+            [want[0], want[9], want[18]],
+            [got[0], got[9], got[18]]
+        );
+        assert!(
+            got.len() == want.len() && diff < 1e-3,
+            "{name} disagrees with flex"
+        );
+    }
+}
 
 fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
     let device = base.autodiff();
@@ -30,8 +104,8 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
         let loss = weighted_bce(logit, 1.0, 1.0);
         let grads = GradientsParams::from_grads(loss.backward(), &model);
         model = optim.step(5e-5, model, grads);
-        // force the computation to finish before stopping the clock
-        let _ = model.clone();
+        // wait for queued work (wgpu runs asynchronously) before stopping the clock
+        device.sync().expect("device sync");
         if step > 0 {
             times.push(t.elapsed().as_secs_f64());
         }
@@ -44,6 +118,7 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
     );
 }
 
+#[allow(deprecated)] // burn 0.22 deprecates burn-ndarray, measured here for comparison
 fn main() {
     let args: Vec<usize> = std::env::args()
         .skip(1)
@@ -51,7 +126,16 @@ fn main() {
         .collect();
     let slices = args.first().copied().unwrap_or(32);
     let steps = args.get(1).copied().unwrap_or(3);
-    for size in [256, 512] {
+    #[cfg(feature = "ndarray")]
+    check::check_against_flex("ndarray", Device::ndarray());
+    #[cfg(feature = "wgpu")]
+    check::check_against_flex("wgpu", Device::wgpu(Default::default()));
+    let sizes = if args.len() > 2 {
+        args[2..].to_vec()
+    } else {
+        vec![256, 512]
+    };
+    for size in sizes {
         bench("flex", Device::flex(), size, slices, steps);
         #[cfg(feature = "ndarray")]
         bench("ndarray", Device::ndarray(), size, slices, steps);

@@ -44,8 +44,15 @@ fn run() -> anyhow::Result<ExitCode> {
         (false, 1) => "debug",
         _ => "trace",
     };
+    // wgpu's kernel compiler (cubecl) logs every autotuning candidate, and logs the whole shader
+    // of each candidate a driver rejects as an error although autotuning just moves on: shown
+    // with -v, hidden by default (a kernel that really fails still fails the command).
+    let default = match cli.verbose {
+        0 => format!("{level},cubecl=off"),
+        _ => level.to_string(),
+    };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -8,14 +8,25 @@ use std::path::Path;
 
 #[test]
 fn every_command_has_help() {
+    let o = ich(&["--help"]);
+    assert!(o.status.success());
+    assert!(text(&o).contains("Usage"));
     for cmd in [
-        vec!["--help"],
-        vec!["synth", "--help"],
-        vec!["preprocess", "--help"],
+        "synth",
+        "preprocess",
+        "train-cnn",
+        "extract",
+        "fit-gp",
+        "eval-gp",
+        "predict",
+        "demo",
     ] {
-        let o = ich(&cmd);
-        assert!(o.status.success(), "{cmd:?}");
-        assert!(text(&o).contains("Usage"), "{cmd:?}");
+        // listed in the top-level help, and with a help of its own naming its options
+        assert!(text(&o).contains(cmd), "{cmd} missing from ich --help");
+        let h = ich(&[cmd, "--help"]);
+        assert!(h.status.success(), "{cmd}");
+        let t = text(&h);
+        assert!(t.contains("Usage: ich") && t.contains("--"), "{cmd}: {t}");
     }
     let o = ich(&["no-such-command"]);
     assert!(!o.status.success());
@@ -127,4 +138,40 @@ fn failures_exit_non_zero_with_the_file_named() {
     ]);
     assert!(!o.status.success());
     assert!(text(&o).contains("LEVEL/WIDTH"), "{}", text(&o));
+}
+
+/// A backend the binary was built without is refused before anything is written, with the cargo
+/// feature that brings it named.
+#[test]
+fn cnn_backend_not_built_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (raw, ds) = (tmp.path().join("raw"), tmp.path().join("ds"));
+    common::synth(&raw, "4", "4", "48", "2");
+    common::preprocess(&raw, &ds, "32", &[]);
+    let mut missing = Vec::new();
+    #[cfg(not(feature = "wgpu"))]
+    missing.push((
+        "wgpu",
+        "rebuild with `cargo build --release --features wgpu`",
+    ));
+    #[cfg(not(feature = "ndarray"))]
+    missing.push((
+        "ndarray",
+        "rebuild with `cargo build --release --features ndarray`",
+    ));
+    for (device, hint) in missing {
+        let out = tmp.path().join(format!("model-{device}"));
+        let o = ich(&[
+            "train-cnn",
+            "--dataset",
+            common::s(&ds),
+            "--out",
+            common::s(&out),
+            "--device",
+            device,
+        ]);
+        assert!(!o.status.success(), "{device}");
+        assert!(text(&o).contains(hint), "{device}: {}", text(&o));
+        assert!(!out.exists(), "{device}: model folder created");
+    }
 }

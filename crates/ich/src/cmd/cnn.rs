@@ -52,20 +52,58 @@ impl CnnFolderConfig {
 pub enum DeviceArg {
     /// CPU (burn-flex).
     Cpu,
-    /// GPU through wgpu (build with `--features wgpu`).
+    /// GPU through wgpu (build with `--features wgpu`; `WGPU_BACKEND=vulkan|gl|metal|dx12` pins the
+    /// graphics API, else the runtime picks one).
     Wgpu,
+    /// CPU through the deprecated burn-ndarray backend, 4–6× slower than flex on this model
+    /// (build with `--features ndarray`).
+    Ndarray,
 }
 
 pub fn device(d: DeviceArg) -> anyhow::Result<burn::tensor::Device> {
     match d {
         DeviceArg::Cpu => Ok(attcnn::cpu_device()),
         #[cfg(feature = "wgpu")]
-        DeviceArg::Wgpu => Ok(burn::tensor::Device::wgpu(Default::default())),
+        DeviceArg::Wgpu => wgpu_device(),
         #[cfg(not(feature = "wgpu"))]
         DeviceArg::Wgpu => bail!(
             "this build has no wgpu support: rebuild with `cargo build --release --features wgpu`"
         ),
+        #[cfg(feature = "ndarray")]
+        #[allow(deprecated)] // burn 0.22 deprecates burn-ndarray; kept for comparison
+        DeviceArg::Ndarray => Ok(burn::tensor::Device::ndarray()),
+        #[cfg(not(feature = "ndarray"))]
+        DeviceArg::Ndarray => bail!(
+            "this build has no burn-ndarray support: rebuild with `cargo build --release --features ndarray`"
+        ),
     }
+}
+
+/// The wgpu device, set up once per process on the graphics API that `WGPU_BACKEND` names
+/// (`vulkan`, `gl`, `metal`, `dx12`; unset or `auto`: the runtime picks, Vulkan first). A machine
+/// without a usable adapter gets an error, not a panic at the first tensor.
+#[cfg(feature = "wgpu")]
+fn wgpu_device() -> anyhow::Result<burn::tensor::Device> {
+    use burn::tensor::wgpu::WgpuBackend;
+    static DEVICE: std::sync::OnceLock<burn::tensor::Device> = std::sync::OnceLock::new();
+    if let Some(d) = DEVICE.get() {
+        return Ok(d.clone());
+    }
+    let wanted = std::env::var("WGPU_BACKEND").unwrap_or_default();
+    let api = match wanted.to_ascii_lowercase().as_str() {
+        "" | "auto" => WgpuBackend::Auto,
+        "vulkan" => WgpuBackend::Vulkan,
+        "gl" | "opengl" => WgpuBackend::Gl,
+        "metal" => WgpuBackend::Metal,
+        "dx12" => WgpuBackend::Dx12,
+        other => bail!("WGPU_BACKEND={other}: expected vulkan, gl, metal, dx12 or auto"),
+    };
+    let device = burn::tensor::Device::wgpu_options()
+        .graphics_api(api)
+        .init()
+        .map_err(|e| anyhow::anyhow!("no usable wgpu adapter ({api:?}): {e}"))?;
+    tracing::info!(?api, "wgpu device ready");
+    Ok(DEVICE.get_or_init(|| device).clone())
 }
 
 /// A preprocessed dataset as bags for the CNN.
@@ -134,6 +172,7 @@ pub struct TrainArgs {
     /// Continue from the model folder's last checkpoint.
     #[arg(long)]
     resume: bool,
+    /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
     device: DeviceArg,
 }
@@ -172,6 +211,8 @@ pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<E
         augment: !a.no_augment,
         batch: a.batch,
     };
+    // before anything is written: a missing backend leaves no half-made model folder
+    let device = device(a.device)?;
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
     let folder = CnnFolderConfig {
         format_version: MODEL_FORMAT,
@@ -204,7 +245,6 @@ pub fn train_cnn(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<E
         s,
         model.dim
     );
-    let device = device(a.device)?;
     let count_pos = |idx: &[usize]| idx.iter().filter(|&&i| labels[i] == 1).count();
     let summary = DataSummary {
         source: a.dataset.display().to_string(),
@@ -277,6 +317,7 @@ pub struct ExtractArgs {
     /// Features CSV to write.
     #[arg(long)]
     out: PathBuf,
+    /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
     device: DeviceArg,
 }

@@ -50,6 +50,7 @@ pub struct Args {
     /// Slice feature dimension D.
     #[arg(long, default_value_t = 32)]
     pub dim: usize,
+    /// Seed of the synthetic cohorts, the CNN and the GP head (same seed, same numbers).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
 }

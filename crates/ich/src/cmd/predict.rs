@@ -60,6 +60,7 @@ pub struct Args {
     /// No HTML pages (CSV and JSON only).
     #[arg(long)]
     pub no_html: bool,
+    /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
     pub device: DeviceArg,
 }
