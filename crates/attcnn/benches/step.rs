@@ -70,6 +70,7 @@ mod check {
             .zip(&got)
             .map(|(a, b)| (a - b).abs())
             .fold(0.0f32, f32::max);
+        // per pass: one logit, then 8 attention weights
         println!(
             "check    {name} vs flex, 3 forward passes and 2 Adam steps: logits {:?} vs {:?}, \
              largest difference {diff:.2e}",

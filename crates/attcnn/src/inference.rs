@@ -55,6 +55,9 @@ impl Trained {
     pub fn scan(&self, slices: usize, pixels: &[u8]) -> Result<ScanOutput> {
         let size = self.config.size;
         let per = 3 * size * size;
+        if slices == 0 {
+            return Err(CnnError::Data("a scan without slices".into()));
+        }
         if pixels.len() != slices * per {
             return Err(CnnError::Data(format!(
                 "{} bytes for {slices} slices of {size}²",

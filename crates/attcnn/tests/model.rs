@@ -190,3 +190,17 @@ fn input_gradient_matches_finite_differences() {
         "{agree} of 40 input gradients agree with finite differences"
     );
 }
+
+/// Inference on a scan refuses pixel buffers that do not fit (an empty scan, a short buffer)
+/// with an error instead of panicking, and runs on one that does.
+#[test]
+fn scan_inference_refuses_buffers_that_do_not_fit() {
+    let device = attcnn::cpu_device();
+    let cfg = small(8);
+    let net = attcnn::inference::Trained::from_model(cfg.clone(), cfg.init(&device), &device);
+    assert!(net.scan(0, &[]).is_err());
+    assert!(net.scan(2, &pixels(1, 32, 0)).is_err());
+    let out = net.scan(2, &pixels(2, 32, 0)).unwrap();
+    assert_eq!(out.features.len(), 2);
+    assert_eq!(out.attention.len(), 2);
+}

@@ -16,8 +16,8 @@ fn cohort(dir: &Path, name: &str, scans: &str, seed: &str) -> std::path::PathBuf
 }
 
 /// The mechanics of the CNN stage: train, checkpoint, log, extract a features file that the GP
-/// head reads, resume. (Learning on synthetic scans is not asserted here: see the CNN issue's
-/// closing note.)
+/// head reads, resume. (Learning from scan labels is asserted by the demo test in
+/// `predict_cli.rs`: it needs a few hundred scans.)
 #[test]
 fn train_extract_fit_and_resume() {
     let tmp = tempfile::tempdir().unwrap();

@@ -258,6 +258,12 @@ impl ScanContext<'_> {
 
         let t = Instant::now();
         let n = meta.n_slices;
+        anyhow::ensure!(
+            meta.slices.len() == n,
+            "scan {}: {} slice records for {n} slices",
+            meta.id,
+            meta.slices.len()
+        );
         let cnn = self
             .net
             .scan(n, &pixels)
