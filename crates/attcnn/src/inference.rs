@@ -6,8 +6,8 @@ use std::path::Path;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
 
+use crate::data::bag_tensor;
 use crate::model::{AttCnn, AttCnnConfig};
-use crate::training::bag_tensor;
 use crate::{CnnError, Result};
 
 /// A trained network on a device, for inference.

@@ -3,14 +3,20 @@
 //! labels; after training the encoder alone turns every slice into D features for the GP head.
 //! Knows nothing of DICOM: bags come through [`training::BagSource`].
 //!
-//! Layout as in burn's examples: [`model`], [`training`], [`inference`].
+//! Layout as in burn's examples: [`model`] (put together from [`encoder`], [`attention`] and
+//! [`classifier`]), [`data`], [`training`], [`inference`].
 
+pub mod attention;
+pub mod classifier;
+pub mod data;
+pub mod encoder;
 pub mod inference;
 pub mod model;
 pub mod training;
 
+pub use data::BagSource;
 pub use model::{AttCnn, AttCnnConfig};
-pub use training::{BagSource, TrainConfig};
+pub use training::TrainConfig;
 
 use thiserror::Error;
 
@@ -22,6 +28,12 @@ pub enum CnnError {
     Data(String),
     #[error("{0}")]
     Io(String),
+}
+
+impl From<std::io::Error> for CnnError {
+    fn from(e: std::io::Error) -> Self {
+        CnnError::Io(e.to_string())
+    }
 }
 
 pub type Result<T, E = CnnError> = std::result::Result<T, E>;

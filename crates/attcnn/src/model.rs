@@ -1,14 +1,14 @@
-//! The attention CNN of MODELS.md §8: slice encoder f_CNN, gated attention f_Att, classifier f_c.
+//! The attention CNN of MODELS.md §8, put together from its three parts: the slice encoder f_CNN
+//! ([`crate::encoder`]), gated attention f_Att ([`crate::attention`]) and the classifier f_c
+//! ([`crate::classifier`]).
 
 use burn::module::Module;
-use burn::nn::conv::{Conv2d, Conv2dConfig};
-use burn::nn::pool::{MaxPool2d, MaxPool2dConfig};
-use burn::nn::{
-    BatchNorm, BatchNormConfig, Dropout, DropoutConfig, Linear, LinearConfig, PaddingConfig2d,
-};
-use burn::tensor::activation::{relu, sigmoid, softmax, tanh};
 use burn::tensor::{Bool, Device, Tensor};
 use serde::{Deserialize, Serialize};
+
+use crate::attention::GatedAttention;
+use crate::classifier::Classifier;
+use crate::encoder::{ConvEncoder, SliceEncoder};
 
 /// Architecture hyper-parameters (saved next to the weights).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -65,110 +65,53 @@ impl AttCnnConfig {
                 self.dim
             ));
         }
-        if self.size < 16 {
-            return Err(format!("input size {} is too small (≥ 16)", self.size));
+        if !(16..=4096).contains(&self.size) {
+            return Err(format!("input size {} is not within 16..=4096", self.size));
+        }
+        for (name, p) in [("conv", self.conv_dropout), ("head", self.head_dropout)] {
+            if !(0.0..1.0).contains(&p) {
+                return Err(format!("{name} dropout {p} is not within [0, 1)"));
+            }
+        }
+        if self.att_hidden == 0 {
+            return Err("the attention needs a hidden size ≥ 1".into());
         }
         Ok(())
     }
 
+    /// A fresh network (parameters drawn in the order encoder, attention, classifier).
     pub fn init(&self, device: &Device) -> AttCnn {
-        let (blocks, _) = self.geometry();
-        let first = ConvBlock::new(3, 16, 5, PaddingConfig2d::Same, device);
-        let rest = (0..blocks)
-            .map(|i| {
-                ConvBlock::new(
-                    if i == 0 { 16 } else { 32 },
-                    32,
-                    3,
-                    PaddingConfig2d::Valid,
-                    device,
-                )
-            })
-            .collect();
         AttCnn {
-            first,
-            blocks: rest,
-            conv_dropout: DropoutConfig::new(self.conv_dropout).init(),
-            dense: LinearConfig::new(self.flatten(), self.dim).init(device),
-            att_v: LinearConfig::new(self.dim, self.att_hidden).init(device),
-            att_u: LinearConfig::new(self.dim, self.att_hidden).init(device),
-            att_w: LinearConfig::new(self.att_hidden, 1).init(device),
-            head_dropout: DropoutConfig::new(self.head_dropout).init(),
-            fc1: LinearConfig::new(self.dim, 128).init(device),
-            fc2: LinearConfig::new(128, 1).init(device),
+            encoder: ConvEncoder::new(self, device),
+            attention: GatedAttention::new(self.dim, self.att_hidden, device),
+            classifier: Classifier::new(self.dim, self.head_dropout, device),
         }
     }
 }
 
-#[derive(Module, Debug)]
-pub struct ConvBlock {
-    conv: Conv2d,
-    norm: BatchNorm,
-    pool: MaxPool2d,
-}
-
-impl ConvBlock {
-    fn new(cin: usize, cout: usize, k: usize, padding: PaddingConfig2d, device: &Device) -> Self {
-        Self {
-            conv: Conv2dConfig::new([cin, cout], [k, k])
-                .with_padding(padding)
-                .init(device),
-            norm: BatchNormConfig::new(cout).init(device),
-            pool: MaxPool2dConfig::new([2, 2]).with_strides([2, 2]).init(),
-        }
-    }
-    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
-        self.pool
-            .forward(relu(self.norm.forward(self.conv.forward(x))))
-    }
-}
-
-/// The whole network. `encode` is f_CNN; `attention` f_Att; `classify` f_c.
+/// The whole network: f_c(f_Att(f_CNN(slices))).
 #[derive(Module, Debug)]
 pub struct AttCnn {
-    first: ConvBlock,
-    blocks: Vec<ConvBlock>,
-    conv_dropout: Dropout,
-    dense: Linear,
-    att_v: Linear,
-    att_u: Linear,
-    att_w: Linear,
-    head_dropout: Dropout,
-    fc1: Linear,
-    fc2: Linear,
+    pub(crate) encoder: ConvEncoder,
+    attention: GatedAttention,
+    classifier: Classifier,
 }
 
 impl AttCnn {
-    /// f_CNN: slices `[N, 3, H, W]` in [0, 1] → features `[N, D]`. Dropout after the overall
-    /// blocks 2, 5 and 6 (MODELS.md §8), when they exist.
+    /// f_CNN: slices `[N, 3, H, W]` in [0, 1] → features `[N, D]`.
     pub fn encode(&self, x: Tensor<4>) -> Tensor<2> {
-        let mut x = self.first.forward(x);
-        for (i, b) in self.blocks.iter().enumerate() {
-            x = b.forward(x);
-            if matches!(i + 2, 2 | 5 | 6) {
-                x = self.conv_dropout.forward(x);
-            }
-        }
-        let [n, c, h, w] = x.dims();
-        self.dense.forward(x.reshape([n, c * h * w]))
+        self.encoder.encode(x)
     }
 
     /// Gated attention over the slices of each bag: features `[B, S, D]`, `mask` `[B, S]` true on
     /// padding. Returns the weights `[B, S]` (softmax over real slices, 0 on padding).
     pub fn attention(&self, h: Tensor<3>, mask: Option<Tensor<2, Bool>>) -> Tensor<2> {
-        let a = tanh(self.att_v.forward(h.clone())) * sigmoid(self.att_u.forward(h));
-        let logits: Tensor<2> = self.att_w.forward(a).squeeze_dim(2);
-        let logits = match mask {
-            Some(m) => logits.mask_fill(m, -1e9),
-            None => logits,
-        };
-        softmax(logits, 1)
+        self.attention.forward(h, mask)
     }
 
     /// f_c on pooled features `[B, D]` → logits `[B]`.
     pub fn classify(&self, z: Tensor<2>) -> Tensor<1> {
-        let z = self.head_dropout.forward(z);
-        self.fc2.forward(self.fc1.forward(z)).squeeze_dim(1)
+        self.classifier.forward(z)
     }
 
     /// A padded batch of bags `[B, S, 3, H, W]` → (logits `[B]`, attention `[B, S]`, features
@@ -183,9 +126,7 @@ impl AttCnn {
         let d = h.dims()[1];
         let h = h.reshape([b, s, d]);
         let a = self.attention(h.clone(), mask);
-        let z: Tensor<2> = (h.clone() * a.clone().unsqueeze_dim(2))
-            .sum_dim(1)
-            .squeeze_dim(1);
+        let z = GatedAttention::pool(h.clone(), a.clone());
         (self.classify(z), a, h)
     }
 
@@ -215,8 +156,7 @@ impl AttCnn {
             &device,
         );
         let a = self.attention(h3.clone(), Some(m));
-        let z: Tensor<2> = (h3 * a.unsqueeze_dim(2)).sum_dim(1).squeeze_dim(1);
-        self.classify(z)
+        self.classify(GatedAttention::pool(h3, a))
     }
 }
 
@@ -256,11 +196,11 @@ mod tests {
                 .unwrap()[0] as f64
         };
         let grads = model.forward(x.clone(), None).0.sum().backward();
-        let last = model.blocks.len() - 1;
+        let last = model.encoder.blocks.len() - 1;
         for which in [None, Some(last)] {
             let w = match which {
-                None => &model.first.conv.weight,
-                Some(i) => &model.blocks[i].conv.weight,
+                None => &model.encoder.first.conv.weight,
+                Some(i) => &model.encoder.blocks[i].conv.weight,
             };
             let g = vec4(w.grad(&grads).unwrap());
             let mut idx: Vec<usize> = (0..g.len()).collect();
@@ -275,10 +215,13 @@ mod tests {
                     d[k] = sign * eps;
                     let delta: Tensor<4> = Tensor::from_data(TensorData::new(d, dims), &device);
                     match which {
-                        None => m.first.conv.weight = m.first.conv.weight.map(|t| t + delta),
+                        None => {
+                            m.encoder.first.conv.weight =
+                                m.encoder.first.conv.weight.map(|t| t + delta)
+                        }
                         Some(i) => {
-                            m.blocks[i].conv.weight =
-                                m.blocks[i].conv.weight.clone().map(|t| t + delta)
+                            m.encoder.blocks[i].conv.weight =
+                                m.encoder.blocks[i].conv.weight.clone().map(|t| t + delta)
                         }
                     }
                     logit(&m)

@@ -1,4 +1,5 @@
-//! Training on scan labels: one bag per step, class-weighted binary cross-entropy, Adam,
+//! Training on scan labels (re-exported here: [`BagSource`], [`bag_tensor`] from [`crate::data`]):
+//! one bag per step, class-weighted binary cross-entropy, Adam,
 //! validation bag AUC and loss every epoch, early stopping, atomic checkpoints, resume.
 
 use std::path::{Path, PathBuf};
@@ -13,21 +14,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+pub use crate::data::{bag_tensor, flip_horizontal, BagSource};
 use crate::model::{AttCnn, AttCnnConfig};
 use crate::{CnnError, Result};
-
-/// Where bags come from: the binary adapts a preprocessed dataset to this (attcnn knows nothing
-/// of DICOM or of the dataset's files).
-pub trait BagSource: Sync {
-    fn len(&self) -> usize;
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    fn label(&self, i: usize) -> Option<u8>;
-    fn name(&self, i: usize) -> String;
-    /// Pixels of bag i: (slices, uint8 `[slices, 3, size, size]`).
-    fn pixels(&self, i: usize) -> std::result::Result<(usize, Vec<u8>), String>;
-}
 
 /// Training hyper-parameters (saved next to the weights).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -46,6 +35,48 @@ pub struct TrainConfig {
 
 fn one() -> usize {
     1
+}
+
+impl TrainConfig {
+    /// Checks the settings; the message names the one out of range.
+    pub fn validate(&self) -> std::result::Result<(), String> {
+        if self.epochs == 0 {
+            return Err("at least one epoch".into());
+        }
+        if !(self.lr > 0.0 && self.lr.is_finite()) {
+            return Err(format!(
+                "learning rate {} is not a finite number > 0",
+                self.lr
+            ));
+        }
+        if self.batch == 0 {
+            return Err("at least one bag per step".into());
+        }
+        Ok(())
+    }
+}
+
+/// Where training writes: the best weights, the log, and the checkpoint folder (last weights,
+/// optimiser state, epoch). The bundle layer above decides the names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrainPaths {
+    pub weights: PathBuf,
+    pub log: PathBuf,
+    pub checkpoint: PathBuf,
+}
+
+/// One training run: what to train, on which bags, where to write.
+pub struct TrainRun<'a> {
+    pub model: &'a AttCnnConfig,
+    pub config: &'a TrainConfig,
+    /// Indices (into the bag source) of the training bags.
+    pub train: &'a [usize],
+    /// Indices of the validation bags.
+    pub valid: &'a [usize],
+    pub device: &'a Device,
+    pub paths: &'a TrainPaths,
+    /// Continue from the checkpoint.
+    pub resume: bool,
 }
 
 impl Default for TrainConfig {
@@ -87,19 +118,6 @@ pub enum Event<'a> {
     EpochDone(&'a EpochLog),
 }
 
-/// A bag as a `[1, S, 3, size, size]` tensor in [0, 1].
-pub fn bag_tensor(pixels: &[u8], slices: usize, size: usize, device: &Device) -> Tensor<5> {
-    let v: Vec<f32> = pixels.iter().map(|&p| p as f32 / 255.0).collect();
-    Tensor::from_data(TensorData::new(v, [1, slices, 3, size, size]), device)
-}
-
-/// Mirrors every row of uint8 `[.., size]` images (left ↔ right).
-pub fn flip_horizontal(pixels: &mut [u8], size: usize) {
-    for row in pixels.chunks_mut(size) {
-        row.reverse();
-    }
-}
-
 /// Class-weighted BCE on logits: `w · (softplus(z) − y z)`, softplus computed stably; `y` and `w`
 /// are scalars or tensors of the logits' shape.
 pub fn weighted_bce<Y>(logit: Tensor<1>, y: Y, w: Y) -> Tensor<1>
@@ -116,6 +134,27 @@ pub fn class_weights(labels: &[u8]) -> [f32; 2] {
     let pos = labels.iter().filter(|&&l| l == 1).count().max(1) as f32;
     let neg = (labels.len() - labels.iter().filter(|&&l| l == 1).count()).max(1) as f32;
     [n / (2.0 * neg), n / (2.0 * pos)]
+}
+
+/// A bag's pixels, checked: at least one slice and as many bytes as its slices need.
+fn bag_pixels(source: &dyn BagSource, i: usize, cfg: &AttCnnConfig) -> Result<(usize, Vec<u8>)> {
+    let (s, px) = source.pixels(i).map_err(CnnError::Data)?;
+    if s == 0 {
+        return Err(CnnError::Data(format!(
+            "scan {} has no slices",
+            source.name(i)
+        )));
+    }
+    let want = s * 3 * cfg.size * cfg.size;
+    if px.len() != want {
+        return Err(CnnError::Data(format!(
+            "scan {}: {} bytes for {s} slices of {}² (expected {want})",
+            source.name(i),
+            px.len(),
+            cfg.size
+        )));
+    }
+    Ok((s, px))
 }
 
 fn scalar(t: Tensor<1>) -> f64 {
@@ -138,7 +177,7 @@ pub fn evaluate(
     let mut probs = Vec::with_capacity(idx.len());
     let mut loss = 0.0;
     for &i in idx {
-        let (s, px) = source.pixels(i).map_err(CnnError::Data)?;
+        let (s, px) = bag_pixels(source, i, cfg)?;
         let x = bag_tensor(&px, s, cfg.size, device);
         let (logit, _, _) = m.forward(x, None);
         let z = scalar(logit.clone());
@@ -150,58 +189,24 @@ pub fn evaluate(
     Ok((probs, loss / idx.len().max(1) as f64))
 }
 
-/// ROC AUC with ties counted one half.
-pub fn auc(labels: &[u8], scores: &[f64]) -> Option<f64> {
-    let (mut pos, mut neg) = (Vec::new(), Vec::new());
-    for (&l, &s) in labels.iter().zip(scores) {
-        if l == 1 {
-            pos.push(s)
-        } else {
-            neg.push(s)
-        }
-    }
-    if pos.is_empty() || neg.is_empty() {
-        return None;
-    }
-    let mut u = 0.0;
-    for p in &pos {
-        for q in &neg {
-            u += if p > q {
-                1.0
-            } else if p == q {
-                0.5
-            } else {
-                0.0
-            };
-        }
-    }
-    Some(u / (pos.len() * neg.len()) as f64)
-}
-
+/// Saves the weights atomically (burn writes `<tmp>.bpk`; it is renamed into place).
 fn save_atomic(model: AttCnn, path: &Path) -> Result<()> {
-    let tmp = path.with_extension("tmp.bpk");
-    model
-        .save_file(&tmp)
-        .map_err(|e| CnnError::Io(format!("{}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, path).map_err(|e| CnnError::Io(format!("{}: {e}", path.display())))
+    let io = |e: std::io::Error| CnnError::Io(format!("{}: {e}", path.display()));
+    milbase::write_atomic_with(path, |tmp| {
+        // burn adds the .bpk extension to the name it is given
+        let stem = tmp.with_extension("");
+        model
+            .save_file(&stem)
+            .map_err(|e| CnnError::Io(format!("{}: {e}", tmp.display())))?;
+        std::fs::rename(stem.with_extension("bpk"), tmp).map_err(io)
+    })
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| CnnError::Io(format!("{}: {e}", path.display())))
+    milbase::write_atomic(path, bytes).map_err(|e| CnnError::Io(format!("{}: {e}", path.display())))
 }
 
-/// Files of a model folder.
-pub fn weights_path(dir: &Path) -> PathBuf {
-    dir.join("model.bpk")
-}
-fn ckpt_dir(dir: &Path) -> PathBuf {
-    dir.join("checkpoint")
-}
-
-fn write_log(dir: &Path, log: &[EpochLog]) -> Result<()> {
+fn write_log(path: &Path, log: &[EpochLog]) -> Result<()> {
     let mut s = String::from("epoch,train_loss,valid_loss,valid_auc,seconds\n");
     for l in log {
         s.push_str(&format!(
@@ -213,34 +218,53 @@ fn write_log(dir: &Path, log: &[EpochLog]) -> Result<()> {
             l.seconds
         ));
     }
-    write_atomic(&dir.join("log.csv"), s.as_bytes())
+    write_atomic(path, s.as_bytes())
 }
 
 /// What a training run produced.
+#[derive(Debug, Clone)]
 pub struct TrainOutcome {
     pub log: Vec<EpochLog>,
     pub best_epoch: usize,
     pub resumed_from: Option<usize>,
 }
 
-/// Trains on `train_idx`, validates on `valid_idx` every epoch, keeps the best weights (lowest
-/// validation loss, ties by AUC) in `dir/model.bpk`, checkpoints every epoch to
-/// `dir/checkpoint/` atomically and resumes from it when `resume` is set.
-#[allow(clippy::too_many_arguments)]
+/// Trains on `run.train`, validates on `run.valid` every epoch, keeps the best weights (lowest
+/// validation loss) at `paths.weights`, checkpoints every epoch atomically and resumes from the
+/// checkpoint when `run.resume` is set. Labels must be 0 or 1 and every bag needs a slice.
 pub fn train(
-    cfg: &AttCnnConfig,
-    tc: &TrainConfig,
+    run: &TrainRun<'_>,
     source: &dyn BagSource,
-    train_idx: &[usize],
-    valid_idx: &[usize],
-    device: &Device,
-    dir: &Path,
-    resume: bool,
     progress: &dyn Fn(Event<'_>),
 ) -> Result<TrainOutcome> {
+    let TrainRun {
+        model: cfg,
+        config: tc,
+        train: train_idx,
+        valid: valid_idx,
+        device,
+        paths,
+        resume,
+    } = *run;
     cfg.validate().map_err(CnnError::Config)?;
+    tc.validate().map_err(CnnError::Config)?;
     if train_idx.is_empty() {
         return Err(CnnError::Data("no training scans".into()));
+    }
+    for &i in train_idx.iter().chain(valid_idx) {
+        if i >= source.len() {
+            return Err(CnnError::Data(format!(
+                "bag {i} of {} does not exist",
+                source.len()
+            )));
+        }
+        if source.label(i).is_some_and(|l| l > 1) {
+            return Err(CnnError::Data(format!(
+                "scan {} has label {:?}; labels must be 0 or 1",
+                source.name(i),
+                source.label(i)
+            )));
+        }
     }
     let labels: Vec<u8> = train_idx
         .iter()
@@ -252,9 +276,9 @@ pub fn train(
         .collect::<Result<_>>()?;
     let weights = class_weights(&labels);
     let ad = device.clone().autodiff();
-    std::fs::create_dir_all(ckpt_dir(dir))
-        .map_err(|e| CnnError::Io(format!("{}: {e}", dir.display())))?;
-    let state_path = ckpt_dir(dir).join("state.json");
+    let ckpt = &paths.checkpoint;
+    std::fs::create_dir_all(ckpt).map_err(|e| CnnError::Io(format!("{}: {e}", ckpt.display())))?;
+    let state_path = ckpt.join("state.json");
     let (mut model, mut optim, mut state, resumed_from) = if resume && state_path.exists() {
         let st: State = serde_json::from_slice(
             &std::fs::read(&state_path)
@@ -263,10 +287,10 @@ pub fn train(
         .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?;
         let model = cfg
             .init(&ad)
-            .try_load_file(ckpt_dir(dir).join("model-last.bpk"))
+            .try_load_file(ckpt.join("model-last.bpk"))
             .map_err(|e| CnnError::Io(format!("checkpoint: {e}")))?;
         let optim = AdamConfig::new().init();
-        let optim = match burn::optim::OptimizerRecord::load(ckpt_dir(dir).join("optim-last.bpk")) {
+        let optim = match burn::optim::OptimizerRecord::load(ckpt.join("optim-last.bpk")) {
             Ok(r) => optim.load_record(r),
             Err(e) => {
                 tracing::warn!("optimizer state not restored ({e}); Adam restarts");
@@ -315,7 +339,7 @@ pub fn train(
             let mut ys = Vec::with_capacity(chunk.len());
             let mut ws = Vec::with_capacity(chunk.len());
             for &i in chunk {
-                let (s, mut px) = source.pixels(i).map_err(CnnError::Data)?;
+                let (s, mut px) = bag_pixels(source, i, cfg)?;
                 if tc.augment && rand::Rng::random_bool(&mut rng, 0.5) {
                     flip_horizontal(&mut px, cfg.size);
                 }
@@ -345,7 +369,7 @@ pub fn train(
             epoch,
             train_loss: total / order.len() as f64,
             valid_loss,
-            valid_auc: auc(&valid_labels, &probs),
+            valid_auc: milbase::roc_auc(&valid_labels, &probs),
             seconds: t0.elapsed().as_secs_f64(),
         };
         progress(Event::EpochDone(&entry));
@@ -354,19 +378,18 @@ pub fn train(
         if improved {
             state.best_valid_loss = valid_loss;
             state.best_epoch = epoch;
-            save_atomic(model.clone(), &weights_path(dir))?;
+            save_atomic(model.clone(), &paths.weights)?;
         }
         state.log.push(entry);
         state.epoch = epoch;
-        save_atomic(model.clone(), &ckpt_dir(dir).join("model-last.bpk"))?;
-        if let Err(e) = optim.to_record().save(ckpt_dir(dir).join("optim-last.bpk")) {
+        save_atomic(model.clone(), &ckpt.join("model-last.bpk"))?;
+        if let Err(e) = optim.to_record().save(ckpt.join("optim-last.bpk")) {
             tracing::warn!("optimizer state not saved: {e}");
         }
-        write_atomic(
-            &state_path,
-            &serde_json::to_vec_pretty(&state).expect("state serialises"),
-        )?;
-        write_log(dir, &state.log)?;
+        let state_json = serde_json::to_vec_pretty(&state)
+            .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?;
+        write_atomic(&state_path, &state_json)?;
+        write_log(&paths.log, &state.log)?;
         if epoch >= state.best_epoch + tc.patience {
             tracing::info!(epoch, best = state.best_epoch, "early stopping");
             break;

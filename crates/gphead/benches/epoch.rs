@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use gphead::{fit, Link, MilData, VgpmilParams};
+use gphead::{fit, FitParams, MilData, Model};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -65,18 +65,18 @@ fn main() {
         rayon::current_num_threads()
     );
     for link in [
-        Link::Vgpmil,
-        Link::GVgpmil {
+        Model::Vgpmil,
+        Model::GVgpmil {
             alpha: 1.0,
             beta: 1.0,
         },
     ] {
-        let p = VgpmilParams {
-            link,
+        let p = FitParams {
+            model: link,
             inducing: m,
             max_epochs: epochs,
             tol: 0.0,
-            ..VgpmilParams::default()
+            ..FitParams::default()
         };
         let t = Instant::now();
         let out = fit(&p, &data, None).unwrap();
@@ -105,24 +105,24 @@ fn kernel_step_benchmark() {
     let (n, bags, d, m) = (1000, 100, 8, 50);
     let data = bags_data(n, bags, d, 2, 1);
     let epochs = 20;
-    let base = VgpmilParams {
+    let base = FitParams {
         inducing: m,
         max_epochs: epochs,
         tol: 0.0,
-        ..VgpmilParams::default()
+        ..FitParams::default()
     };
     let steps = KernelSteps {
         warmup: 0,
         ..KernelSteps::default()
     };
-    let med = |p: &VgpmilParams| {
+    let med = |p: &FitParams| {
         let out = fit(p, &data, None).unwrap();
         let mut ep: Vec<f64> = out.trace.iter().map(|e| e.seconds).collect();
         ep.sort_by(f64::total_cmp);
         ep[ep.len() / 2]
     };
     let plain = med(&base);
-    let tuned = med(&VgpmilParams {
+    let tuned = med(&FitParams {
         kernel_steps: Some(steps),
         ..base
     });

@@ -9,19 +9,7 @@ pub struct Platt {
     pub b: f64,
 }
 
-fn logit(p: f64) -> f64 {
-    let p = p.clamp(1e-9, 1.0 - 1e-9);
-    (p / (1.0 - p)).ln()
-}
-
-pub fn sigmoid(x: f64) -> f64 {
-    if x >= 0.0 {
-        1.0 / (1.0 + (-x).exp())
-    } else {
-        let e = x.exp();
-        e / (1.0 + e)
-    }
-}
+use crate::special::{logit, sigmoid};
 
 impl Platt {
     pub const IDENTITY: Platt = Platt { a: 1.0, b: 0.0 };

@@ -24,35 +24,13 @@
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par};
-use serde::{Deserialize, Serialize};
 
-use crate::common::Setup;
 use crate::error::Result;
+use crate::fitloop::{kl_whitened, Setup};
 use crate::kernel::Rbf;
 use crate::linalg::{cholesky, col_sq_norms, par_wide, solve_l, solve_lt, solved_col_sq_norms};
-use crate::vgpmil::kl_whitened;
 
-/// How many gradient steps per epoch, and their initial length in log space.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct KernelSteps {
-    /// Gradient steps per epoch.
-    pub steps: usize,
-    /// Initial step in log space.
-    pub step_size: f64,
-    /// Epochs of plain variational updates before the kernel moves (q(v) first has to carry the
-    /// labels: from the prior, J favours over-smooth kernels).
-    pub warmup: usize,
-}
-
-impl Default for KernelSteps {
-    fn default() -> Self {
-        Self {
-            steps: 5,
-            step_size: 0.1,
-            warmup: 5,
-        }
-    }
-}
+pub use crate::params::KernelSteps;
 
 /// J(λ) with q(v), π and θ fixed.
 pub struct KernelObjective<'a> {

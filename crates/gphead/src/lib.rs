@@ -1,19 +1,28 @@
 //! `gphead`: sparse Gaussian-process multiple-instance-learning heads with uncertainty.
 //!
-//! ψ-VGPMIL (VGPMIL and G-VGPMIL: one loop, different θ) as specified in `MODELS.md` §2–4 and §7.
-//! Knows nothing of images, DICOM or neural networks: it reads feature tables.
+//! ψ-VGPMIL (VGPMIL and G-VGPMIL: one loop, different θ), MIL-GP-Probit (variational inference
+//! and Gibbs sampling) and LM-VGPMIL, as specified in `MODELS.md`. Knows nothing of images, DICOM
+//! or neural networks, nor of files: it takes feature matrices ([`MilData`]).
 //!
-//! hyper-parameters ([`VgpmilParams`]) → [`fit`] → fitted model ([`GpModel`]) → [`GpModel::predict`].
+//! Which model: [`Model`]. Parameters ([`FitParams`]) → validated ([`ValidParams`]) → [`fit`] →
+//! fitted model ([`GpModel`]) → [`GpModel::predict`].
+//!
+//! Modules, from the bottom up: [`special`] and [`linalg`] (numerics), [`kernel`], [`kmeans`],
+//! [`data`], [`spec`] (the model type), [`params`], [`emax`], [`theta`]; `fitloop` (what every
+//! fit shares: set-up, the epoch loop, early stopping, the fitted model); the models' own updates
+//! in `vgpmil`, [`probit`], [`lm`] and [`hyper`] (kernel steps); [`fit`]; [`predict`] and
+//! [`model`]; [`calibrate`], [`metrics`] and [`protocol`] (the evaluation protocol).
 
 // Linear-algebra loops index several arrays by the same row/column index; iterator chains would
 // hide the mathematics they transcribe.
 #![allow(clippy::needless_range_loop)]
 
 pub mod calibrate;
-mod common;
 pub mod data;
 pub mod emax;
 pub mod error;
+pub mod fit;
+mod fitloop;
 pub mod hyper;
 pub mod kernel;
 pub mod kmeans;
@@ -21,18 +30,22 @@ pub mod linalg;
 pub mod lm;
 pub mod metrics;
 pub mod model;
+pub mod params;
 pub mod predict;
 pub mod probit;
 pub mod protocol;
+pub mod spec;
+pub mod special;
 pub mod theta;
-pub mod vgpmil;
+mod vgpmil;
 
-pub use common::EpochTrace;
 pub use data::{Bag, MilData, Standardizer};
 pub use emax::EmaxRule;
 pub use error::{GpError, Result};
+pub use fit::{fit, fit_valid};
+pub use fitloop::{EpochTrace, FitOutput};
 pub use kernel::Rbf;
 pub use model::GpModel;
+pub use params::{FitParams, Gibbs, Init, ValidParams};
 pub use predict::{BagRule, Predictions};
-pub use theta::Link;
-pub use vgpmil::{fit, FitOutput, Init, VgpmilParams};
+pub use spec::{Grid, Model};

@@ -5,30 +5,18 @@
 //! `r_n = C(2π_n−1)(τ_n−½) + 2C²λ(ξ_n)(2π_n−1)V + τ_n(π_n−½)`.
 //! Instance probabilities are σ(f*), as for VGPMIL.
 
-use std::time::Instant;
-
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::calibrate::sigmoid;
-use crate::common::{Setup, Snapshot, Tracker};
 use crate::data::MilData;
 use crate::error::Result;
-use crate::linalg::{at_v, cholesky, identity_plus_weighted_gram, par_wide};
-use crate::vgpmil::{
-    finish, max_abs_diff, quad_diag, solve_mean, update_pi, Cov, FitOutput, VgpmilParams,
+use crate::fitloop::{
+    finish, max_abs_diff, quad_diag, run_epochs, solve_mean, update_pi, Cov, Epoch, FitOutput,
+    Setup, Snapshot,
 };
-
-/// `λ(ξ) = tanh(ξ/2)/(4ξ)`, with its limit 1/8 at 0.
-pub fn lambda(xi: f64) -> f64 {
-    let x = xi.abs();
-    if x < 1e-2 {
-        let x2 = x * x / 4.0;
-        0.125 * (1.0 - x2 / 3.0 + 2.0 * x2 * x2 / 15.0)
-    } else {
-        (x / 2.0).tanh() / (4.0 * x)
-    }
-}
+use crate::linalg::{at_v, cholesky, identity_plus_weighted_gram, par_wide};
+use crate::params::ValidParams;
+use crate::special::{lambda, sigmoid};
 
 /// Initial local variables: π ~ U(0, 0.1) (seeded), τ = ½, ξ = φ = 1.
 pub const TAU0: f64 = 0.5;
@@ -37,11 +25,11 @@ pub const XI0: f64 = 1.0;
 pub(crate) fn fit_lm(
     c: f64,
     v: f64,
-    p: &VgpmilParams,
+    p: &ValidParams,
     train: &MilData,
     valid: Option<&MilData>,
 ) -> Result<FitOutput> {
-    let setup = Setup::new(p, train, valid)?;
+    let mut setup = Setup::new(p, train, valid)?;
     let n = train.n;
     let mut rng = ChaCha8Rng::seed_from_u64(p.seed);
     let mut pi: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..0.1)).collect();
@@ -49,12 +37,8 @@ pub(crate) fn fit_lm(
     let mut tau = vec![TAU0; n];
     let mut xi = vec![XI0; n];
     let mut phi = vec![XI0; n];
-    let mut m_w = vec![0.0; setup.m];
-    let mut r_last = faer::Mat::<f64>::identity(setup.m, setup.m);
     let log_h = p.h.ln();
-    let mut tracker = Tracker::new(p, valid.is_some());
-    for epoch in 0..p.max_epochs {
-        let te = Instant::now();
+    let (best, tracker) = run_epochs(p, &mut setup, valid, |_, setup| {
         let b = setup.b.as_ref();
         // q(u): Λ and r from the current local variables
         let lam: Vec<f64> = (0..n)
@@ -70,7 +54,7 @@ pub(crate) fn fit_lm(
                     + tau[i] * (pi[i] - 0.5)
             })
             .collect();
-        m_w = solve_mean(b, &r, &rhs);
+        let m_w = solve_mean(b, &r, &rhs);
         // moments of q(f) under the new q(u)
         let mu = at_v(b, &m_w);
         let quad = quad_diag(&Cov::Chol(r.clone()), b, setup.l.as_ref());
@@ -104,35 +88,20 @@ pub(crate) fn fit_lm(
         let d = max_abs_diff(&pi, &new_pi).max(max_abs_diff(&tau, &new_tau));
         pi = new_pi;
         tau = new_tau;
-        let vs = valid.and_then(|vd| setup.validation(&p.link, p.bag_rule, vd, &m_w, r.as_ref()));
-        let stop = tracker.step(
-            epoch,
-            None,
-            vs,
-            te,
-            || Snapshot {
-                m_w: m_w.clone(),
-                r: r.clone(),
+        Ok(Epoch {
+            objective: None,
+            state: Snapshot {
+                m_w,
+                r,
                 pi: pi.clone(),
                 kernel: setup.kernel,
             },
-            &mu,
-            d,
-            None,
-        );
-        r_last = r;
-        if stop {
-            break;
-        }
-    }
+            mu,
+            dlocal: d,
+            kernel: None,
+        })
+    })?;
     let local = vec![("tau", tau), ("xi", xi), ("phi", phi)];
-    let last = Snapshot {
-        m_w,
-        r: r_last,
-        pi,
-        kernel: setup.kernel,
-    };
-    let best = tracker.finish(last);
     finish(p, setup, best, tracker, train, pi_initial, local)
 }
 
@@ -145,7 +114,7 @@ mod tests {
         // λ(ξ) = θ_PG(ξ)/2 and λ(0) = 1/8
         assert_eq!(lambda(0.0), 0.125);
         for x in [1e-3, 0.5, 2.0, 9.0] {
-            assert!((lambda(x) - crate::theta::Link::Vgpmil.theta(x).unwrap() / 2.0).abs() < 1e-12);
+            assert!((lambda(x) - crate::spec::Model::Vgpmil.theta(x).unwrap() / 2.0).abs() < 1e-12);
         }
     }
 }

@@ -3,34 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// ROC AUC by the Mann–Whitney statistic with average ranks for ties. `None` when a class is absent.
-pub fn roc_auc(labels: &[u8], scores: &[f64]) -> Option<f64> {
-    let n = labels.len();
-    let pos = labels.iter().filter(|&&l| l == 1).count();
-    let neg = n - pos;
-    if pos == 0 || neg == 0 {
-        return None;
-    }
-    let mut idx: Vec<usize> = (0..n).collect();
-    idx.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]));
-    let mut rank_sum_pos = 0.0;
-    let mut i = 0;
-    while i < n {
-        let mut j = i;
-        while j + 1 < n && scores[idx[j + 1]] == scores[idx[i]] {
-            j += 1;
-        }
-        let avg = (i + j) as f64 / 2.0 + 1.0; // ranks are 1-based
-        for &k in &idx[i..=j] {
-            if labels[k] == 1 {
-                rank_sum_pos += avg;
-            }
-        }
-        i = j + 1;
-    }
-    let u = rank_sum_pos - (pos * (pos + 1)) as f64 / 2.0;
-    Some(u / (pos as f64 * neg as f64))
-}
+/// ROC AUC (Mann–Whitney, ties count one half), written once in `milbase`.
+pub use milbase::roc_auc;
 
 /// Average precision: Σ_k (R_k − R_{k−1}) P_k over distinct thresholds, highest first.
 pub fn average_precision(labels: &[u8], scores: &[f64]) -> Option<f64> {

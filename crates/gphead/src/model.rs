@@ -11,10 +11,9 @@ use crate::emax::EmaxRule;
 use crate::error::{GpError, Result};
 use crate::kernel::Rbf;
 use crate::linalg::{at_v, cholesky, col_sq_norms, par_wide, solve_l, solved_col_sq_norms};
+use crate::params::{FitParams, ValidParams};
 use crate::predict::{monte_carlo, BagRule, Predictions};
-use crate::probit::GibbsDiagnostics;
-use crate::theta::Link;
-use crate::vgpmil::VgpmilParams;
+use crate::spec::Model;
 
 /// Version of the model file; loading another version fails with a clear message.
 pub const MODEL_VERSION: u32 = 1;
@@ -29,7 +28,19 @@ pub struct TrainingSummary {
     pub best_epoch: usize,
     pub valid_bag_auc: Option<f64>,
     pub valid_bag_log_likelihood: Option<f64>,
-    pub params: VgpmilParams,
+    pub params: FitParams,
+}
+
+/// Convergence diagnostics of the Gibbs chains.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GibbsDiagnostics {
+    pub chains: usize,
+    pub draws_per_chain: usize,
+    /// Largest split-R̂ over the components of v (≈ 1 when the chains agree).
+    pub r_hat_max: f64,
+    /// Smallest effective sample size over the components of v (all chains together).
+    pub ess_min: f64,
+    pub seconds: f64,
 }
 
 /// Posterior draws of the Gibbs sampler.
@@ -45,7 +56,9 @@ pub struct Draws {
 pub struct GpModel {
     pub format: String,
     pub version: u32,
-    pub link: Link,
+    /// Which model (written as `link` by earlier versions).
+    #[serde(alias = "link")]
+    pub model: Model,
     pub kernel: Rbf,
     /// Feature dimension D.
     pub d: usize,
@@ -84,25 +97,42 @@ fn to_rows(m: &Mat<f64>) -> Vec<f64> {
     v
 }
 
+/// What a fit hands over to build the model.
+pub(crate) struct ModelParts<'a> {
+    pub params: &'a ValidParams,
+    pub kernel: Rbf,
+    pub standardizer: Standardizer,
+    /// Inducing points, M×D row-major, z-scored units.
+    pub z: Vec<f64>,
+    pub kzz_jitter: f64,
+    pub l: Mat<f64>,
+    pub m_w: Vec<f64>,
+    pub r: Mat<f64>,
+    pub train: &'a MilData,
+    pub best_epoch: usize,
+    /// Validation (bag AUC, bag log-likelihood) at the kept epoch.
+    pub valid: Option<(f64, f64)>,
+}
+
 impl GpModel {
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new(
-        p: &VgpmilParams,
-        kernel: Rbf,
-        standardizer: Standardizer,
-        z: Vec<f64>,
-        kzz_jitter: f64,
-        l: Mat<f64>,
-        m_w: Vec<f64>,
-        r: Mat<f64>,
-        train: &MilData,
-        best_epoch: usize,
-        valid: Option<(f64, f64)>,
-    ) -> Self {
+    pub(crate) fn new(parts: ModelParts<'_>) -> Self {
+        let ModelParts {
+            params: p,
+            kernel,
+            standardizer,
+            z,
+            kzz_jitter,
+            l,
+            m_w,
+            r,
+            train,
+            best_epoch,
+            valid,
+        } = parts;
         Self {
             format: FORMAT.into(),
             version: MODEL_VERSION,
-            link: p.link,
+            model: p.model,
             kernel,
             d: train.d,
             standardizer,
@@ -122,7 +152,7 @@ impl GpModel {
                 best_epoch,
                 valid_bag_auc: valid.map(|v| v.0),
                 valid_bag_log_likelihood: valid.map(|v| v.1),
-                params: p.clone(),
+                params: p.params().clone(),
             },
             l: Some(l),
         }
@@ -240,8 +270,8 @@ impl GpModel {
             self.predict_draws(data)?
         } else {
             let (mu, var) = self.latent(data)?;
-            let mut p = monte_carlo(&mu, &var, data, samples, seed, self.link.squash());
-            if self.link == Link::Probit {
+            let mut p = monte_carlo(&mu, &var, data, samples, seed, self.model.squash());
+            if self.model == Model::Probit {
                 self.full_covariance(data, &mu, &mut p, samples, seed)?;
             }
             p
@@ -292,7 +322,7 @@ impl GpModel {
                 let mub: Vec<f64> = bag.instances.iter().map(|&i| mu[i]).collect();
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
                 rng.set_stream(k as u64);
-                crate::probit::full_covariance_bag(&mub, &cov, samples, &mut rng)
+                crate::predict::full_covariance_bag(&mub, &cov, samples, &mut rng)
             })
             .collect();
         for (bp, f) in p.bags.iter_mut().zip(out) {
@@ -305,7 +335,7 @@ impl GpModel {
     /// `P(all m* < 0 | v) = Π Φ(−μ_i(v)/√(1 + δ_i))` with `δ_i = v − ‖b*_i‖²`.
     fn predict_draws(&self, data: &MilData) -> Result<Predictions> {
         use crate::predict::{mean_sd, BagPrediction, InstancePrediction};
-        use crate::probit::{log_ndtr, ndtr};
+        use crate::special::{log_ndtr, ndtr};
         let dr = self.draws.as_ref().expect("called with draws");
         let (_, b) = self.b_star(data)?;
         let qb = col_sq_norms(b.as_ref());
@@ -423,17 +453,53 @@ impl GpModel {
             path: path.into(),
             detail: e.to_string(),
         })?;
-        let m = model.m();
-        let draws_ok = model.draws.as_ref().is_none_or(|d| d.v.len() == d.n * m);
-        if model.precision_factor.len() != m * m
-            || model.inducing_points.len() != m * model.d
-            || !draws_ok
-        {
-            return Err(GpError::Model {
-                path: path.into(),
-                detail: "inconsistent matrix sizes".into(),
-            });
-        }
+        model.check_sizes().map_err(|detail| GpError::Model {
+            path: path.into(),
+            detail,
+        })?;
         Ok(model)
+    }
+
+    /// Every stored matrix and vector has the size the dimension D and the M inducing points
+    /// call for (a model file from elsewhere could say anything).
+    fn check_sizes(&self) -> std::result::Result<(), String> {
+        let d = self.d;
+        if d == 0 || self.inducing_points.is_empty() || self.inducing_points.len() % d != 0 {
+            return Err(format!(
+                "{} inducing-point values do not make rows of D = {d}",
+                self.inducing_points.len()
+            ));
+        }
+        let m = self.inducing_points.len() / d;
+        if self.m_whitened.len() != m {
+            return Err(format!("{} mean values for M = {m}", self.m_whitened.len()));
+        }
+        if self.precision_factor.len() != m * m {
+            return Err(format!(
+                "precision factor of {} values for M = {m}",
+                self.precision_factor.len()
+            ));
+        }
+        let (mean, std) = (&self.standardizer.mean, &self.standardizer.std);
+        if mean.len() != d || std.len() != d {
+            return Err(format!(
+                "feature standardisation of length {} / {} for D = {d}",
+                mean.len(),
+                std.len()
+            ));
+        }
+        if std.iter().chain(mean).any(|v| !v.is_finite()) || std.iter().any(|&s| s <= 0.0) {
+            return Err("feature standardisation with a non-finite or non-positive value".into());
+        }
+        if let Some(dr) = &self.draws {
+            if dr.v.len() != dr.n * m {
+                return Err(format!(
+                    "{} draw values for {} draws of M = {m}",
+                    dr.v.len(),
+                    dr.n
+                ));
+            }
+        }
+        Ok(())
     }
 }

@@ -1,13 +1,16 @@
 //! Predictions with uncertainty (MODELS.md §4): latent moments, Monte Carlo instance and bag
 //! probabilities with standard deviations, the closed-form instance mean.
 
-use rand::SeedableRng;
+use faer::Mat;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::data::MilData;
+use crate::linalg::cholesky;
+use crate::special::log_ndtr;
 pub use crate::theta::Squash;
 
 /// How instance probabilities make a bag probability.
@@ -23,11 +26,6 @@ pub enum BagRule {
     /// MIL-GP-Probit: `1 − P(all m*_i < 0)` with the bag's full latent covariance (Monte Carlo,
     /// Rao–Blackwellised over m*, with a standard error). Other models use noisy-OR for it.
     FullCovariance,
-}
-
-/// `σ(μ / sqrt(1 + π σ² / 8))`: the probit approximation of E[σ(f)].
-pub fn closed_form_prob(mu: f64, var: f64) -> f64 {
-    Squash::Logistic.closed_form(mu, var)
 }
 
 /// Bag scores from closed-form instance probabilities (the full-covariance rule falls back to
@@ -215,10 +213,51 @@ pub fn monte_carlo(
     Predictions { instances, bags }
 }
 
+/// Full-covariance bag probabilities of MIL-GP-Probit VI: per bag, f ~ N(μ^F, Σ^F) with the bag's
+/// full latent covariance, and `1 − P(all m* < 0 | f) = 1 − Π Φ(−f_i)` averaged over draws
+/// (Rao–Blackwellised over m*). Returns (mean, sd over draws, standard error of the mean).
+pub(crate) fn full_covariance_bag(
+    mu: &[f64],
+    cov: &Mat<f64>,
+    samples: usize,
+    rng: &mut ChaCha8Rng,
+) -> (f64, f64, f64) {
+    let n = mu.len();
+    let chol = cholesky(cov.as_ref(), 1e-8, "bag covariance")
+        .map(|x| x.0)
+        .unwrap_or_else(|_| {
+            Mat::from_fn(n, n, |i, j| {
+                if i == j {
+                    cov[(i, i)].max(0.0).sqrt()
+                } else {
+                    0.0
+                }
+            })
+        });
+    let (mut s, mut s2) = (0.0, 0.0);
+    let l = samples.max(2);
+    for _ in 0..l {
+        let z: Vec<f64> = (0..n).map(|_| rng.sample(StandardNormal)).collect();
+        let mut log_none = 0.0;
+        for i in 0..n {
+            let mut f = mu[i];
+            for k in 0..=i {
+                f += chol[(i, k)] * z[k];
+            }
+            log_none += log_ndtr(-f);
+        }
+        let q = -log_none.exp_m1();
+        s += q;
+        s2 += q * q;
+    }
+    let (mean, sd) = crate::predict::mean_sd(s, s2, l as f64);
+    (mean, sd, sd / (l as f64).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calibrate::sigmoid;
+    use crate::special::sigmoid;
 
     fn one_bag(n: usize) -> MilData {
         MilData::from_instances(

@@ -12,46 +12,19 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use crate::common::{Setup, Snapshot, Tracker};
 use crate::data::MilData;
 use crate::error::Result;
+use crate::fitloop::{
+    finish, kl_whitened, max_abs_diff, run_epochs, solve_mean, Epoch, EpochRecord, FitOutput,
+    Setup, Snapshot, Tracker,
+};
 use crate::linalg::{
     at_v, cholesky, col_mat, identity_plus_weighted_gram, par_wide, solve_lt, solved_col_sq_norms,
 };
-use crate::theta::Link;
-use crate::vgpmil::{finish, kl_whitened, max_abs_diff, solve_mean, FitOutput, VgpmilParams};
-
-const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_8;
-
-/// log φ(x), the standard normal log-density.
-pub fn ln_pdf(x: f64) -> f64 {
-    -0.5 * x * x - LN_SQRT_2PI
-}
-
-/// Φ(x).
-pub fn ndtr(x: f64) -> f64 {
-    0.5 * libm::erfc(-x / std::f64::consts::SQRT_2)
-}
-
-/// log Φ(x), accurate in both tails (|x| up to 1e150).
-pub fn log_ndtr(x: f64) -> f64 {
-    if x > 0.0 {
-        (-0.5 * libm::erfc(x / std::f64::consts::SQRT_2)).ln_1p()
-    } else if x > -30.0 {
-        (0.5 * libm::erfc(-x / std::f64::consts::SQRT_2)).ln()
-    } else {
-        // asymptotic series: Φ(x) = φ(x)/(−x) · (1 − 1/x² + 3/x⁴ − 15/x⁶ + …)
-        let x2 = x * x;
-        ln_pdf(x) - (-x).ln() + (1.0 - 1.0 / x2 + 3.0 / (x2 * x2) - 15.0 / (x2 * x2 * x2)).ln()
-    }
-}
-
-/// `S(μ) = E[m | m < 0]` for m ~ N(μ, 1): `μ − φ(μ)/Φ(−μ)` (inverse Mills ratio in log space).
-pub fn trunc_mean_below_zero(mu: f64) -> f64 {
-    mu - (ln_pdf(mu) - log_ndtr(-mu)).exp()
-}
+use crate::model::GibbsDiagnostics;
+use crate::params::ValidParams;
+use crate::special::{ln_pdf, log_ndtr, ndtr, trunc_mean_below_zero};
 
 /// `log(1 − e^{a})` for a ≤ 0 given also the terms whose sum a is, for the case a rounds to 0.
 fn log_one_minus_prod(log_p: f64, log_cdfs_pos: impl Iterator<Item = f64>) -> f64 {
@@ -118,11 +91,11 @@ fn fixed_precision(setup: &Setup, jitter: f64) -> Result<Mat<f64>> {
 /// Variational inference: coordinate ascent on q(m) and q(u); the ELBO
 /// `Σ_b log Z_b(μ_b) − ½ tr Cov_q(f) − KL(q(u) ‖ p(u))` never decreases.
 pub(crate) fn fit_vi(
-    p: &VgpmilParams,
+    p: &ValidParams,
     train: &MilData,
     valid: Option<&MilData>,
 ) -> Result<FitOutput> {
-    let setup = Setup::new(p, train, valid)?;
+    let mut setup = Setup::new(p, train, valid)?;
     let r = fixed_precision(&setup, p.jitter)?;
     let tr_cov_f: f64 = solved_col_sq_norms(r.as_ref(), setup.b.as_ref())
         .iter()
@@ -130,42 +103,26 @@ pub(crate) fn fit_vi(
     let mut m_w = vec![0.0; setup.m];
     let mut mu = vec![0.0; train.n];
     let mut em_old = vec![f64::INFINITY; train.n];
-    let mut tracker = Tracker::new(p, valid.is_some());
-    for epoch in 0..p.max_epochs {
-        let te = Instant::now();
+    let (best, tracker) = run_epochs(p, &mut setup, valid, |_, setup| {
         let (em, log_z) = expected_m(train, &mu);
         let elbo = log_z - 0.5 * tr_cov_f - kl_whitened(&m_w, &r);
         m_w = solve_mean(setup.b.as_ref(), &r, &em);
         mu = at_v(setup.b.as_ref(), &m_w);
         let d = max_abs_diff(&em, &em_old);
         em_old = em;
-        let vs = valid.and_then(|v| setup.validation(&p.link, p.bag_rule, v, &m_w, r.as_ref()));
-        let stop = tracker.step(
-            epoch,
-            Some(elbo),
-            vs,
-            te,
-            || Snapshot {
+        Ok(Epoch {
+            objective: Some(elbo),
+            state: Snapshot {
                 m_w: m_w.clone(),
                 r: r.clone(),
                 pi: instance_probs(&mu),
                 kernel: setup.kernel,
             },
-            &mu,
-            d,
-            None,
-        );
-        if stop {
-            break;
-        }
-    }
-    let last = Snapshot {
-        pi: instance_probs(&mu),
-        m_w,
-        r,
-        kernel: setup.kernel,
-    };
-    let best = tracker.finish(last);
+            mu: mu.clone(),
+            dlocal: d,
+            kernel: None,
+        })
+    })?;
     finish(p, setup, best, tracker, train, Vec::new(), Vec::new())
 }
 
@@ -203,18 +160,6 @@ fn sample_m(rng: &mut ChaCha8Rng, mean: f64, above: bool) -> f64 {
     } else {
         mean - sample_std_trunc_below(rng, mean)
     }
-}
-
-/// Convergence diagnostics of the Gibbs chains.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GibbsDiagnostics {
-    pub chains: usize,
-    pub draws_per_chain: usize,
-    /// Largest split-R̂ over the components of v (≈ 1 when the chains agree).
-    pub r_hat_max: f64,
-    /// Smallest effective sample size over the components of v (all chains together).
-    pub ess_min: f64,
-    pub seconds: f64,
 }
 
 /// Split-R̂ of one scalar over chains (Gelman et al., BDA3 §11.4).
@@ -282,21 +227,13 @@ pub(crate) struct GibbsRun {
 
 /// Collapsed Gibbs sampling: `v | m ~ N(P⁻¹ B m, P⁻¹)`, then each `m_i | f_i, m_{b∖i}` from its
 /// truncated normal, bag by bag in order. Chains run in parallel, each on its own stream.
-pub(crate) fn run_gibbs(
-    p: &VgpmilParams,
-    train: &MilData,
-    setup: &Setup,
-    r: &Mat<f64>,
-) -> GibbsRun {
-    let Link::ProbitGibbs {
+pub(crate) fn run_gibbs(p: &ValidParams, train: &MilData, setup: &Setup, r: &Mat<f64>) -> GibbsRun {
+    let crate::params::Gibbs {
         chains,
         burn_in,
-        samples,
+        draws: samples,
         thin,
-    } = p.link
-    else {
-        unreachable!("called for probit-gibbs only")
-    };
+    } = p.gibbs;
     let t0 = Instant::now();
     let m = setup.m;
     let b = setup.b.as_ref();
@@ -367,7 +304,7 @@ pub(crate) fn run_gibbs(
 
 /// Gibbs fit: runs the chains, stores at most [`MAX_STORED_DRAWS`] draws in the model.
 pub(crate) fn fit_gibbs(
-    p: &VgpmilParams,
+    p: &ValidParams,
     train: &MilData,
     valid: Option<&MilData>,
 ) -> Result<FitOutput> {
@@ -390,70 +327,31 @@ pub(crate) fn fit_gibbs(
         }
     }
     let mu = at_v(setup.b.as_ref(), &mean);
-    let vs = valid.and_then(|v| setup.validation(&p.link, p.bag_rule, v, &mean, r.as_ref()));
+    let vs = valid.and_then(|v| setup.validation(&p.model, p.bag_rule, v, &mean, r.as_ref()));
+    // one trace entry for the whole run; without validation tracking no snapshot is taken
     let mut tracker = Tracker::new(p, false);
-    let t = Instant::now();
-    tracker.step(
-        0,
-        None,
-        vs,
-        t,
-        || unreachable!("no validation tracking"),
-        &mu,
-        0.0,
-        None,
-    );
-    tracker.trace[0].seconds = run.diagnostics.seconds;
     let snap = Snapshot {
         m_w: mean,
         r: r.clone(),
         pi: instance_probs(&mu),
         kernel: setup.kernel,
     };
+    tracker.step(
+        EpochRecord {
+            epoch: 0,
+            objective: None,
+            valid: vs,
+            started: Instant::now(),
+            mu: &mu,
+            dlocal: 0.0,
+            kernel: None,
+        },
+        || snap.clone(),
+    );
+    tracker.trace[0].seconds = run.diagnostics.seconds;
     let mut out = finish(p, setup, snap, tracker, train, Vec::new(), Vec::new())?;
     out.model.set_draws(stored, run.diagnostics);
     Ok(out)
-}
-
-/// Full-covariance bag probabilities of MIL-GP-Probit VI: per bag, f ~ N(μ^F, Σ^F) with the bag's
-/// full latent covariance, and `1 − P(all m* < 0 | f) = 1 − Π Φ(−f_i)` averaged over draws
-/// (Rao–Blackwellised over m*). Returns (mean, sd over draws, standard error of the mean).
-pub(crate) fn full_covariance_bag(
-    mu: &[f64],
-    cov: &Mat<f64>,
-    samples: usize,
-    rng: &mut ChaCha8Rng,
-) -> (f64, f64, f64) {
-    let n = mu.len();
-    let chol = cholesky(cov.as_ref(), 1e-8, "bag covariance")
-        .map(|x| x.0)
-        .unwrap_or_else(|_| {
-            Mat::from_fn(n, n, |i, j| {
-                if i == j {
-                    cov[(i, i)].max(0.0).sqrt()
-                } else {
-                    0.0
-                }
-            })
-        });
-    let (mut s, mut s2) = (0.0, 0.0);
-    let l = samples.max(2);
-    for _ in 0..l {
-        let z: Vec<f64> = (0..n).map(|_| rng.sample(StandardNormal)).collect();
-        let mut log_none = 0.0;
-        for i in 0..n {
-            let mut f = mu[i];
-            for k in 0..=i {
-                f += chol[(i, k)] * z[k];
-            }
-            log_none += log_ndtr(-f);
-        }
-        let q = -log_none.exp_m1();
-        s += q;
-        s2 += q * q;
-    }
-    let (mean, sd) = crate::predict::mean_sd(s, s2, l as f64);
-    (mean, sd, sd / (l as f64).sqrt())
 }
 
 #[cfg(test)]

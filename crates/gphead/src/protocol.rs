@@ -3,88 +3,22 @@
 
 use std::time::Instant;
 
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use milbase::{stratified_folds, stratified_holdout};
 use serde::{Deserialize, Serialize};
 
 use crate::calibrate::Platt;
 use crate::data::MilData;
 use crate::error::{GpError, Result};
+use crate::fit::fit_valid;
+use crate::fitloop::FitOutput;
 use crate::metrics::{roc_auc, Metrics};
+use crate::params::FitParams;
 use crate::predict::BagRule;
-use crate::theta::Link;
-use crate::vgpmil::{fit, VgpmilParams};
-
-/// Which model family the grid is over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Family {
-    Vgpmil,
-    GVgpmil,
-    Probit,
-    ProbitGibbs,
-    LmVgpmil,
-}
-
-/// The hyper-parameter grid: inducing points × α × β (α, β only for G-VGPMIL).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Grid {
-    pub inducing: Vec<usize>,
-    pub alpha: Vec<f64>,
-    pub beta: Vec<f64>,
-}
-
-impl Default for Grid {
-    /// The paper's grid: {50, 100, 200} × {0.5, 1} × {1, 2.5, 4}.
-    fn default() -> Self {
-        Self {
-            inducing: vec![50, 100, 200],
-            alpha: vec![0.5, 1.0],
-            beta: vec![1.0, 2.5, 4.0],
-        }
-    }
-}
-
-impl Grid {
-    /// Grid points; `base` carries the non-grid parameters of the other models (Gibbs chain
-    /// settings, LM-VGPMIL's C and V).
-    fn points(&self, family: Family, base: Link) -> Vec<(usize, Link)> {
-        let mut out = Vec::new();
-        for &m in &self.inducing {
-            match family {
-                Family::Vgpmil => out.push((m, Link::Vgpmil)),
-                Family::GVgpmil => {
-                    for &alpha in &self.alpha {
-                        for &beta in &self.beta {
-                            out.push((m, Link::GVgpmil { alpha, beta }));
-                        }
-                    }
-                }
-                Family::Probit => out.push((m, Link::Probit)),
-                Family::ProbitGibbs => out.push((
-                    m,
-                    match base {
-                        l @ Link::ProbitGibbs { .. } => l,
-                        _ => Link::PROBIT_GIBBS,
-                    },
-                )),
-                Family::LmVgpmil => out.push((
-                    m,
-                    match base {
-                        l @ Link::LmVgpmil { .. } => l,
-                        _ => Link::LM_VGPMIL,
-                    },
-                )),
-            }
-        }
-        out
-    }
-}
+use crate::spec::{Grid, Model};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalOptions {
-    pub family: Family,
+    /// The grid over the model's axes ([`Model::grid_axes`]).
     pub grid: Grid,
     /// k of the stratified k-fold splits (ignored with `holdout` or an external-only run).
     pub splits: usize,
@@ -92,8 +26,9 @@ pub struct EvalOptions {
     pub holdout: Option<f64>,
     /// Fraction of each training split used as validation bags.
     pub valid_fraction: f64,
-    /// Everything else of the fits (H, E[max] rule, epochs, patience, bag rule, …).
-    pub base: VgpmilParams,
+    /// The model and everything else of the fits (H, E[max] rule, epochs, patience, bag rule,
+    /// Gibbs settings, …); the grid replaces its inducing points and α, β.
+    pub base: FitParams,
     /// Monte Carlo samples for test predictions.
     pub samples: usize,
     pub seed: u64,
@@ -102,12 +37,14 @@ pub struct EvalOptions {
 impl Default for EvalOptions {
     fn default() -> Self {
         Self {
-            family: Family::GVgpmil,
             grid: Grid::default(),
             splits: 5,
             holdout: None,
             valid_fraction: 0.2,
-            base: VgpmilParams::default(),
+            base: FitParams {
+                model: Model::G_VGPMIL,
+                ..FitParams::default()
+            },
             samples: 200,
             seed: 0,
         }
@@ -133,7 +70,7 @@ pub struct SetResult {
 pub struct SplitResult {
     pub split: usize,
     pub inducing: usize,
-    pub link: Link,
+    pub model: Model,
     pub valid_bag_auc: Option<f64>,
     pub epochs: usize,
     pub fit_seconds: f64,
@@ -147,41 +84,6 @@ pub struct SplitResult {
 pub struct EvalReport {
     pub options: EvalOptions,
     pub splits: Vec<SplitResult>,
-}
-
-/// Indices of the negative and of the positive bags, each shuffled (seeded).
-fn shuffled_by_class(labels: &[u8], seed: u64) -> [Vec<usize>; 2] {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    [0u8, 1].map(|class| {
-        let mut idx: Vec<usize> = (0..labels.len()).filter(|&i| labels[i] == class).collect();
-        idx.shuffle(&mut rng);
-        idx
-    })
-}
-
-/// Stratified assignment of bags to `k` folds (shuffled per class, dealt round-robin).
-pub fn stratified_folds(labels: &[u8], k: usize, seed: u64) -> Vec<Vec<usize>> {
-    let mut folds = vec![Vec::new(); k.max(1)];
-    for (offset, idx) in shuffled_by_class(labels, seed).into_iter().enumerate() {
-        for (j, i) in idx.into_iter().enumerate() {
-            folds[(j + offset) % k.max(1)].push(i);
-        }
-    }
-    folds.iter_mut().for_each(|f| f.sort_unstable());
-    folds
-}
-
-/// Stratified split of bag indices into (rest, held out `fraction`).
-pub fn stratified_holdout(labels: &[u8], fraction: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
-    let (mut rest, mut held) = (Vec::new(), Vec::new());
-    for idx in shuffled_by_class(labels, seed) {
-        let k = ((idx.len() as f64) * fraction).round() as usize;
-        held.extend_from_slice(&idx[..k]);
-        rest.extend_from_slice(&idx[k..]);
-    }
-    rest.sort_unstable();
-    held.sort_unstable();
-    (rest, held)
 }
 
 /// The rule compared against: noisy-OR for max, max for the others.
@@ -222,7 +124,7 @@ fn evaluate_set(
 }
 
 /// A fitted grid point: (validation AUC, validation log-likelihood), M, link, fit, seconds.
-type Candidate = ((f64, f64), usize, Link, crate::vgpmil::FitOutput, f64);
+type Candidate = ((f64, f64), usize, Model, FitOutput, f64);
 
 /// Runs the protocol on `data`, optionally also testing every split's model on `external`.
 pub fn evaluate(
@@ -240,28 +142,32 @@ pub fn evaluate(
     }
     let labels = data.bag_labels();
     // (train bags, test bags) per split
-    let splits: Vec<(Vec<usize>, Vec<usize>)> = match (opts.holdout, external) {
-        (Some(f), _) => vec![stratified_holdout(&labels, f, opts.seed)],
-        (None, Some(_)) => vec![((0..labels.len()).collect(), Vec::new())],
-        (None, None) => {
-            if opts.splits < 2 {
-                return Err(GpError::Param(
-                    "at least 2 splits, or --holdout, or --test".into(),
-                ));
+    let splits: Vec<(Vec<usize>, Vec<usize>)> =
+        match (opts.holdout, external) {
+            (Some(f), _) => vec![stratified_holdout(&labels, f, opts.seed)
+                .map_err(|e| GpError::Param(e.to_string()))?],
+            (None, Some(_)) => vec![((0..labels.len()).collect(), Vec::new())],
+            (None, None) => {
+                if opts.splits < 2 {
+                    return Err(GpError::Param(
+                        "at least 2 splits, or --holdout, or --test".into(),
+                    ));
+                }
+                let folds = stratified_folds(&labels, opts.splits, opts.seed)
+                    .map_err(|e| GpError::Param(e.to_string()))?;
+                (0..opts.splits)
+                    .map(|k| {
+                        let train = (0..opts.splits)
+                            .filter(|&j| j != k)
+                            .flat_map(|j| folds[j].clone())
+                            .collect();
+                        (train, folds[k].clone())
+                    })
+                    .collect()
             }
-            let folds = stratified_folds(&labels, opts.splits, opts.seed);
-            (0..opts.splits)
-                .map(|k| {
-                    let train = (0..opts.splits)
-                        .filter(|&j| j != k)
-                        .flat_map(|j| folds[j].clone())
-                        .collect();
-                    (train, folds[k].clone())
-                })
-                .collect()
-        }
-    };
-    let grid = opts.grid.points(opts.family, opts.base.link);
+        };
+    let base = opts.base.validate()?;
+    let grid = base.model.grid(&opts.grid);
     let mut results = Vec::new();
     for (si, (train_bags, test_bags)) in splits.iter().enumerate() {
         let train_labels: Vec<u8> = train_bags.iter().map(|&b| labels[b]).collect();
@@ -269,19 +175,15 @@ pub fn evaluate(
             &train_labels,
             opts.valid_fraction,
             opts.seed + 1000 + si as u64,
-        );
+        )
+        .map_err(|e| GpError::Param(e.to_string()))?;
         let fit_data = data.subset(&fit_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
         let valid = data.subset(&val_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
         let mut best: Option<Candidate> = None;
         for &(m, link) in &grid {
-            let p = VgpmilParams {
-                link,
-                inducing: m,
-                seed: opts.base.seed.wrapping_add(si as u64),
-                ..opts.base.clone()
-            };
+            let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
             let t = Instant::now();
-            let out = fit(&p, &fit_data, Some(&valid))?;
+            let out = fit_valid(&p, &fit_data, Some(&valid))?;
             let secs = t.elapsed().as_secs_f64();
             let t = &out.model.training;
             let score = (
@@ -323,7 +225,7 @@ pub fn evaluate(
         results.push(SplitResult {
             split: si,
             inducing: m,
-            link,
+            model: link,
             valid_bag_auc: Some(score.0).filter(|s| s.is_finite()),
             epochs: out.trace.len(),
             fit_seconds: secs,
@@ -451,7 +353,7 @@ mod tests {
     #[test]
     fn folds_are_stratified_and_cover_everything() {
         let labels: Vec<u8> = (0..23).map(|i| u8::from(i % 3 == 0)).collect(); // 8 pos, 15 neg
-        let folds = stratified_folds(&labels, 5, 1);
+        let folds = stratified_folds(&labels, 5, 1).unwrap();
         let mut all: Vec<usize> = folds.iter().flatten().copied().collect();
         all.sort_unstable();
         assert_eq!(all, (0..23).collect::<Vec<_>>());
@@ -460,10 +362,10 @@ mod tests {
             assert!((1..=2).contains(&pos), "{folds:?}");
             assert!((4..=5).contains(&f.len()));
         }
-        let (rest, held) = stratified_holdout(&labels, 0.5, 3);
+        let (rest, held) = stratified_holdout(&labels, 0.5, 3).unwrap();
         assert_eq!(held.iter().filter(|&&i| labels[i] == 1).count(), 4);
         assert_eq!(rest.len() + held.len(), 23);
-        assert_eq!(stratified_folds(&labels, 5, 1), folds);
+        assert_eq!(stratified_folds(&labels, 5, 1).unwrap(), folds);
     }
 
     #[test]

@@ -1,9 +1,8 @@
-//! θ(c) of ψ-VGPMIL: one small trait, one serialisable enum at the boundary.
+//! θ(c) of ψ-VGPMIL (one small trait over the two mixing densities) and the squashing function
+//! from latent f to probability.
 //!
 //! The logistic is a Gaussian scale mixture with density ψ; the local bound gives
 //! `θ(c) = −ψ'(c) / (c ψ(c))` (MODELS.md §3).
-
-use serde::{Deserialize, Serialize};
 
 /// A mixing density ψ, through what the loop needs: θ(c) and log ψ(c) (up to a constant).
 pub(crate) trait Psi: Sync {
@@ -47,77 +46,6 @@ impl Psi for GammaMixing {
     }
 }
 
-/// The model, as saved in model files and chosen on the command line: one enum at the boundary,
-/// dispatching to the private loops.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Link {
-    /// VGPMIL: hyperbolic secant ψ, θ(c) = tanh(c/2)/(2c).
-    Vgpmil,
-    /// G-VGPMIL: Gamma ψ, θ(c) = α/(β + c²/2).
-    GVgpmil { alpha: f64, beta: f64 },
-    /// MIL-GP-Probit, variational inference (Wang & Pinar).
-    Probit,
-    /// MIL-GP-Probit, collapsed Gibbs sampling.
-    ProbitGibbs {
-        chains: usize,
-        burn_in: usize,
-        samples: usize,
-        thin: usize,
-    },
-    /// LM-VGPMIL (Haußmann et al.), large margin with C and V.
-    LmVgpmil { c: f64, v: f64 },
-}
-
-impl Link {
-    /// Gibbs defaults: 4 chains, 1000 burn-in, 2000 kept draws each, no thinning.
-    pub const PROBIT_GIBBS: Link = Link::ProbitGibbs {
-        chains: 4,
-        burn_in: 1000,
-        samples: 2000,
-        thin: 1,
-    };
-    /// LM-VGPMIL defaults C = 2, V = 2.
-    pub const LM_VGPMIL: Link = Link::LmVgpmil { c: 2.0, v: 2.0 };
-
-    pub fn name(&self) -> String {
-        match self {
-            Link::Vgpmil => "vgpmil".into(),
-            Link::GVgpmil { alpha, beta } => format!("g-vgpmil(α={alpha}, β={beta})"),
-            Link::Probit => "probit".into(),
-            Link::ProbitGibbs {
-                chains, samples, ..
-            } => {
-                format!("probit-gibbs({chains}×{samples})")
-            }
-            Link::LmVgpmil { c, v } => format!("lm-vgpmil(C={c}, V={v})"),
-        }
-    }
-
-    /// θ(c) of the ψ-VGPMIL models (`None` for the others).
-    pub fn theta(&self, c: f64) -> Option<f64> {
-        match self {
-            Link::Vgpmil => Some(HyperbolicSecant.theta(c)),
-            Link::GVgpmil { alpha, beta } => Some(
-                GammaMixing {
-                    alpha: *alpha,
-                    beta: *beta,
-                }
-                .theta(c),
-            ),
-            _ => None,
-        }
-    }
-
-    /// The function from latent f to instance probability.
-    pub fn squash(&self) -> Squash {
-        match self {
-            Link::Probit | Link::ProbitGibbs { .. } => Squash::Probit,
-            _ => Squash::Logistic,
-        }
-    }
-}
-
 /// Latent → probability.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Squash {
@@ -128,8 +56,8 @@ pub enum Squash {
 impl Squash {
     pub fn apply(self, f: f64) -> f64 {
         match self {
-            Squash::Logistic => crate::calibrate::sigmoid(f),
-            Squash::Probit => crate::probit::ndtr(f),
+            Squash::Logistic => crate::special::sigmoid(f),
+            Squash::Probit => crate::special::ndtr(f),
         }
     }
     /// E[squash(f)] for f ~ N(μ, σ²): exact for the probit, the probit approximation for the
@@ -137,9 +65,9 @@ impl Squash {
     pub fn closed_form(self, mu: f64, var: f64) -> f64 {
         match self {
             Squash::Logistic => {
-                crate::calibrate::sigmoid(mu / (1.0 + std::f64::consts::PI * var / 8.0).sqrt())
+                crate::special::sigmoid(mu / (1.0 + std::f64::consts::PI * var / 8.0).sqrt())
             }
-            Squash::Probit => crate::probit::ndtr(mu / (1.0 + var).sqrt()),
+            Squash::Probit => crate::special::ndtr(mu / (1.0 + var).sqrt()),
         }
     }
 }
@@ -194,16 +122,5 @@ mod tests {
             let lhs = c / 2.0 + HyperbolicSecant.log_psi(c) - std::f64::consts::LN_2;
             assert!((lhs - log_sig).abs() < 1e-12, "c={c}");
         }
-    }
-
-    #[test]
-    fn link_serialises_with_its_parameters() {
-        let l = Link::GVgpmil {
-            alpha: 0.5,
-            beta: 4.0,
-        };
-        let s = serde_json::to_string(&l).unwrap();
-        assert_eq!(s, r#"{"kind":"g-vgpmil","alpha":0.5,"beta":4.0}"#);
-        assert_eq!(serde_json::from_str::<Link>(&s).unwrap(), l);
     }
 }

@@ -5,7 +5,7 @@ mod common;
 use common::synthetic;
 use gphead::hyper::KernelSteps;
 use gphead::metrics::{log_likelihood, roc_auc};
-use gphead::{fit, BagRule, GpModel, Link, MilData, Rbf, VgpmilParams};
+use gphead::{fit, BagRule, FitParams, Gibbs, GpModel, MilData, Model, Rbf};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -19,13 +19,13 @@ fn split(data: &MilData, a: usize, b: usize) -> (MilData, MilData) {
 fn probit_vi_elbo_never_decreases_and_recovers_instances() {
     let data = synthetic(200, 5);
     let (train, test) = split(&data, 120, 200);
-    let p = VgpmilParams {
-        link: Link::Probit,
+    let p = FitParams {
+        model: Model::Probit,
         inducing: 40,
         max_epochs: 150,
         tol: 1e-9,
-        bag_rule: BagRule::FullCovariance,
-        ..VgpmilParams::default()
+        bag_rule: Some(BagRule::FullCovariance),
+        ..FitParams::default()
     };
     let out = fit(&p, &train, None).unwrap();
     let elbo: Vec<f64> = out.trace.iter().map(|t| t.objective.unwrap()).collect();
@@ -63,30 +63,31 @@ fn gibbs_agrees_with_vi_on_a_small_problem() {
     // sampler's on average (Gibbs Monte Carlo error here ≈ 0.01 with an ESS of several hundred).
     let data = synthetic(60, 9);
     let (train, test) = split(&data, 40, 60);
-    let base = VgpmilParams {
+    let base = FitParams {
         inducing: 12,
         max_epochs: 500,
         tol: 1e-10,
-        ..VgpmilParams::default()
+        bag_rule: Some(BagRule::Max),
+        ..FitParams::default()
     };
     let vi = fit(
-        &VgpmilParams {
-            link: Link::Probit,
+        &FitParams {
+            model: Model::Probit,
             ..base.clone()
         },
         &train,
         None,
     )
     .unwrap();
-    let gibbs_link = Link::ProbitGibbs {
-        chains: 4,
-        burn_in: 300,
-        samples: 1500,
-        thin: 1,
-    };
     let gb = fit(
-        &VgpmilParams {
-            link: gibbs_link,
+        &FitParams {
+            model: Model::ProbitGibbs,
+            gibbs: Gibbs {
+                chains: 4,
+                burn_in: 300,
+                draws: 1500,
+                thin: 1,
+            },
             ..base
         },
         &train,
@@ -123,11 +124,11 @@ fn lm_vgpmil_learns_bags_and_instances() {
         data.subset(&all[160..200]),
         data.subset(&all[200..]),
     );
-    let p = VgpmilParams {
-        link: Link::LM_VGPMIL,
+    let p = FitParams {
+        model: Model::LM_VGPMIL,
         inducing: 50,
         seed: 3,
-        ..VgpmilParams::default()
+        ..FitParams::default()
     };
     let out = fit(&p, &train, Some(&valid)).unwrap();
     let pred = out.model.predict(&test, 200, 9).unwrap();
@@ -196,17 +197,18 @@ fn kernel_estimation_moves_toward_the_true_length_scale() {
         variance: 1.0,
         lengthscale: 2.0,
     };
-    let base = VgpmilParams {
-        link: Link::Vgpmil,
+    let base = FitParams {
+        model: Model::Vgpmil,
         inducing: 60,
         max_epochs: 40,
         tol: 0.0,
-        kernel: Some(start),
-        ..VgpmilParams::default()
+        variance: Some(start.variance),
+        lengthscale: Some(start.lengthscale),
+        ..FitParams::default()
     };
     let fixed = fit(&base, &train, None).unwrap();
     let tuned = fit(
-        &VgpmilParams {
+        &FitParams {
             kernel_steps: Some(KernelSteps::default()),
             ..base
         },
@@ -262,27 +264,26 @@ fn every_model_saves_and_loads() {
     let data = synthetic(40, 4);
     let (train, test) = split(&data, 30, 40);
     let dir = tempfile::tempdir().unwrap();
-    for link in [
-        Link::Probit,
-        Link::ProbitGibbs {
-            chains: 2,
-            burn_in: 20,
-            samples: 50,
-            thin: 2,
-        },
-        Link::LM_VGPMIL,
-    ] {
-        let p = VgpmilParams {
-            link,
+    for link in [Model::Probit, Model::ProbitGibbs, Model::LM_VGPMIL] {
+        let p = FitParams {
+            model: link,
             inducing: 10,
             max_epochs: 10,
-            ..VgpmilParams::default()
+            // the rule these models had by default before the model type chose it
+            bag_rule: Some(BagRule::Max),
+            gibbs: Gibbs {
+                chains: 2,
+                burn_in: 20,
+                draws: 50,
+                thin: 2,
+            },
+            ..FitParams::default()
         };
         let m = fit(&p, &train, None).unwrap().model;
         let path = dir.path().join("m.json");
         m.save(&path).unwrap();
         let back = GpModel::load(&path).unwrap();
-        assert_eq!(back.link, link);
+        assert_eq!(back.model, link);
         let (a, b) = (
             m.predict(&test, 50, 1).unwrap(),
             back.predict(&test, 50, 1).unwrap(),

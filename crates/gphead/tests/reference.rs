@@ -3,7 +3,7 @@
 
 #![allow(clippy::needless_range_loop)] // a plain transcription of the formulas, index by index
 
-use gphead::{fit, EmaxRule, Init, Link, MilData, Rbf, VgpmilParams};
+use gphead::{fit, EmaxRule, FitParams, Init, MilData, Model, Rbf};
 
 type M = Vec<Vec<f64>>;
 
@@ -200,16 +200,17 @@ impl Reference {
     }
 }
 
-fn params(link: Link, z: &[[f64; 2]], kern: Rbf) -> VgpmilParams {
-    VgpmilParams {
-        link,
+fn params(link: Model, z: &[[f64; 2]], kern: Rbf) -> FitParams {
+    FitParams {
+        model: link,
         inducing_points: Some(z.iter().flatten().copied().collect()),
-        kernel: Some(kern),
+        variance: Some(kern.variance),
+        lengthscale: Some(kern.lengthscale),
         max_epochs: 1,
         init: Init::Prior,
         emax: EmaxRule::Product,
         seed: 5,
-        ..VgpmilParams::default()
+        ..FitParams::default()
     }
 }
 
@@ -223,8 +224,8 @@ fn one_epoch_matches_the_dense_reference() {
     };
     let r = Reference::new(&data, &z, kern);
     for link in [
-        Link::Vgpmil,
-        Link::GVgpmil {
+        Model::Vgpmil,
+        Model::GVgpmil {
             alpha: 0.5,
             beta: 2.5,
         },
@@ -269,7 +270,7 @@ fn predictive_mean_and_variance_match_the_formula() {
     };
     let r = Reference::new(&data, &z, kern);
     let mut p = params(
-        Link::GVgpmil {
+        Model::GVgpmil {
             alpha: 1.0,
             beta: 1.0,
         },
@@ -308,7 +309,7 @@ fn lm_vgpmil_iteration_matches_the_dense_reference() {
     };
     let r = Reference::new(&data, &z, kern);
     let (c, v, h) = (2.0, 2.0, 100.0f64);
-    let out = fit(&params(Link::LmVgpmil { c, v }, &z, kern), &data, None).unwrap();
+    let out = fit(&params(Model::LmVgpmil { c, v }, &z, kern), &data, None).unwrap();
     let pi0 = &out.pi_initial;
     let lam = |x: f64| (x / 2.0).tanh() / (4.0 * x);
     let n = data.n;

@@ -4,7 +4,7 @@ mod common;
 
 use common::synthetic;
 use gphead::metrics::roc_auc;
-use gphead::{fit, BagRule, GpModel, Link, MilData, VgpmilParams};
+use gphead::{fit, BagRule, FitParams, GpModel, MilData, Model};
 
 #[test]
 fn both_models_learn_bags_and_instances() {
@@ -14,17 +14,17 @@ fn both_models_learn_bags_and_instances() {
     let valid = data.subset(&all[160..200]);
     let test = data.subset(&all[200..]);
     for link in [
-        Link::Vgpmil,
-        Link::GVgpmil {
+        Model::Vgpmil,
+        Model::GVgpmil {
             alpha: 1.0,
             beta: 2.5,
         },
     ] {
-        let p = VgpmilParams {
-            link,
+        let p = FitParams {
+            model: link,
             inducing: 50,
             seed: 3,
-            ..VgpmilParams::default()
+            ..FitParams::default()
         };
         let out = fit(&p, &train, Some(&valid)).unwrap();
         let pred = out.model.predict(&test, 200, 9).unwrap();
@@ -59,14 +59,14 @@ fn same_seed_same_model_and_save_load_round_trip() {
     let data = synthetic(60, 2);
     let all: Vec<usize> = (0..60).collect();
     let (train, test) = (data.subset(&all[..40]), data.subset(&all[40..]));
-    let p = VgpmilParams {
-        link: Link::GVgpmil {
+    let p = FitParams {
+        model: Model::GVgpmil {
             alpha: 0.5,
             beta: 1.0,
         },
         inducing: 20,
         max_epochs: 15,
-        ..VgpmilParams::default()
+        ..FitParams::default()
     };
     let a = fit(&p, &train, None).unwrap().model;
     let b = fit(&p, &train, None).unwrap().model;

@@ -1,19 +1,20 @@
 //! `ich`: intracranial hemorrhage detection in head CT, slice by slice, with uncertainty.
+//!
+//! This binary parses flags, calls the `detect` library (and the stage crates under it) and
+//! prints; the work is done in the libraries.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod bundle;
-mod cmd;
+mod cli;
 mod progress;
-mod report;
 
 /// Intracranial hemorrhage detection in head CT from scan-level labels (multiple instance
 /// learning), with per-slice probabilities and their uncertainty.
 #[derive(Parser, Debug)]
 #[command(name = "ich", version, about, long_about = None)]
-pub(crate) struct Cli {
+struct Cli {
     /// More logging (-v debug, -vv trace); RUST_LOG overrides.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -25,15 +26,15 @@ pub(crate) struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
-pub(crate) enum Command {
-    Synth(cmd::synth::Args),
-    Preprocess(cmd::preprocess::Args),
-    TrainCnn(cmd::cnn::TrainArgs),
-    Extract(cmd::cnn::ExtractArgs),
-    FitGp(cmd::fit_gp::Args),
-    EvalGp(cmd::eval_gp::Args),
-    Predict(cmd::predict::Args),
-    Demo(cmd::demo::Args),
+enum Command {
+    Synth(cli::synth::Args),
+    Preprocess(cli::preprocess::Args),
+    TrainCnn(cli::cnn::TrainArgs),
+    Extract(cli::cnn::ExtractArgs),
+    FitGp(cli::gp::FitArgs),
+    EvalGp(cli::gp::EvalArgs),
+    Predict(cli::predict::Args),
+    Demo(cli::demo::Args),
 }
 
 fn run() -> anyhow::Result<ExitCode> {
@@ -58,21 +59,16 @@ fn run() -> anyhow::Result<ExitCode> {
         .with_writer(std::io::stderr)
         .with_target(false)
         .init();
-    let progress = progress::Bars::new(!cli.quiet);
-    dispatch(cli.command, &progress)
-}
-
-/// Runs one subcommand (also used by `ich demo` for its steps).
-pub(crate) fn dispatch(command: Command, progress: &progress::Bars) -> anyhow::Result<ExitCode> {
-    match command {
-        Command::Synth(a) => cmd::synth::run(a, progress),
-        Command::Preprocess(a) => cmd::preprocess::run(a, progress),
-        Command::TrainCnn(a) => cmd::cnn::train_cnn(a, progress),
-        Command::Extract(a) => cmd::cnn::extract(a, progress),
-        Command::FitGp(a) => cmd::fit_gp::run(a),
-        Command::EvalGp(a) => cmd::eval_gp::run(a),
-        Command::Predict(a) => cmd::predict::run(a, progress),
-        Command::Demo(a) => cmd::demo::run(a, progress),
+    let bars = progress::Bars::new(!cli.quiet);
+    match cli.command {
+        Command::Synth(a) => cli::synth::run(a, &bars),
+        Command::Preprocess(a) => cli::preprocess::run(a, &bars),
+        Command::TrainCnn(a) => cli::cnn::train(a, &bars),
+        Command::Extract(a) => cli::cnn::extract(a, &bars),
+        Command::FitGp(a) => cli::gp::fit(a),
+        Command::EvalGp(a) => cli::gp::eval(a),
+        Command::Predict(a) => cli::predict::run(a, &bars),
+        Command::Demo(a) => cli::demo::run(a, &bars),
     }
 }
 

@@ -1,4 +1,4 @@
-//! Progress bars (indicatif) behind the libraries' `Progress` trait.
+//! Progress bars (indicatif) behind the libraries' one `Progress` trait.
 
 use std::sync::Mutex;
 
@@ -16,31 +16,41 @@ impl Bars {
             bar: Mutex::new(None),
         }
     }
+
+    fn with(&self, f: impl FnOnce(&mut Option<ProgressBar>)) {
+        // a panic elsewhere while the lock was held leaves the bar as it was: keep going
+        let mut g = self.bar.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut g);
+    }
 }
 
-impl preprocess::Progress for Bars {
+impl milbase::Progress for Bars {
     fn stage(&self, name: &str, len: u64) {
         let bar = if self.enabled {
             ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
         } else {
             ProgressBar::hidden()
         };
-        bar.set_style(
+        if let Ok(style) =
             ProgressStyle::with_template("{msg:>22} [{bar:30}] {pos}/{len} ({per_sec}, eta {eta})")
-                .expect("valid template")
-                .progress_chars("=> "),
-        );
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
         bar.set_message(name.to_string());
-        *self.bar.lock().expect("lock") = Some(bar);
+        self.with(|b| *b = Some(bar));
     }
     fn inc(&self, n: u64) {
-        if let Some(b) = self.bar.lock().expect("lock").as_ref() {
-            b.inc(n);
-        }
+        self.with(|b| {
+            if let Some(b) = b.as_ref() {
+                b.inc(n)
+            }
+        });
     }
     fn done(&self) {
-        if let Some(b) = self.bar.lock().expect("lock").take() {
-            b.finish_and_clear();
-        }
+        self.with(|b| {
+            if let Some(b) = b.take() {
+                b.finish_and_clear()
+            }
+        });
     }
 }

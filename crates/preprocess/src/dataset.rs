@@ -127,25 +127,7 @@ pub struct Manifest {
 
 /// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| Error::Invalid(format!("{}: not a file path", path.display())))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let res = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    res.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
+    milbase::write_atomic(path, bytes).map_err(|e| Error::io(path, e))
 }
 
 /// Writes JSON atomically.

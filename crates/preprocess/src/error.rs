@@ -41,6 +41,8 @@ pub enum FileProblem {
     Pixel(#[from] PixelError),
     #[error("{0} samples per pixel (colour) cannot be converted to Hounsfield units")]
     Colour(u16),
+    #[error("multi-frame image ({0} frames): enhanced CT is not supported, convert it to one file per slice (e.g. dcmtk's `dcm2pnm` or gdcm's `gdcmconv --split`)")]
+    MultiFrame(i64),
     #[error("read error: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -57,6 +59,7 @@ impl FileProblem {
             FileProblem::UnsupportedEncoding { .. } => "unsupported encoding",
             FileProblem::Decode(_) | FileProblem::Pixel(_) => "pixel decoding failed",
             FileProblem::Colour(_) => "colour image",
+            FileProblem::MultiFrame(_) => "multi-frame image",
             FileProblem::Io(_) => "read error",
         }
     }

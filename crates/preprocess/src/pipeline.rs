@@ -1,6 +1,5 @@
 //! `ich preprocess`: DICOM folders → dataset.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -17,16 +16,7 @@ use crate::resample::resize;
 use crate::scan::{group, Scan};
 use crate::window::window_u8;
 
-/// Progress reporting, implemented by the binary with a progress bar.
-pub trait Progress: Sync {
-    fn stage(&self, _name: &str, _len: u64) {}
-    fn inc(&self, _n: u64) {}
-    fn done(&self) {}
-}
-
-/// No progress output.
-pub struct Quiet;
-impl Progress for Quiet {}
+pub use milbase::{Progress, Quiet};
 
 /// Options of a preprocess run.
 #[derive(Debug, Clone, Default)]
@@ -264,7 +254,7 @@ pub fn decode_scan(
             }
             Err(e) => {
                 warn!("skipped {e}");
-                let mut s = skipped.lock().expect("lock");
+                let mut s = skipped.lock().unwrap_or_else(|p| p.into_inner());
                 record_skip(&mut s, &e);
                 warnings.push(format!("slice {} dropped: {}", h.sop_uid, e.problem));
             }
@@ -353,9 +343,4 @@ fn note_skip(skipped: &mut Skipped, e: &FileError) {
         warn!("skipped {e}");
     }
     record_skip(skipped, e);
-}
-
-/// Counts by reason, for the end-of-run summary.
-pub fn skipped_table(s: &Skipped) -> BTreeMap<String, usize> {
-    s.counts.clone()
 }

@@ -24,7 +24,6 @@ pub struct SliceHeader {
     pub transfer_syntax: String,
     pub rows: u16,
     pub cols: u16,
-    pub frames: u32,
     pub position: Option<[f64; 3]>,
     pub orientation: Option<[f64; 6]>,
     pub instance_number: Option<i64>,
@@ -171,9 +170,6 @@ fn header_from(path: &Path, obj: &DefaultDicomObject) -> Result<SliceHeader, Fil
             .to_string(),
         rows: rows.and_then(|v| u16::try_from(v).ok()).unwrap_or(0),
         cols: cols.and_then(|v| u16::try_from(v).ok()).unwrap_or(0),
-        frames: int_opt(obj, tags::NUMBER_OF_FRAMES)
-            .and_then(|v| u32::try_from(v).ok())
-            .unwrap_or(1),
         position: fixed(floats_opt(
             obj,
             tags::IMAGE_POSITION_PATIENT,
@@ -192,6 +188,12 @@ fn header_from(path: &Path, obj: &DefaultDicomObject) -> Result<SliceHeader, Fil
         modality,
         sop_class,
     };
+    // enhanced (multi-frame) CT holds a whole series in one file: decoding frame 0 alone would
+    // silently lose the rest
+    let frames = int_opt(obj, tags::NUMBER_OF_FRAMES).unwrap_or(1);
+    if frames != 1 {
+        return Err(FileProblem::MultiFrame(frames));
+    }
     if header.rows == 0 {
         return Err(FileProblem::NoImage("Rows"));
     }
@@ -219,9 +221,25 @@ pub fn read_hu(path: &Path, rsna_fix: bool) -> Result<(SliceHeader, HuImage), Fi
     let fail = |p: FileProblem| FileError::new(path, p);
     let obj = open(path, false).map_err(fail)?;
     let header = header_from(path, &obj).map_err(fail)?;
-    decode(&obj, &header, rsna_fix)
-        .map(|img| (header, img))
-        .map_err(fail)
+    // a decoder that panics on hostile data costs this file, not the run
+    let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        decode(&obj, &header, rsna_fix)
+    }))
+    .unwrap_or_else(|panic| {
+        Err(FileProblem::Decode(format!(
+            "the decoder failed: {}",
+            panic_text(&panic)
+        )))
+    });
+    decoded.map(|img| (header, img)).map_err(fail)
+}
+
+/// The message of a caught panic.
+pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
 }
 
 fn decode(

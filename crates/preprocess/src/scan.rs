@@ -192,7 +192,6 @@ pub(crate) mod tests {
             transfer_syntax: "1.2.840.10008.1.2.1".into(),
             rows: 8,
             cols: 8,
-            frames: 1,
             position: pos,
             orientation: Some([1.0, 0.0, 0.0, 0.0, 1.0, 0.0]),
             instance_number: inst,

@@ -165,6 +165,12 @@ pub fn synth(out: &Path, opts: &SynthOptions, progress: &dyn Progress) -> Result
             "synth needs at least 1 scan, 1 slice and a size of 16".into(),
         ));
     }
+    if opts.size > usize::from(u16::MAX) {
+        return Err(Error::Invalid(format!(
+            "size {} does not fit DICOM Rows/Columns (at most 65535)",
+            opts.size
+        )));
+    }
     if opts.subtypes.is_empty() {
         return Err(Error::Invalid("synth needs at least one subtype".into()));
     }

@@ -1,140 +1,26 @@
-//! Reports of `ich predict`: the data model shared by `report.json`, the CSV files and the HTML
-//! pages (docs/REPORT.md). Pages are self-contained: thumbnails are embedded PNGs, plots are inline
-//! SVG, no script and nothing fetched from a network.
+//! HTML pages of a prediction: an index page and a page per scan (docs/REPORT.md). Pages are
+//! self-contained: thumbnails are embedded PNGs, plots are inline SVG, no script and nothing
+//! fetched from a network.
 
 use std::fmt::Write as _;
 
 use base64::Engine as _;
 use gphead::metrics::Metrics;
-use serde::{Deserialize, Serialize};
 
-/// Version of `report.json`.
-pub const REPORT_FORMAT: u32 = 1;
-
-/// `report.json`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Report {
-    pub format_version: u32,
-    pub tool: String,
-    pub created: String,
-    pub model: ModelInfo,
-    pub thresholds: Thresholds,
-    /// Sorted by scan probability, highest first.
-    pub scans: Vec<ScanReport>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metrics: Option<ReportMetrics>,
-    /// Inputs that could not be used, `path: problem`.
-    pub skipped: Vec<String>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ModelInfo {
-    pub bundle: String,
-    pub created: String,
-    pub gp_family: String,
-    pub feature_dim: usize,
-    pub image_size: usize,
-    /// Scan probability rule of the GP head (max, noisy-or, full-covariance).
-    pub bag_rule: String,
-}
-
-/// Flagging rules: positive when `probability ≥ positive`; uncertain when `sd ≥ uncertain_sd`.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-pub struct Thresholds {
-    pub positive: f64,
-    pub uncertain_sd: f64,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ScanReport {
-    pub id: String,
-    pub n_slices: usize,
-    pub probability: f64,
-    pub sd: f64,
-    pub positive: bool,
-    pub uncertain: bool,
-    /// The attention CNN's own scan probability (second opinion).
-    pub cnn_probability: f64,
-    pub positive_slices: usize,
-    pub uncertain_slices: usize,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<u8>,
-    /// Only with `--keep-phi`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub patient_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub patient_id: Option<String>,
-    pub warnings: Vec<String>,
-    /// The HTML page, relative to the output folder.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub page: Option<String>,
-    /// In z order (feet to head as the scan was ordered).
-    pub slices: Vec<SliceReport>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SliceReport {
-    pub index: usize,
-    pub sop_instance_uid: String,
-    pub z: Option<f64>,
-    pub probability: f64,
-    pub sd: f64,
-    pub positive: bool,
-    pub uncertain: bool,
-    /// Attention weight of the CNN (sums to 1 over the scan).
-    pub attention: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<u8>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ReportMetrics {
-    pub scans: usize,
-    pub scan: Metrics,
-    /// Over the slices with a label.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub slice: Option<Metrics>,
-    pub slices: usize,
-    /// The CNN's own scan probabilities, for comparison.
-    pub cnn_scan: Metrics,
-    /// Reliability of scan probabilities: (bin centre, mean predicted, observed rate, count).
-    pub reliability: Vec<(f64, f64, f64, usize)>,
-}
-
-/// Equal-width reliability bins of predicted probabilities against observed labels.
-pub fn reliability(labels: &[u8], p: &[f64], bins: usize) -> Vec<(f64, f64, f64, usize)> {
-    let mut sum_p = vec![0.0; bins];
-    let mut sum_y = vec![0.0; bins];
-    let mut n = vec![0usize; bins];
-    for (&y, &q) in labels.iter().zip(p) {
-        let b = ((q * bins as f64) as usize).min(bins - 1);
-        sum_p[b] += q;
-        sum_y[b] += y as f64;
-        n[b] += 1;
-    }
-    (0..bins)
-        .filter(|&b| n[b] > 0)
-        .map(|b| {
-            (
-                (b as f64 + 0.5) / bins as f64,
-                sum_p[b] / n[b] as f64,
-                sum_y[b] / n[b] as f64,
-                n[b],
-            )
-        })
-        .collect()
-}
+use crate::error::{Error, Result};
+use crate::report::{Report, ScanReport, Thresholds};
 
 /// A grey image as a PNG data URI.
-pub fn png_data_uri(pixels: &[u8], width: usize, height: usize) -> anyhow::Result<String> {
+pub fn png_data_uri(pixels: &[u8], width: usize, height: usize) -> Result<String> {
     let mut buf = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut buf, width as u32, height as u32);
         enc.set_color(png::ColorType::Grayscale);
         enc.set_depth(png::BitDepth::Eight);
         enc.set_compression(png::Compression::Fast);
-        let mut w = enc.write_header()?;
-        w.write_image_data(pixels)?;
+        let png_err = |e: png::EncodingError| Error::Invalid(format!("thumbnail PNG: {e}"));
+        let mut w = enc.write_header().map_err(png_err)?;
+        w.write_image_data(pixels).map_err(png_err)?;
     }
     Ok(format!(
         "data:image/png;base64,{}",
@@ -487,15 +373,6 @@ pub fn index_page(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reliability_bins_by_hand() {
-        // bin 0 (0–0.5): 0.1, 0.3 → mean 0.2, observed 1/2; bin 1: 0.9 → observed 1
-        let r = reliability(&[0, 1, 1], &[0.1, 0.3, 0.9], 2);
-        assert_eq!(r.len(), 2);
-        assert!((r[0].1 - 0.2).abs() < 1e-12 && (r[0].2 - 0.5).abs() < 1e-12 && r[0].3 == 2);
-        assert!((r[1].1 - 0.9).abs() < 1e-12 && (r[1].2 - 1.0).abs() < 1e-12 && r[1].3 == 1);
-    }
 
     #[test]
     fn png_round_trips() {

@@ -1,4 +1,4 @@
-//! The model bundle: one folder holding everything a prediction needs (docs/BUNDLE.md).
+//! The model bundle: one folder holding everything a prediction needs (models/README.md).
 //!
 //! `ich train-cnn` creates it (preprocessing config, CNN config and weights, training log);
 //! `ich fit-gp --bundle` adds the GP head. `manifest.json` lists every file with its SHA-256;
@@ -8,23 +8,70 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::{bail, Context};
-use attcnn::training::EpochLog;
+use attcnn::training::{EpochLog, TrainPaths};
+use attcnn::{AttCnnConfig, TrainConfig};
 use gphead::GpModel;
 use preprocess::PreprocessConfig;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::cmd::cnn::CnnFolderConfig;
+use crate::error::{read_json, write_atomic, write_json, Error, Result};
 
 /// Version of `manifest.json`.
 pub const BUNDLE_FORMAT: u32 = 1;
+/// Version of the bundle's `config.json`.
+pub const MODEL_FORMAT: u32 = 1;
 pub const MANIFEST: &str = "manifest.json";
 pub const CNN_CONFIG: &str = "config.json";
 pub const CNN_WEIGHTS: &str = "model.bpk";
 pub const CNN_LOG: &str = "log.csv";
+/// Training state (last weights, optimiser, epoch): not checksummed.
+pub const CHECKPOINT: &str = "checkpoint";
 pub const GP_MODEL: &str = "gp.json";
 pub const GP_TRACE: &str = "gp.trace.csv";
+
+/// Where CNN training writes inside a bundle folder.
+pub fn training_paths(dir: &Path) -> TrainPaths {
+    TrainPaths {
+        weights: dir.join(CNN_WEIGHTS),
+        log: dir.join(CNN_LOG),
+        checkpoint: dir.join(CHECKPOINT),
+    }
+}
+
+/// The bundle's `config.json`: the CNN's architecture, training settings, the preprocessing of the
+/// dataset it was trained on (inputs must match it) and its scan split.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CnnFolderConfig {
+    pub format_version: u32,
+    pub model: AttCnnConfig,
+    pub train: TrainConfig,
+    pub preprocess: PreprocessConfig,
+    pub dataset: String,
+    pub train_scans: Vec<String>,
+    pub valid_scans: Vec<String>,
+}
+
+impl CnnFolderConfig {
+    pub fn load(dir: &Path) -> Result<Self> {
+        let p = dir.join(CNN_CONFIG);
+        let c: CnnFolderConfig = read_json(&p)?;
+        if c.format_version != MODEL_FORMAT {
+            return Err(Error::file(
+                &p,
+                format!(
+                    "model folder format {} is not supported (this build reads {MODEL_FORMAT})",
+                    c.format_version
+                ),
+            ));
+        }
+        Ok(c)
+    }
+
+    pub fn save(&self, dir: &Path) -> Result<()> {
+        write_json(&dir.join(CNN_CONFIG), self)
+    }
+}
 
 /// `manifest.json`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -120,9 +167,31 @@ pub struct Bundle {
 }
 
 /// SHA-256 of a file, hex.
-pub fn sha256_file(path: &Path) -> anyhow::Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+pub fn sha256_file(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     Ok(hex(&Sha256::digest(&bytes)))
+}
+
+/// The first `n` characters of `s` (never splits a character).
+fn prefix(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+/// A file name the manifest may list: a plain name or a relative path inside the bundle, never
+/// absolute and never climbing out with `..`.
+fn check_name(manifest: &Path, name: &str) -> Result<()> {
+    let p = Path::new(name);
+    let inside = !name.is_empty()
+        && p.components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+    if inside {
+        Ok(())
+    } else {
+        Err(Error::file(
+            manifest,
+            format!("file name {name:?} points outside the bundle"),
+        ))
+    }
 }
 
 fn hex(b: &[u8]) -> String {
@@ -164,12 +233,12 @@ impl Bundle {
         training: DataSummary,
         log: &[EpochLog],
         best_epoch: usize,
-    ) -> anyhow::Result<Manifest> {
+    ) -> Result<Manifest> {
         for stale in [GP_MODEL, GP_TRACE] {
             let p = dir.join(stale);
             if p.exists() {
                 tracing::warn!("{}: removed, it belongs to the previous CNN", p.display());
-                std::fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
+                std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
             }
         }
         let best = log.iter().find(|l| l.epoch == best_epoch);
@@ -202,7 +271,7 @@ impl Bundle {
     }
 
     /// Checksums every file the manifest names and writes it atomically.
-    fn seal(dir: &Path, m: &mut Manifest) -> anyhow::Result<()> {
+    fn seal(dir: &Path, m: &mut Manifest) -> Result<()> {
         let mut names = vec![
             m.cnn.config.clone(),
             m.cnn.weights.clone(),
@@ -216,30 +285,30 @@ impl Bundle {
         for n in names {
             m.files.insert(n.clone(), sha256_file(&dir.join(&n))?);
         }
-        preprocess::dataset::write_json(&dir.join(MANIFEST), m)?;
-        Ok(())
+        write_json(&dir.join(MANIFEST), m)
     }
 
     /// Opens a bundle: format, checksums of every file, and the parts against each other.
-    pub fn open(dir: &Path) -> anyhow::Result<Bundle> {
+    pub fn open(dir: &Path) -> Result<Bundle> {
         let mp = dir.join(MANIFEST);
         if !mp.exists() {
-            bail!(
-                "{}: not a model bundle (no {MANIFEST}; `ich train-cnn --out {}` writes one when training ends)",
-                dir.display(),
-                dir.display()
-            );
+            return Err(Error::file(
+                dir,
+                format!(
+                    "not a model bundle (no {MANIFEST}; `ich train-cnn --out {}` writes one when training ends)",
+                    dir.display()
+                ),
+            ));
         }
-        let m: Manifest = serde_json::from_slice(
-            &std::fs::read(&mp).with_context(|| format!("reading {}", mp.display()))?,
-        )
-        .with_context(|| format!("parsing {}", mp.display()))?;
+        let m: Manifest = read_json(&mp)?;
         if m.format_version != BUNDLE_FORMAT {
-            bail!(
-                "{}: bundle format {} is not supported (this build reads {BUNDLE_FORMAT})",
-                mp.display(),
-                m.format_version
-            );
+            return Err(Error::file(
+                &mp,
+                format!(
+                    "bundle format {} is not supported (this build reads {BUNDLE_FORMAT})",
+                    m.format_version
+                ),
+            ));
         }
         let mut needed = vec![&m.cnn.config, &m.cnn.weights];
         if let Some(gp) = &m.gp {
@@ -247,52 +316,67 @@ impl Bundle {
         }
         for n in needed {
             if !m.files.contains_key(n) {
-                bail!("{}: {n} has no checksum in the manifest", mp.display());
+                return Err(Error::file(
+                    &mp,
+                    format!("{n} has no checksum in the manifest"),
+                ));
             }
         }
         for (name, want) in &m.files {
+            check_name(&mp, name)?;
             let p = dir.join(name);
             if !p.exists() {
-                bail!(
-                    "{}: {name} is listed in the manifest but missing",
-                    dir.display()
-                );
+                return Err(Error::file(
+                    dir,
+                    format!("{name} is listed in the manifest but missing"),
+                ));
             }
             let got = sha256_file(&p)?;
             if &got != want {
-                bail!(
-                    "{}: checksum mismatch (manifest {}…, file {}…): the file changed after the bundle was written",
-                    p.display(),
-                    &want[..12.min(want.len())],
-                    &got[..12]
-                );
+                return Err(Error::file(
+                    &p,
+                    format!(
+                        "checksum mismatch (manifest {}…, file {}…): the file changed after the bundle was written",
+                        prefix(want, 12),
+                        prefix(&got, 12)
+                    ),
+                ));
             }
+        }
+        if m.cnn.config != CNN_CONFIG {
+            return Err(Error::file(
+                &mp,
+                format!(
+                    "the CNN config must be {CNN_CONFIG}, not {:?}",
+                    m.cnn.config
+                ),
+            ));
         }
         let cnn = CnnFolderConfig::load(dir)?;
         if cnn.preprocess != m.preprocess {
-            bail!(
-                "{}: the CNN was trained with another preprocessing than the manifest's",
-                dir.display()
-            );
+            return Err(Error::file(
+                dir,
+                "the CNN was trained with another preprocessing than the manifest's",
+            ));
         }
         if cnn.model.size != m.preprocess.size || cnn.model.dim != m.cnn.dim {
-            bail!(
-                "{}: CNN input size {} / feature dimension {} do not match the manifest ({} / {})",
-                dir.display(),
-                cnn.model.size,
-                cnn.model.dim,
-                m.preprocess.size,
-                m.cnn.dim
-            );
+            return Err(Error::file(
+                dir,
+                format!(
+                    "CNN input size {} / feature dimension {} do not match the manifest ({} / {})",
+                    cnn.model.size, cnn.model.dim, m.preprocess.size, m.cnn.dim
+                ),
+            ));
         }
         if let Some(gp) = &m.gp {
             if gp.dim != m.cnn.dim {
-                bail!(
-                    "{}: the GP head takes {} features, the CNN gives {}",
-                    dir.display(),
-                    gp.dim,
-                    m.cnn.dim
-                );
+                return Err(Error::file(
+                    dir,
+                    format!(
+                        "the GP head takes {} features, the CNN gives {}",
+                        gp.dim, m.cnn.dim
+                    ),
+                ));
             }
         }
         Ok(Bundle {
@@ -307,59 +391,65 @@ impl Bundle {
     }
 
     /// The GP head (checked against the CNN's feature dimension).
-    pub fn gp(&self) -> anyhow::Result<GpModel> {
+    pub fn gp(&self) -> Result<GpModel> {
         let Some(part) = &self.manifest.gp else {
-            bail!(
-                "{}: the bundle has no GP head yet (run `ich fit-gp --bundle {}`)",
-                self.dir.display(),
-                self.dir.display()
-            );
+            return Err(Error::file(
+                &self.dir,
+                format!(
+                    "the bundle has no GP head yet (run `ich fit-gp --bundle {}`)",
+                    self.dir.display()
+                ),
+            ));
         };
         let p = self.dir.join(&part.model);
-        let gp = GpModel::load(&p).with_context(|| format!("loading {}", p.display()))?;
+        let gp = GpModel::load(&p)?;
         if gp.d != self.manifest.cnn.dim {
-            bail!(
-                "{}: the GP head takes {} features, the CNN gives {}",
-                p.display(),
-                gp.d,
-                self.manifest.cnn.dim
-            );
+            return Err(Error::file(
+                &p,
+                format!(
+                    "the GP head takes {} features, the CNN gives {}",
+                    gp.d, self.manifest.cnn.dim
+                ),
+            ));
         }
         Ok(gp)
     }
 
     /// Checks that a dataset was preprocessed the way the bundle expects.
-    pub fn check_preprocess(&self, what: &Path, cfg: &PreprocessConfig) -> anyhow::Result<()> {
+    pub fn check_preprocess(&self, what: &Path, cfg: &PreprocessConfig) -> Result<()> {
         let want = &self.manifest.preprocess;
         if cfg.windows != want.windows {
-            bail!(
-                "{}: windows {} do not match the bundle's {}",
-                what.display(),
-                windows_text(cfg),
-                windows_text(want)
-            );
+            return Err(Error::file(
+                what,
+                format!(
+                    "windows {} do not match the bundle's {}",
+                    windows_text(cfg),
+                    windows_text(want)
+                ),
+            ));
         }
         if cfg.size != want.size {
-            bail!(
-                "{}: image size {} does not match the bundle's {}",
-                what.display(),
-                cfg.size,
-                want.size
-            );
+            return Err(Error::file(
+                what,
+                format!(
+                    "image size {} does not match the bundle's {}",
+                    cfg.size, want.size
+                ),
+            ));
         }
         if cfg.filter != want.filter || cfg.rsna_fix != want.rsna_fix {
-            bail!(
-                "{}: resampling filter / RSNA fix differ from the bundle's",
-                what.display()
-            );
+            return Err(Error::file(
+                what,
+                "resampling filter / RSNA fix differ from the bundle's",
+            ));
         }
         Ok(())
     }
 
     /// Adds (or replaces) the GP head: writes `gp.json` and its trace, then the manifest.
-    pub fn add_gp(&mut self, model: &GpModel, trace_csv: &str, part: GpPart) -> anyhow::Result<()> {
+    pub fn add_gp(&mut self, model: &GpModel, trace_csv: &str, part: GpPart) -> Result<()> {
         model.save(&self.dir.join(&part.model))?;
-        preprocess::dataset::write_atomic(&self.dir.join(&part.trace), trace_csv.as_bytes())?;
+        write_atomic(&self.dir.join(&part.trace), trace_csv.as_bytes())?;
         self.manifest.gp = Some(part);
         self.manifest.updated = now();
         Self::seal(&self.dir, &mut self.manifest)
@@ -379,6 +469,22 @@ fn windows_text(c: &PreprocessConfig) -> String {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn prefix_never_splits_a_character() {
+        assert_eq!(prefix("ééééééééééééééé", 12), "éééééééééééé");
+        assert_eq!(prefix("ab", 12), "ab");
+    }
+
+    #[test]
+    fn names_outside_the_bundle_are_refused() {
+        let m = Path::new("manifest.json");
+        assert!(check_name(m, "gp.json").is_ok());
+        assert!(check_name(m, "sub/gp.json").is_ok());
+        for bad in ["../x", "/etc/passwd", "a/../../b", ""] {
+            assert!(check_name(m, bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn rfc3339_of_known_instants() {

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use preprocess::synth::{synth, Subtype, SynthOptions};
 
+use super::range;
+
 /// Write synthetic head CT scans (real DICOM files) with labelled hemorrhages of the five RSNA
 /// subtypes, plus labels.csv and slice_labels.csv. Deterministic for a given seed.
 #[derive(clap::Args, Debug)]
@@ -13,20 +15,20 @@ pub struct Args {
     /// Output folder (one subfolder per scan).
     #[arg(long)]
     out: PathBuf,
-    /// Number of scans.
-    #[arg(long, default_value_t = 8)]
+    /// Number of scans [1..=1000000].
+    #[arg(long, default_value_t = 8, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
     scans: usize,
     /// Random seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Slices per scan.
-    #[arg(long, default_value_t = 32)]
+    /// Slices per scan [1..=2000].
+    #[arg(long, default_value_t = 32, value_parser = |s: &str| range::int_in(s, 1, 2000))]
     slices: usize,
-    /// Rows and columns of every slice.
-    #[arg(long, default_value_t = 256)]
+    /// Rows and columns of every slice [16..=4096].
+    #[arg(long, default_value_t = 256, value_parser = |s: &str| range::int_in(s, 16, 4096))]
     size: usize,
-    /// Fraction of scans with hemorrhage.
-    #[arg(long, default_value_t = 0.5)]
+    /// Fraction of scans with hemorrhage [0, 1].
+    #[arg(long, default_value_t = 0.5, value_parser = range::probability)]
     positive_fraction: f64,
     /// Draw the bleeds into this real head CT (../shared/data/ct/cranium_hu_i16le_108x256x256.raw.gz)
     /// instead of the procedural head.
@@ -36,12 +38,12 @@ pub struct Args {
     /// subarachnoid, subdural); all five by default.
     #[arg(long, value_delimiter = ',', value_parser = parse_subtype)]
     subtypes: Vec<Subtype>,
-    /// Fraction of bleeds drawn subtle (thin, small or close to brain density).
-    #[arg(long, default_value_t = 0.25)]
+    /// Fraction of bleeds drawn subtle (thin, small or close to brain density) [0, 1].
+    #[arg(long, default_value_t = 0.25, value_parser = range::probability)]
     subtle_fraction: f64,
 }
 
-fn parse_subtype(s: &str) -> Result<Subtype, String> {
+pub fn parse_subtype(s: &str) -> Result<Subtype, String> {
     Subtype::from_name(s.trim()).ok_or_else(|| {
         format!("unknown subtype {s:?} (epidural, intraparenchymal, intraventricular, subarachnoid, subdural)")
     })

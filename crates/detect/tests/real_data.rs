@@ -5,8 +5,9 @@
 
 use std::path::PathBuf;
 
-use gphead::protocol::{evaluate, EvalOptions, Family, Grid};
-use gphead::{Link, MilData, VgpmilParams};
+use detect::features::read;
+use gphead::protocol::{evaluate, EvalOptions};
+use gphead::{FitParams, Gibbs, Grid, Model};
 
 fn shared(rel: &str) -> Option<PathBuf> {
     let root = std::env::var("ICH_SHARED_DATA")
@@ -27,17 +28,17 @@ fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
 }
 
-fn musk(name: &str, family: Family, h: f64) -> Option<f64> {
-    let data = MilData::read(&shared(&format!("mil/{name}.csv"))?).unwrap();
+fn musk(name: &str, family: Model, h: f64) -> Option<f64> {
+    let data = read(&shared(&format!("mil/{name}.csv"))?).unwrap();
     let opts = EvalOptions {
-        family,
         grid: Grid {
             inducing: vec![200],
             ..Grid::default()
         },
-        base: VgpmilParams {
+        base: FitParams {
+            model: family,
             h,
-            ..VgpmilParams::default()
+            ..FitParams::default()
         },
         ..EvalOptions::default()
     };
@@ -54,7 +55,7 @@ fn musk(name: &str, family: Family, h: f64) -> Option<f64> {
 
 #[test]
 fn musk_benchmarks() {
-    for family in [Family::Vgpmil, Family::GVgpmil] {
+    for family in [Model::Vgpmil, Model::G_VGPMIL] {
         if let Some(a) = musk("musk1", family, 100.0) {
             assert!(a > 0.70, "MUSK1 {family:?}: {a}");
         }
@@ -68,7 +69,7 @@ fn musk_benchmarks() {
 
 #[test]
 fn ich_features_rsna_half_and_cq500() {
-    for family in [Family::Vgpmil, Family::GVgpmil] {
+    for family in [Model::Vgpmil, Model::G_VGPMIL] {
         let (mut bag, mut inst, mut cnn, mut ext, mut ext_cnn) =
             (vec![], vec![], vec![], vec![], vec![]);
         for k in 0..5 {
@@ -78,12 +79,15 @@ fn ich_features_rsna_half_and_cq500() {
             let Some(cq) = shared(&format!("ich-features/cq500_d8_fold{k}.csv")) else {
                 return;
             };
-            let (rsna, cq) = (MilData::read(&rsna).unwrap(), MilData::read(&cq).unwrap());
+            let (rsna, cq) = (read(&rsna).unwrap(), read(&cq).unwrap());
             assert_eq!((rsna.bags.len(), rsna.d), (150, 8));
             assert_eq!(cq.bags.len(), 490);
             let opts = EvalOptions {
-                family,
                 holdout: Some(0.5),
+                base: FitParams {
+                    model: family,
+                    ..FitParams::default()
+                },
                 ..EvalOptions::default()
             };
             let r = evaluate(&rsna, Some(&cq), &opts).unwrap();
@@ -116,13 +120,12 @@ fn ich_features_rsna_half_and_cq500() {
 }
 
 /// (RSNA-half bag AUC, RSNA-half instance AUC, CQ500 bag AUC) over the five folds.
-fn ich_means(family: Family, base: VgpmilParams, grid: Grid) -> Option<(f64, f64, f64)> {
+fn ich_means(base: FitParams, grid: Grid) -> Option<(f64, f64, f64)> {
     let (mut bag, mut inst, mut ext) = (vec![], vec![], vec![]);
     for k in 0..5 {
-        let rsna = MilData::read(&shared(&format!("ich-features/rsna_d8_fold{k}.csv"))?).unwrap();
-        let cq = MilData::read(&shared(&format!("ich-features/cq500_d8_fold{k}.csv"))?).unwrap();
+        let rsna = read(&shared(&format!("ich-features/rsna_d8_fold{k}.csv"))?).unwrap();
+        let cq = read(&shared(&format!("ich-features/cq500_d8_fold{k}.csv"))?).unwrap();
         let opts = EvalOptions {
-            family,
             holdout: Some(0.5),
             base: base.clone(),
             grid: grid.clone(),
@@ -136,8 +139,11 @@ fn ich_means(family: Family, base: VgpmilParams, grid: Grid) -> Option<(f64, f64
     }
     let m = (mean(&bag), mean(&inst), mean(&ext));
     println!(
-        "{family:?}: RSNA half bag AUC {:.3}, instance AUC {:.3}; CQ500 bag AUC {:.3}",
-        m.0, m.1, m.2
+        "{}: RSNA half bag AUC {:.3}, instance AUC {:.3}; CQ500 bag AUC {:.3}",
+        base.model.name(),
+        m.0,
+        m.1,
+        m.2
     );
     Some(m)
 }
@@ -150,36 +156,37 @@ fn probit_gibbs_and_large_margin_on_ich_features() {
     };
     // MIL-GP-Probit VI, bags by the full latent covariance
     if let Some((b, i, e)) = ich_means(
-        Family::Probit,
-        VgpmilParams {
-            bag_rule: gphead::BagRule::FullCovariance,
-            ..VgpmilParams::default()
+        FitParams {
+            model: Model::Probit,
+            bag_rule: Some(gphead::BagRule::FullCovariance),
+            ..FitParams::default()
         },
         grid.clone(),
     ) {
         assert!(b > 0.85 && i > 0.92 && e > 0.78, "probit {b} {i} {e}");
     }
     // the Gibbs sampler, shorter chains than the defaults to keep CI quick
-    let gibbs = VgpmilParams {
-        link: Link::ProbitGibbs {
+    let gibbs = FitParams {
+        model: Model::ProbitGibbs,
+        gibbs: Gibbs {
             chains: 2,
             burn_in: 300,
-            samples: 600,
+            draws: 600,
             thin: 1,
         },
-        bag_rule: gphead::BagRule::FullCovariance,
-        ..VgpmilParams::default()
+        bag_rule: Some(gphead::BagRule::FullCovariance),
+        ..FitParams::default()
     };
-    if let Some((b, i, e)) = ich_means(Family::ProbitGibbs, gibbs, grid.clone()) {
+    if let Some((b, i, e)) = ich_means(gibbs, grid.clone()) {
         assert!(b > 0.87 && i > 0.92 && e > 0.85, "probit-gibbs {b} {i} {e}");
     }
     // LM-VGPMIL with V = 0.5: the default margin V = 2 is out of reach of a prior with v = 0.5
     // (docs/BENCHMARKS.md)
-    let lm = VgpmilParams {
-        link: Link::LmVgpmil { c: 2.0, v: 0.5 },
-        ..VgpmilParams::default()
+    let lm = FitParams {
+        model: Model::LmVgpmil { c: 2.0, v: 0.5 },
+        ..FitParams::default()
     };
-    if let Some((b, i, e)) = ich_means(Family::LmVgpmil, lm, grid) {
+    if let Some((b, i, e)) = ich_means(lm, grid) {
         assert!(b > 0.88 && i > 0.92 && e > 0.84, "lm-vgpmil {b} {i} {e}");
     }
 }

@@ -7,6 +7,8 @@ use anyhow::Context;
 use preprocess::labels::Labels;
 use preprocess::{PreprocessConfig, PreprocessOptions, Window, Windows};
 
+use super::range;
+
 /// Read DICOM folders (recursively, any file names), group files into scans, order slices, convert
 /// to Hounsfield units, apply the brain, blood and soft-tissue windows, resample and write a
 /// dataset. Broken files are reported and skipped; a rerun skips finished scans.
@@ -21,8 +23,8 @@ pub struct Args {
     /// Labels: labels.csv / slice_labels.csv of `ich synth`, or the RSNA stage_2_train.csv. Repeatable.
     #[arg(long)]
     labels: Vec<PathBuf>,
-    /// Output size in pixels (square), resampled with an antialiased triangle filter.
-    #[arg(long, default_value_t = 256)]
+    /// Output size in pixels (square) [16..=2048], resampled with an antialiased triangle filter.
+    #[arg(long, default_value_t = 256, value_parser = |s: &str| range::int_in(s, 16, 2048))]
     size: usize,
     /// Channel 0 window, LEVEL/WIDTH.
     #[arg(long, default_value = "40/80", value_parser = Window::parse)]
@@ -45,9 +47,6 @@ pub struct Args {
 }
 
 pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
-    if !(16..=2048).contains(&a.size) {
-        anyhow::bail!("--size must be within 16..=2048, got {}", a.size);
-    }
     let mut labels = Labels::default();
     for f in &a.labels {
         labels.load(f).context("reading labels")?;

@@ -1,0 +1,28 @@
+//! f_c, the classifier on the attention-pooled features: dropout → Dense 128 → Dense 1.
+
+use burn::module::Module;
+use burn::nn::{Dropout, DropoutConfig, Linear, LinearConfig};
+use burn::tensor::{Device, Tensor};
+
+#[derive(Module, Debug)]
+pub struct Classifier {
+    dropout: Dropout,
+    fc1: Linear,
+    fc2: Linear,
+}
+
+impl Classifier {
+    pub fn new(dim: usize, dropout: f64, device: &Device) -> Self {
+        Self {
+            dropout: DropoutConfig::new(dropout).init(),
+            fc1: LinearConfig::new(dim, 128).init(device),
+            fc2: LinearConfig::new(128, 1).init(device),
+        }
+    }
+
+    /// Pooled features `[B, D]` → logits `[B]`.
+    pub fn forward(&self, z: Tensor<2>) -> Tensor<1> {
+        let z = self.dropout.forward(z);
+        self.fc2.forward(self.fc1.forward(z)).squeeze_dim(1)
+    }
+}

@@ -1,0 +1,269 @@
+//! The whole pipeline on a synthetic cohort, end to end (`ich demo`): synthesize a training and a
+//! held-out cohort (DICOM), preprocess, train the attention CNN, extract features, fit a
+//! Platt-calibrated G-VGPMIL head into the bundle, predict on the held-out DICOM folders.
+
+use std::path::PathBuf;
+
+use attcnn::training::{EpochLog, Event};
+use attcnn::{AttCnnConfig, TrainConfig};
+use milbase::Progress;
+use preprocess::labels::Labels;
+use preprocess::synth::{synth, Subtype, SynthOptions};
+use preprocess::{PreprocessConfig, PreprocessOptions};
+
+use crate::device::Backend;
+use crate::error::{Error, Result};
+use crate::extract::{extract, ExtractJob};
+use crate::fit::{fit_gp, FitJob};
+use crate::predict::{PredictJob, PredictOptions};
+use crate::train::{train_cnn, TrainJob};
+
+/// Demo settings; the defaults are `ich demo`'s (384 training scans of 8 slices at 128², 48
+/// held-out scans, intraparenchymal and intraventricular bleeds, none subtle, 64² CNN input,
+/// 18 epochs at lr 2e-4, D = 32, seed 0).
+#[derive(Debug, Clone)]
+pub struct DemoOptions {
+    pub out: PathBuf,
+    pub scans: usize,
+    pub test_scans: usize,
+    pub slices: usize,
+    pub subtypes: Vec<Subtype>,
+    pub subtle_fraction: f64,
+    pub dicom_size: usize,
+    pub size: usize,
+    pub epochs: usize,
+    pub lr: f64,
+    pub dim: usize,
+    pub seed: u64,
+}
+
+impl DemoOptions {
+    pub fn new(out: PathBuf) -> Self {
+        Self {
+            out,
+            scans: 384,
+            test_scans: 48,
+            slices: 8,
+            subtypes: vec![Subtype::Intraparenchymal, Subtype::Intraventricular],
+            subtle_fraction: 0.0,
+            dicom_size: 128,
+            size: 64,
+            epochs: 18,
+            lr: 2e-4,
+            dim: 32,
+            seed: 0,
+        }
+    }
+}
+
+/// What the demo tells as it goes.
+pub enum DemoEvent<'a> {
+    /// A step begins: the equivalent `ich` command line.
+    Step(String),
+    /// A step's one-line result.
+    Said(String),
+    /// A CNN epoch finished.
+    Epoch(&'a EpochLog),
+}
+
+/// Runs the demo; returns the prediction of the held-out cohort.
+pub fn run(
+    o: &DemoOptions,
+    progress: &dyn Progress,
+    tell: &dyn Fn(DemoEvent<'_>),
+) -> Result<crate::predict::Outcome> {
+    let out = &o.out;
+    let (train_dicom, test_dicom) = (out.join("dicom-train"), out.join("dicom-test"));
+    let (dataset, bundle, features, reports) = (
+        out.join("dataset"),
+        out.join("model"),
+        out.join("features.csv"),
+        out.join("report"),
+    );
+    let p = |x: &PathBuf| x.display().to_string();
+    let names: Vec<&str> = o.subtypes.iter().map(|s| s.name()).collect();
+    for (dir, n, seed) in [
+        (&train_dicom, o.scans, o.seed),
+        (&test_dicom, o.test_scans, o.seed.wrapping_add(1_000_003)),
+    ] {
+        tell(DemoEvent::Step(format!(
+            "ich synth --out {} --scans {n} --slices {} --size {} --seed {seed} --subtypes {} --subtle-fraction {}",
+            p(dir), o.slices, o.dicom_size, names.join(","), o.subtle_fraction
+        )));
+        let opts = SynthOptions {
+            scans: n,
+            slices: o.slices,
+            size: o.dicom_size,
+            seed,
+            subtypes: o.subtypes.clone(),
+            subtle_fraction: o.subtle_fraction,
+            ..SynthOptions::default()
+        };
+        let scans = synth(dir, &opts, progress)?;
+        let pos = scans.iter().filter(|s| s.label == 1).count();
+        tell(DemoEvent::Said(format!(
+            "wrote {} scans ({pos} positive) to {}",
+            scans.len(),
+            p(dir)
+        )));
+    }
+
+    let (scan_labels, slice_labels) = (
+        train_dicom.join("labels.csv"),
+        train_dicom.join("slice_labels.csv"),
+    );
+    tell(DemoEvent::Step(format!(
+        "ich preprocess {} --out {} --size {} --labels {} --labels {}",
+        p(&train_dicom),
+        p(&dataset),
+        o.size,
+        p(&scan_labels),
+        p(&slice_labels)
+    )));
+    let mut labels = Labels::default();
+    labels.load(&scan_labels)?;
+    labels.load(&slice_labels)?;
+    let popts = PreprocessOptions {
+        config: PreprocessConfig {
+            size: o.size,
+            ..PreprocessConfig::default()
+        },
+        labels,
+        ..PreprocessOptions::default()
+    };
+    let s = preprocess::preprocess(&[train_dicom.clone()], &dataset, &popts, progress)?;
+    tell(DemoEvent::Said(format!(
+        "{} scans written, {} resumed; {} slices",
+        s.scans_written, s.scans_resumed, s.slices
+    )));
+
+    tell(DemoEvent::Step(format!(
+        "ich train-cnn --dataset {} --out {} --dim {} --epochs {} --lr {} --patience {} --seed {}",
+        p(&dataset),
+        p(&bundle),
+        o.dim,
+        o.epochs,
+        o.lr,
+        o.epochs,
+        o.seed
+    )));
+    let job = TrainJob {
+        dataset: dataset.clone(),
+        out: bundle.clone(),
+        model: AttCnnConfig {
+            dim: o.dim,
+            ..AttCnnConfig::default()
+        },
+        // early stopping is left off: validation loss stays flat until the CNN finds the
+        // bleeds, then drops
+        train: TrainConfig {
+            epochs: o.epochs,
+            lr: o.lr,
+            patience: o.epochs,
+            seed: o.seed,
+            ..TrainConfig::default()
+        },
+        valid_fraction: 0.2,
+        resume: false,
+        backend: Backend::Cpu,
+    };
+    let trained = train_cnn(&job, &|_| {}, &|e| match e {
+        Event::Epoch { epoch, bags } => progress.stage(&format!("epoch {epoch}"), bags as u64),
+        Event::Bag => progress.inc(1),
+        Event::EpochDone(l) => {
+            progress.done();
+            tell(DemoEvent::Epoch(l));
+        }
+    })?;
+    tell(DemoEvent::Said(format!(
+        "best epoch {}",
+        trained.outcome.best_epoch
+    )));
+
+    tell(DemoEvent::Step(format!(
+        "ich extract --model {} --dataset {} --out {}",
+        p(&bundle),
+        p(&dataset),
+        p(&features)
+    )));
+    let ex = extract(
+        &ExtractJob {
+            model: bundle.clone(),
+            dataset: dataset.clone(),
+            out: features.clone(),
+            backend: Backend::Cpu,
+        },
+        progress,
+    )?;
+    tell(DemoEvent::Said(format!(
+        "{} slices of {} scans → {}",
+        ex.slices,
+        ex.scans,
+        p(&features)
+    )));
+
+    tell(DemoEvent::Step(format!(
+        "ich fit-gp --features {} --bundle {} --model g-vgpmil --calibrate --seed {}",
+        p(&features),
+        p(&bundle),
+        o.seed
+    )));
+    let params = gphead::FitParams {
+        model: gphead::Model::GVgpmil {
+            alpha: 1.0,
+            beta: 1.0,
+        },
+        seed: o.seed,
+        ..gphead::FitParams::default()
+    };
+    let fitted = fit_gp(
+        &FitJob {
+            features: features.clone(),
+            params,
+            valid_fraction: 0.2,
+            calibrate: true,
+            samples: 500,
+            out: None,
+            bundle: Some(bundle.clone()),
+        },
+        &|_| {},
+    )?;
+    tell(DemoEvent::Said(format!(
+        "GP head: {} epochs (best {}), validation bag AUC {}",
+        fitted.output.trace.len(),
+        fitted.output.best_epoch,
+        fitted
+            .validation
+            .as_ref()
+            .and_then(|v| v.auc)
+            .map_or("–".into(), |a| format!("{a:.4}"))
+    )));
+
+    let job = PredictJob {
+        model: bundle.clone(),
+        inputs: vec![test_dicom.clone()],
+        out: reports.clone(),
+        labels: vec![
+            test_dicom.join("labels.csv"),
+            test_dicom.join("slice_labels.csv"),
+        ],
+        html: true,
+        options: PredictOptions {
+            seed: 0,
+            ..PredictOptions::default()
+        },
+    };
+    tell(DemoEvent::Step(format!(
+        "ich predict --model {} {} --out {} --labels {} --labels {}",
+        p(&bundle),
+        p(&test_dicom),
+        p(&reports),
+        p(&job.labels[0]),
+        p(&job.labels[1])
+    )));
+    let outcome = crate::predict::run(&job, progress)?;
+    if outcome.report.scans.is_empty() {
+        return Err(Error::Invalid("the demo predicted no scan".into()));
+    }
+    Ok(outcome)
+}

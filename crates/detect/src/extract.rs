@@ -1,0 +1,79 @@
+//! `ich extract`: the bundle's slice encoder (attention and classifier stripped) on every slice of
+//! a dataset, written as the features file scan by scan; the CNN's own scan probability and
+//! attention come along as extra columns.
+
+use std::path::PathBuf;
+
+use attcnn::inference::Trained;
+use milbase::Progress;
+use preprocess::dataset::Dataset;
+
+use crate::bundle::Bundle;
+use crate::device::{device, Backend};
+use crate::error::{Error, Result};
+use crate::features::{FeatureRow, FeaturesWriter};
+
+/// An extraction job.
+#[derive(Debug, Clone)]
+pub struct ExtractJob {
+    /// The bundle of `ich train-cnn`.
+    pub model: PathBuf,
+    /// A dataset of `ich preprocess` with the bundle's preprocessing.
+    pub dataset: PathBuf,
+    /// The features file to write.
+    pub out: PathBuf,
+    pub backend: Backend,
+}
+
+/// What was written.
+#[derive(Debug, Clone, Copy)]
+pub struct Extracted {
+    pub scans: usize,
+    pub slices: usize,
+}
+
+/// Runs the job; the features file appears whole or not at all.
+pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
+    let bundle = Bundle::open(&job.model)?;
+    let ds = Dataset::open(&job.dataset)?;
+    bundle.check_preprocess(&job.dataset, &ds.manifest.config)?;
+    let dev = device(job.backend)?;
+    let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?;
+    let mut w = FeaturesWriter::create(&job.out, bundle.cnn.model.dim)?;
+    progress.stage("extracting features", ds.manifest.scans.len() as u64);
+    for e in &ds.manifest.scans {
+        let meta = ds.scan_meta(e)?;
+        let px = ds.scan_pixels(e)?;
+        if meta.slices.len() != px.n_slices {
+            return Err(Error::file(
+                &job.dataset,
+                format!(
+                    "scan {}: its JSON lists {} slices, its pixel file holds {}",
+                    e.id,
+                    meta.slices.len(),
+                    px.n_slices
+                ),
+            ));
+        }
+        let out = net.scan(px.n_slices, &px.data)?;
+        for (k, s) in meta.slices.iter().enumerate() {
+            w.write(&FeatureRow {
+                features: &out.features[k],
+                instance_name: &s.sop_instance_uid,
+                instance_label: s.label,
+                bag_name: &e.id,
+                bag_label: e.label,
+                cnn_probability: out.probability,
+                cnn_attention: out.attention[k],
+                z: s.z,
+            })?;
+        }
+        progress.inc(1);
+    }
+    progress.done();
+    let slices = w.finish()?;
+    Ok(Extracted {
+        scans: ds.manifest.scans.len(),
+        slices,
+    })
+}

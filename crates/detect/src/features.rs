@@ -1,0 +1,416 @@
+//! The features file (docs/FEATURES.md): one row per slice, the D features of the CNN's slice
+//! encoder plus names and labels. One schema, one writer ([`FeaturesWriter`], used by
+//! `ich extract`) and one reader ([`read`], used by `ich fit-gp` and `ich eval-gp`), which also
+//! reads the header-less MIL benchmark tables. The GP head only ever sees the matrices
+//! ([`gphead::MilData`]).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use gphead::MilData;
+
+use crate::error::{Error, Result};
+
+/// Required: the scan (bag) id.
+pub const BAG_NAME: &str = "bag_name";
+/// Required: the 0/1 scan label, repeated on every row of the scan.
+pub const BAG_LABEL: &str = "bag_label";
+/// Prefix of the feature columns `feature_0 … feature_{D−1}`.
+pub const FEATURE_PREFIX: &str = "feature_";
+/// Optional: the slice id (SOPInstanceUID).
+pub const INSTANCE_NAME: &str = "instance_name";
+/// Optional: 0/1 slice label, empty when unknown.
+pub const INSTANCE_LABEL: &str = "instance_label";
+/// Optional per-scan numbers kept with the bags: the CNN's own probability and 0/1 prediction.
+pub const BAG_EXTRA: [&str; 2] = ["bag_cnn_probability", "bag_cnn_prediction"];
+/// Written by `ich extract`, ignored by the reader: attention weight and z position.
+pub const CNN_ATTENTION: &str = "cnn_attention";
+pub const Z: &str = "z";
+
+/// The header `ich extract` writes for D features.
+pub fn header(d: usize) -> Vec<String> {
+    let mut h: Vec<String> = (0..d).map(|k| format!("{FEATURE_PREFIX}{k}")).collect();
+    h.extend(
+        [
+            INSTANCE_NAME,
+            INSTANCE_LABEL,
+            BAG_NAME,
+            BAG_LABEL,
+            BAG_EXTRA[0],
+            BAG_EXTRA[1],
+            CNN_ATTENTION,
+            Z,
+        ]
+        .map(String::from),
+    );
+    h
+}
+
+/// One slice of one scan.
+pub struct FeatureRow<'a> {
+    pub features: &'a [f32],
+    pub instance_name: &'a str,
+    pub instance_label: Option<u8>,
+    pub bag_name: &'a str,
+    pub bag_label: Option<u8>,
+    pub cnn_probability: f64,
+    pub cnn_attention: f32,
+    pub z: Option<f64>,
+}
+
+/// Writes a features file row by row to a temporary file; [`FeaturesWriter::finish`] renames it
+/// into place, so a reader never sees half a file. Text fields are quoted by the CSV writer.
+/// Dropped without `finish` (an error on the way), it removes its temporary file.
+pub struct FeaturesWriter {
+    path: PathBuf,
+    tmp: PathBuf,
+    d: usize,
+    rows: usize,
+    w: Option<csv::Writer<BufWriter<File>>>,
+}
+
+impl Drop for FeaturesWriter {
+    fn drop(&mut self) {
+        if self.w.is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+impl FeaturesWriter {
+    pub fn create(path: &Path, d: usize) -> Result<Self> {
+        let name = path
+            .file_name()
+            .ok_or_else(|| Error::file(path, "not a file path"))?;
+        let tmp = path.with_file_name(format!(
+            ".{}.tmp{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        let mut w = csv::Writer::from_writer(BufWriter::new(f));
+        let mut me = Self {
+            path: path.to_path_buf(),
+            tmp,
+            d,
+            rows: 0,
+            w: None,
+        };
+        w.write_record(header(d))
+            .map_err(|e| Error::file(path, e.to_string()))?;
+        me.w = Some(w);
+        Ok(me)
+    }
+
+    pub fn write(&mut self, r: &FeatureRow<'_>) -> Result<()> {
+        if r.features.len() != self.d {
+            return Err(Error::file(
+                &self.path,
+                format!(
+                    "slice {}: {} features, the file has {}",
+                    r.instance_name,
+                    r.features.len(),
+                    self.d
+                ),
+            ));
+        }
+        let opt = |v: Option<u8>| v.map(|l| l.to_string()).unwrap_or_default();
+        let mut rec: Vec<String> = r.features.iter().map(|v| v.to_string()).collect();
+        rec.extend([
+            r.instance_name.to_string(),
+            opt(r.instance_label),
+            r.bag_name.to_string(),
+            opt(r.bag_label),
+            r.cnn_probability.to_string(),
+            u8::from(r.cnn_probability >= 0.5).to_string(),
+            r.cnn_attention.to_string(),
+            r.z.map(|z| z.to_string()).unwrap_or_default(),
+        ]);
+        let w = self
+            .w
+            .as_mut()
+            .ok_or_else(|| Error::file(&self.path, "already finished"))?;
+        w.write_record(&rec)
+            .map_err(|e| Error::file(&self.path, e.to_string()))?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Flushes and renames into place; returns the number of rows.
+    pub fn finish(mut self) -> Result<usize> {
+        let path = self.path.clone();
+        let w = self
+            .w
+            .take()
+            .ok_or_else(|| Error::file(&path, "already finished"))?;
+        let res = (|| {
+            let inner = w
+                .into_inner()
+                .map_err(|e| Error::file(&path, e.to_string()))?;
+            let f = inner
+                .into_inner()
+                .map_err(|e| Error::io(&path, e.into_error()))?;
+            f.sync_all().map_err(|e| Error::io(&path, e))?;
+            std::fs::rename(&self.tmp, &path).map_err(|e| Error::io(&path, e))
+        })();
+        if res.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        res.map(|()| self.rows)
+    }
+}
+
+/// Reads a feature table, detecting the format: a header with `bag_name` and `feature_*` columns
+/// (the features file and `../shared/data/ich-features/`), or the header-less MIL benchmark CSV
+/// (bag label, bag id, features).
+pub fn read(path: &Path) -> Result<MilData> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let first = text.lines().next().unwrap_or("");
+    if first.split(',').any(|c| c.trim() == BAG_NAME) {
+        read_named(path, &text)
+    } else {
+        read_mil_benchmark(path, &text)
+    }
+}
+
+fn parse_label(path: &Path, line: usize, s: &str) -> Result<u8> {
+    match s.trim() {
+        "0" | "0.0" | "False" | "false" => Ok(0),
+        "1" | "1.0" | "True" | "true" => Ok(1),
+        o => Err(Error::file(
+            path,
+            format!("line {line}: label '{o}' is not 0 or 1"),
+        )),
+    }
+}
+
+fn parse_f64(path: &Path, line: usize, col: &str, s: &str) -> Result<f64> {
+    s.trim().parse::<f64>().map_err(|_| {
+        Error::file(
+            path,
+            format!("line {line}, column {col}: '{s}' is not a number"),
+        )
+    })
+}
+
+/// Named-column CSV (the schema above); columns in any order, unknown columns ignored.
+fn read_named(path: &Path, text: &str) -> Result<MilData> {
+    let err = |d: String| Error::file(path, d);
+    let mut rdr = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+    let headers = rdr.headers().map_err(|e| err(e.to_string()))?.clone();
+    let col = |name: &str| headers.iter().position(|h| h.trim() == name);
+    let bag_col = col(BAG_NAME).ok_or_else(|| err(format!("no {BAG_NAME} column")))?;
+    let label_col = col(BAG_LABEL).ok_or_else(|| err(format!("no {BAG_LABEL} column")))?;
+    let mut feats: Vec<(usize, usize)> = headers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| {
+            h.trim()
+                .strip_prefix(FEATURE_PREFIX)
+                .and_then(|k| k.parse().ok())
+                .map(|k| (k, i))
+        })
+        .collect();
+    feats.sort();
+    if feats.is_empty() || feats.iter().enumerate().any(|(j, (k, _))| *k != j) {
+        return Err(err(
+            "feature columns must be feature_0 … feature_{D-1}".into()
+        ));
+    }
+    let d = feats.len();
+    let inst_name_col = col(INSTANCE_NAME);
+    let inst_label_col = col(INSTANCE_LABEL);
+    let extra_cols: Vec<(String, usize)> = BAG_EXTRA
+        .iter()
+        .filter_map(|n| col(n).map(|c| (n.to_string(), c)))
+        .collect();
+    let mut x = Vec::new();
+    let mut bag_names = Vec::new();
+    let mut bag_labels = Vec::new();
+    let mut inst_names = Vec::new();
+    let mut inst_labels: Vec<Option<u8>> = Vec::new();
+    let mut extra_by_bag: HashMap<String, HashMap<String, f64>> = HashMap::new();
+    for (i, rec) in rdr.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.map_err(|e| err(e.to_string()))?;
+        let get = |c: usize| {
+            rec.get(c)
+                .ok_or_else(|| err(format!("line {line}: too few columns")))
+        };
+        for (k, c) in &feats {
+            x.push(parse_f64(
+                path,
+                line,
+                &format!("{FEATURE_PREFIX}{k}"),
+                get(*c)?,
+            )?);
+        }
+        let bag = get(bag_col)?.to_string();
+        bag_labels.push(parse_label(path, line, get(label_col)?)?);
+        inst_names.push(match inst_name_col {
+            Some(c) => get(c)?.to_string(),
+            None => format!("{bag}#{i}"),
+        });
+        inst_labels.push(match inst_label_col {
+            Some(c) if !get(c)?.trim().is_empty() => Some(parse_label(path, line, get(c)?)?),
+            _ => None,
+        });
+        let mut e = HashMap::new();
+        for (name, c) in &extra_cols {
+            e.insert(name.clone(), parse_f64(path, line, name, get(*c)?)?);
+        }
+        extra_by_bag.entry(bag.clone()).or_insert(e);
+        bag_names.push(bag);
+    }
+    if bag_names.is_empty() {
+        return Err(err("no instances".into()));
+    }
+    let labels: Option<Vec<u8>> = inst_labels.into_iter().collect();
+    let mut data = MilData::from_instances(d, x, bag_names, bag_labels, labels, inst_names)
+        .map_err(|e| err(e.to_string()))?;
+    for (name, _) in &extra_cols {
+        let v = data
+            .bags
+            .iter()
+            .map(|b| extra_by_bag[&b.name][name])
+            .collect();
+        data.bag_extra.insert(name.clone(), v);
+    }
+    Ok(data)
+}
+
+/// Header-less MIL benchmark CSV: column 0 bag label, column 1 bag id, the rest features.
+fn read_mil_benchmark(path: &Path, text: &str) -> Result<MilData> {
+    let mut x = Vec::new();
+    let mut bag_names = Vec::new();
+    let mut bag_labels = Vec::new();
+    let mut d = None;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let cols: Vec<&str> = line.split(',').collect();
+        if cols.len() < 3 {
+            return Err(Error::file(
+                path,
+                format!("line {}: expected label, bag id and features", i + 1),
+            ));
+        }
+        let nd = cols.len() - 2;
+        if *d.get_or_insert(nd) != nd {
+            return Err(Error::file(
+                path,
+                format!(
+                    "line {}: {nd} features, earlier lines had {}",
+                    i + 1,
+                    d.unwrap_or(0)
+                ),
+            ));
+        }
+        bag_labels.push(parse_label(path, i + 1, cols[0])?);
+        bag_names.push(cols[1].trim().to_string());
+        for (k, c) in cols[2..].iter().enumerate() {
+            x.push(parse_f64(path, i + 1, &format!("{}", k + 2), c)?);
+        }
+    }
+    let d = d.ok_or_else(|| Error::file(path, "no instances"))?;
+    let names = (0..bag_names.len())
+        .map(|i| format!("{}#{i}", bag_names[i]))
+        .collect();
+    MilData::from_instances(d, x, bag_names, bag_labels, None, names)
+        .map_err(|e| Error::file(path, e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn named_columns_and_benchmark_csv() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(f, "feature_1,feature_0,instance_label,instance_name,bag_name,bag_label,bag_cnn_probability").unwrap();
+        writeln!(f, "2,1,0,a0,A,1,0.9\n4,3,1,a1,A,1,0.9\n6,5,0,b0,B,0,0.2").unwrap();
+        let d = read(f.path()).unwrap();
+        assert_eq!((d.n, d.d), (3, 2));
+        assert_eq!(d.row(1), &[3.0, 4.0]); // columns put in feature order
+        assert_eq!(d.bags.len(), 2);
+        assert_eq!(d.bags[0].instances, vec![0, 1]);
+        assert_eq!(d.instance_labels, Some(vec![0, 1, 0]));
+        assert_eq!(d.bag_extra["bag_cnn_probability"], vec![0.9, 0.2]);
+        let s = d.subset(&[1]);
+        assert_eq!(
+            (s.n, s.bags[0].name.as_str(), s.row(0)),
+            (1, "B", &[5.0, 6.0][..])
+        );
+
+        let mut g = tempfile::NamedTempFile::new().unwrap();
+        writeln!(g, "1,7,0.5,1\n1,7,1.5,2\n0,8,3,4").unwrap();
+        let m = read(g.path()).unwrap();
+        assert_eq!((m.n, m.d, m.bags.len()), (3, 2, 2));
+        assert_eq!(m.bag_labels(), vec![1, 0]);
+        assert!(m.instance_labels.is_none());
+    }
+
+    #[test]
+    fn non_finite_features_are_rejected_with_the_instance_named() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(
+            f,
+            "feature_0,instance_name,bag_name,bag_label\n1,s1,A,0\nNaN,s2,A,0"
+        )
+        .unwrap();
+        let e = read(f.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("s2") && e.contains("NaN") && e.contains(&f.path().display().to_string()),
+            "{e}"
+        );
+        let mut g = tempfile::NamedTempFile::new().unwrap();
+        writeln!(g, "feature_0,bag_name,bag_label\nx,A,0").unwrap();
+        assert!(read(g.path()).unwrap_err().to_string().contains("line 2"));
+    }
+
+    #[test]
+    fn the_writer_round_trips_through_the_reader_with_hostile_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.csv");
+        let mut w = FeaturesWriter::create(&p, 2).unwrap();
+        let names = ["=HYPERLINK(\"x\"),1.2\n3", "plain"];
+        for (k, name) in names.iter().enumerate() {
+            w.write(&FeatureRow {
+                features: &[k as f32, 0.5],
+                instance_name: name,
+                instance_label: Some(k as u8),
+                bag_name: "scan,\"a\"",
+                bag_label: Some(1),
+                cnn_probability: 0.75,
+                cnn_attention: 0.5,
+                z: Some(k as f64 * 2.5),
+            })
+            .unwrap();
+        }
+        assert!(w
+            .write(&FeatureRow {
+                features: &[1.0],
+                instance_name: "short",
+                instance_label: None,
+                bag_name: "b",
+                bag_label: None,
+                cnn_probability: 0.0,
+                cnn_attention: 0.0,
+                z: None,
+            })
+            .is_err());
+        assert_eq!(w.finish().unwrap(), 2);
+        let d = read(&p).unwrap();
+        assert_eq!((d.n, d.d, d.bags.len()), (2, 2, 1));
+        assert_eq!(d.instance_names, names.map(String::from).to_vec());
+        assert_eq!(d.bags[0].name, "scan,\"a\"");
+        assert_eq!(d.row(1), &[1.0, 0.5]);
+        assert_eq!(d.bag_extra["bag_cnn_prediction"], vec![1.0]);
+        // no temporary file left behind
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

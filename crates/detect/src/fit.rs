@@ -1,0 +1,238 @@
+//! Fitting a GP head (`ich fit-gp`): a features file, a seeded stratified validation split for
+//! early stopping and calibration, [`gphead::fit`], then the model written to a file or into a
+//! bundle (with its trace and the manifest resealed).
+
+use std::path::{Path, PathBuf};
+
+use gphead::calibrate::Platt;
+use gphead::metrics::{ece, log_likelihood};
+use gphead::{FitOutput, FitParams, GpModel, MilData};
+use serde::Serialize;
+
+use crate::bundle::{sha256_file, Bundle, DataSummary, GpPart, GpValidation, GP_MODEL, GP_TRACE};
+use crate::error::{write_atomic, Error, Result};
+
+/// A fitting job.
+#[derive(Debug, Clone)]
+pub struct FitJob {
+    /// The features file (or a MIL benchmark table).
+    pub features: PathBuf,
+    /// Which model and how to fit it; validated before any work.
+    pub params: FitParams,
+    /// Fraction of bags (stratified) held out for early stopping and calibration, in [0, 1).
+    pub valid_fraction: f64,
+    /// Fit Platt scaling of bag probabilities on the held-out bags and store it in the model.
+    pub calibrate: bool,
+    /// Monte Carlo samples of the validation report (≥ 1).
+    pub samples: usize,
+    /// Model file to write (its trace beside it as `<MODEL>.trace.csv`).
+    pub out: Option<PathBuf>,
+    /// Bundle whose features these are: the head goes into it.
+    pub bundle: Option<PathBuf>,
+}
+
+/// The data, before fitting.
+#[derive(Debug, Clone)]
+pub struct FitData {
+    pub bags: usize,
+    pub positive_bags: usize,
+    pub instances: usize,
+    pub dim: usize,
+    pub train_bags: usize,
+    pub valid_bags: usize,
+}
+
+/// The held-out bags' figures.
+#[derive(Debug, Clone)]
+pub struct Validation {
+    pub auc: Option<f64>,
+    pub log_likelihood: f64,
+    pub ece: f64,
+    /// Platt scaling and the log-likelihood / ECE after it (same validation bags).
+    pub platt: Option<(Platt, f64, f64)>,
+}
+
+/// What a fit produced.
+pub struct Fitted {
+    pub output: FitOutput,
+    pub seconds: f64,
+    pub validation: Option<Validation>,
+    /// Files written: the model file and its trace, or the bundle folder.
+    pub written: Vec<PathBuf>,
+}
+
+impl Fitted {
+    pub fn model(&self) -> &GpModel {
+        &self.output.model
+    }
+}
+
+#[derive(Serialize)]
+struct TraceRow {
+    epoch: usize,
+    objective: Option<f64>,
+    valid_bag_auc: Option<f64>,
+    seconds: f64,
+}
+
+/// The per-epoch trace as CSV (`epoch,objective,valid_bag_auc,seconds`).
+pub fn trace_csv(out: &FitOutput) -> Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for t in &out.trace {
+        w.serialize(TraceRow {
+            epoch: t.epoch,
+            objective: t.objective,
+            valid_bag_auc: t.valid_bag_auc,
+            seconds: t.seconds,
+        })
+        .map_err(|e| Error::Invalid(format!("writing the trace: {e}")))?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::Invalid(format!("writing the trace: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| Error::Invalid(e.to_string()))
+}
+
+fn trace_path(model: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.trace.csv", model.display()))
+}
+
+/// Runs the job; `plan` is called once the data is read and split, before the fit.
+pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
+    if job.out.is_none() && job.bundle.is_none() {
+        return Err(Error::Invalid(
+            "nowhere to write the model: give a model file or a bundle".into(),
+        ));
+    }
+    if !(0.0..1.0).contains(&job.valid_fraction) {
+        return Err(Error::Invalid(format!(
+            "the validation fraction must be within [0, 1), got {}",
+            job.valid_fraction
+        )));
+    }
+    if job.calibrate && job.valid_fraction == 0.0 {
+        return Err(Error::Invalid(
+            "calibration needs validation bags (a validation fraction > 0)".into(),
+        ));
+    }
+    if job.samples == 0 {
+        return Err(Error::Invalid(
+            "at least one Monte Carlo sample is needed".into(),
+        ));
+    }
+    let data = crate::features::read(&job.features)?;
+    let params = job.params.validate()?;
+    let mut bundle = match &job.bundle {
+        Some(dir) => {
+            let b = Bundle::open(dir)?;
+            if b.manifest.cnn.dim != data.d {
+                return Err(Error::file(
+                    &job.features,
+                    format!(
+                        "{} features per slice, but the bundle's CNN gives {} (extract them with `ich extract --model {}`)",
+                        data.d,
+                        b.manifest.cnn.dim,
+                        dir.display()
+                    ),
+                ));
+            }
+            Some(b)
+        }
+        None => None,
+    };
+    let (train, valid) = if job.valid_fraction > 0.0 {
+        let (t, v) =
+            milbase::stratified_holdout(&data.bag_labels(), job.valid_fraction, params.seed)
+                .map_err(|e| Error::file(&job.features, e.to_string()))?;
+        (data.subset(&t), Some(data.subset(&v)))
+    } else {
+        (data.clone(), None)
+    };
+    plan(&FitData {
+        bags: data.bags.len(),
+        positive_bags: data.bag_labels().iter().filter(|&&l| l == 1).count(),
+        instances: data.n,
+        dim: data.d,
+        train_bags: train.bags.len(),
+        valid_bags: valid.as_ref().map_or(0, |v| v.bags.len()),
+    });
+    let t = std::time::Instant::now();
+    let mut output = gphead::fit(&params, &train, valid.as_ref())?;
+    let seconds = t.elapsed().as_secs_f64();
+    let mut validation = None;
+    if let Some(v) = &valid {
+        let model = &mut output.model;
+        let pred = model.predict(v, job.samples, params.seed)?;
+        let p = pred.bag_probabilities(model.bag_rule);
+        let l = v.bag_labels();
+        let (auc, ll, e) = (
+            gphead::metrics::roc_auc(&l, &p),
+            log_likelihood(&l, &p),
+            ece(&l, &p, 10),
+        );
+        let mut val = Validation {
+            auc,
+            log_likelihood: ll,
+            ece: e,
+            platt: None,
+        };
+        if job.calibrate {
+            let c = Platt::fit(&l, &p);
+            let q: Vec<f64> = p.iter().map(|&x| c.apply(x)).collect();
+            val.platt = Some((c, log_likelihood(&l, &q), ece(&l, &q, 10)));
+            model.calibration = Some(c);
+        }
+        validation = Some(val);
+    }
+    let csv = trace_csv(&output)?;
+    let mut written = Vec::new();
+    if let Some(out) = &job.out {
+        output.model.save(out)?;
+        let tp = trace_path(out);
+        write_atomic(&tp, csv.as_bytes())?;
+        written.extend([out.clone(), tp]);
+    }
+    if let Some(b) = bundle.as_mut() {
+        let count = |d: &MilData| {
+            (
+                d.bags.len(),
+                d.bag_labels().iter().filter(|&&l| l == 1).count(),
+            )
+        };
+        let (tn, tp) = count(&train);
+        let (vn, vp) = valid.as_ref().map_or((0, 0), count);
+        let part = GpPart {
+            model: GP_MODEL.into(),
+            trace: GP_TRACE.into(),
+            family: params.model.name(),
+            dim: data.d,
+            inducing: output.model.m(),
+            features_sha256: sha256_file(&job.features)?,
+            training: DataSummary {
+                source: job.features.display().to_string(),
+                train_scans: tn,
+                train_positive: tp,
+                valid_scans: vn,
+                valid_positive: vp,
+                slices: Some(data.n),
+            },
+            validation: validation
+                .as_ref()
+                .map(|v| GpValidation {
+                    bag_auc: v.auc,
+                    bag_log_likelihood: Some(v.log_likelihood),
+                    bag_ece: Some(v.ece),
+                    calibrated: v.platt.is_some(),
+                })
+                .unwrap_or_default(),
+        };
+        b.add_gp(&output.model, &csv, part)?;
+        written.push(b.dir.clone());
+    }
+    Ok(Fitted {
+        output,
+        seconds,
+        validation,
+        written,
+    })
+}

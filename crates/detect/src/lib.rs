@@ -1,0 +1,69 @@
+//! `detect`: the product's main job as a library — finding intracranial hemorrhage in head CT,
+//! slice by slice, with its uncertainty. It joins the stages (`preprocess`, `attcnn`, `gphead`)
+//! and owns what they share:
+//!
+//! - [`bundle`]: the model bundle (manifest, every file name, checksums, atomic writes);
+//! - [`features`]: the features file (one schema, one writer, one reader);
+//! - [`train`], [`extract`], [`fit`]: CNN training, feature extraction and GP fitting into a bundle;
+//! - [`predict`]: open a bundle, predict scans from DICOM or a dataset, typed reports;
+//! - [`report`] and [`html`]: the report files (CSV, JSON, HTML);
+//! - [`demo`]: the whole pipeline on synthetic data.
+//!
+//! The `ich` binary parses flags, calls these and prints; nothing here knows of the command line.
+
+pub mod bundle;
+pub mod demo;
+pub mod device;
+pub mod error;
+pub mod extract;
+pub mod features;
+pub mod fit;
+pub mod html;
+pub mod predict;
+pub mod report;
+pub mod train;
+
+pub use bundle::Bundle;
+pub use device::Backend;
+pub use error::{Error, Result};
+pub use predict::{PredictJob, PredictOptions, Predictor, ScanPrediction};
+pub use report::{Report, ScanReport, SliceReport};
+
+/// A scan id that may become a file name: letters, digits, `-`, `_` and `.`, not starting with a
+/// dot, at most 200 characters (the ids `ich preprocess` writes are `scan-` + hex).
+pub fn check_scan_id(id: &str) -> Result<()> {
+    let ok = !id.is_empty()
+        && id.len() <= 200
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Invalid(format!(
+            "scan id {id:?} cannot be a file name (letters, digits, '-', '_' and '.' only, not starting with '.')"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_scan_id;
+
+    #[test]
+    fn scan_ids_that_could_escape_the_output_folder_are_refused() {
+        assert!(check_scan_id("scan-0123abcd").is_ok());
+        for bad in [
+            "../../x",
+            "a/b",
+            "",
+            ".hidden",
+            "a\\b",
+            "é",
+            &"x".repeat(201),
+        ] {
+            assert!(check_scan_id(bad).is_err(), "{bad}");
+        }
+    }
+}

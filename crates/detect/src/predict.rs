@@ -1,0 +1,514 @@
+//! Prediction: open a bundle once ([`Predictor::open`]), then predict scans one at a time, from
+//! DICOM files ([`Predictor::predict_dicom`]) or from a dataset ([`Predictor::predict_dataset_scan`]),
+//! each returning a typed [`ScanPrediction`]; [`run`] does a whole `ich predict` job (inputs
+//! found and grouped, every scan predicted, reports written).
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant, SystemTime};
+
+use attcnn::inference::Trained;
+use gphead::metrics::Metrics;
+use gphead::{GpModel, MilData};
+use milbase::Progress;
+use preprocess::dataset::{Dataset, ScanMeta, Skipped};
+use preprocess::labels::Labels;
+use preprocess::pipeline::{apply_labels, decode_scan, find_scans};
+use preprocess::scan::Scan;
+
+use crate::bundle::{rfc3339, Bundle};
+use crate::device::{device, Backend};
+use crate::error::{write_atomic, Error, Result};
+use crate::html::{png_data_uri, scan_page};
+use crate::report::{
+    reliability, write_reports, ModelInfo, Report, ReportMetrics, ScanReport, SliceReport,
+    Thresholds, REPORT_FORMAT, SCAN_PAGES,
+};
+
+/// How predictions are made and flagged. Defaults: positive at p ≥ 0.5, uncertain at sd ≥ 0.1,
+/// 1000 Monte Carlo samples, seed 0, no patient name or ID, CPU.
+#[derive(Debug, Clone)]
+pub struct PredictOptions {
+    /// A slice or scan is flagged positive when its probability is at least this (in [0, 1]).
+    pub positive_threshold: f64,
+    /// A slice or scan is flagged uncertain when the sd of its probability is at least this (≥ 0).
+    pub uncertain_sd: f64,
+    /// Monte Carlo samples per scan (≥ 1).
+    pub samples: usize,
+    pub seed: u64,
+    /// Keep patient name and ID in the reports.
+    pub keep_phi: bool,
+    pub backend: Backend,
+}
+
+impl Default for PredictOptions {
+    fn default() -> Self {
+        Self {
+            positive_threshold: 0.5,
+            uncertain_sd: 0.1,
+            samples: 1000,
+            seed: 0,
+            keep_phi: false,
+            backend: Backend::Cpu,
+        }
+    }
+}
+
+impl PredictOptions {
+    pub fn validate(&self) -> Result<()> {
+        if !(0.0..=1.0).contains(&self.positive_threshold) {
+            return Err(Error::Invalid(format!(
+                "the positive threshold must be within [0, 1], got {}",
+                self.positive_threshold
+            )));
+        }
+        if !(self.uncertain_sd >= 0.0) {
+            return Err(Error::Invalid(format!(
+                "the uncertain sd must be ≥ 0, got {}",
+                self.uncertain_sd
+            )));
+        }
+        if self.samples == 0 {
+            return Err(Error::Invalid(
+                "at least one Monte Carlo sample is needed".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Time spent per stage.
+#[derive(Debug, Clone, Default)]
+pub struct Timing {
+    pub load: Duration,
+    pub preprocess: Duration,
+    pub cnn: Duration,
+    pub gp: Duration,
+    pub reports: Duration,
+}
+
+/// One scan's prediction: the report and the scan's windowed pixels (`[slices][3][size][size]`,
+/// for thumbnails).
+pub struct ScanPrediction {
+    pub report: ScanReport,
+    pub pixels: Vec<u8>,
+}
+
+/// A bundle opened for prediction.
+pub struct Predictor {
+    bundle: Bundle,
+    net: Trained,
+    gp: GpModel,
+    opts: PredictOptions,
+    /// How long opening took.
+    pub load_time: Duration,
+}
+
+impl Predictor {
+    /// Opens and verifies a bundle (it needs a GP head) and loads the CNN on the options' backend.
+    pub fn open(dir: &Path, opts: PredictOptions) -> Result<Self> {
+        opts.validate()?;
+        let t = Instant::now();
+        let bundle = Bundle::open(dir)?;
+        let gp = bundle.gp()?;
+        let dev = device(opts.backend)?;
+        let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?;
+        Ok(Self {
+            bundle,
+            net,
+            gp,
+            opts,
+            load_time: t.elapsed(),
+        })
+    }
+
+    pub fn bundle(&self) -> &Bundle {
+        &self.bundle
+    }
+
+    pub fn options(&self) -> &PredictOptions {
+        &self.opts
+    }
+
+    /// What the reports say of the model.
+    pub fn model_info(&self) -> ModelInfo {
+        ModelInfo {
+            bundle: self.bundle.dir.display().to_string(),
+            created: self.bundle.manifest.created.clone(),
+            gp_family: self.gp.model.name().to_string(),
+            feature_dim: self.gp.d,
+            image_size: self.bundle.manifest.preprocess.size,
+            bag_rule: format!("{:?}", self.gp.bag_rule),
+        }
+    }
+
+    pub fn thresholds(&self) -> Thresholds {
+        Thresholds {
+            positive: self.opts.positive_threshold,
+            uncertain_sd: self.opts.uncertain_sd,
+        }
+    }
+
+    /// Decodes one scan of DICOM files with the bundle's preprocessing and predicts it. Slices
+    /// that fail to decode are added to `skipped`; the scan goes on without them.
+    pub fn predict_dicom(
+        &self,
+        scan: &Scan,
+        labels: &Labels,
+        skipped: &Mutex<Skipped>,
+        time: &mut Timing,
+    ) -> Result<ScanPrediction> {
+        let t = Instant::now();
+        let (meta, pixels) = decode_scan(
+            scan,
+            &self.bundle.manifest.preprocess,
+            self.opts.keep_phi,
+            &milbase::Quiet,
+            skipped,
+        )
+        .map_err(|e| Error::scan(&scan.id, e))?;
+        time.preprocess += t.elapsed();
+        self.predict_meta(meta, pixels, labels, time)
+    }
+
+    /// Predicts scan `i` of a dataset (checked against the bundle's preprocessing by the caller,
+    /// see [`Bundle::check_preprocess`]).
+    pub fn predict_dataset_scan(
+        &self,
+        ds: &Dataset,
+        i: usize,
+        labels: &Labels,
+        time: &mut Timing,
+    ) -> Result<ScanPrediction> {
+        let t = Instant::now();
+        let e = ds
+            .manifest
+            .scans
+            .get(i)
+            .ok_or_else(|| Error::Invalid(format!("the dataset has no scan {i}")))?;
+        let meta = ds.scan_meta(e).map_err(|x| Error::scan(&e.id, x))?;
+        let pixels = ds.scan_pixels(e).map_err(|x| Error::scan(&e.id, x))?.data;
+        time.preprocess += t.elapsed();
+        self.predict_meta(meta, pixels, labels, time)
+    }
+
+    /// CNN then GP head on one preprocessed scan.
+    pub fn predict_meta(
+        &self,
+        mut meta: ScanMeta,
+        pixels: Vec<u8>,
+        labels: &Labels,
+        time: &mut Timing,
+    ) -> Result<ScanPrediction> {
+        if !labels.is_empty() {
+            apply_labels(&mut meta, labels);
+        }
+        let (opts, gp) = (&self.opts, &self.gp);
+        let id = meta.id.clone();
+        crate::check_scan_id(&id)?;
+        let t = Instant::now();
+        let n = meta.n_slices;
+        if meta.slices.len() != n {
+            return Err(Error::scan(
+                &id,
+                Error::Invalid(format!(
+                    "{} slice records for {n} slices",
+                    meta.slices.len()
+                )),
+            ));
+        }
+        let cnn = self.net.scan(n, &pixels).map_err(|e| Error::scan(&id, e))?;
+        time.cnn += t.elapsed();
+
+        let t = Instant::now();
+        let x: Vec<f64> = cnn
+            .features
+            .iter()
+            .flat_map(|f| f.iter().map(|&v| v as f64))
+            .collect();
+        let data = MilData::from_instances(
+            gp.d,
+            x,
+            vec![id.clone(); n],
+            vec![meta.label.unwrap_or(0); n],
+            None,
+            meta.slices
+                .iter()
+                .map(|s| s.sop_instance_uid.clone())
+                .collect(),
+        )
+        .map_err(|e| Error::scan(&id, e))?;
+        let pred = gp
+            .predict(&data, opts.samples, opts.seed ^ fnv1a(&id))
+            .map_err(|e| Error::scan(&id, e))?;
+        time.gp += t.elapsed();
+
+        let thr = self.thresholds();
+        let slices: Vec<SliceReport> = meta
+            .slices
+            .iter()
+            .zip(&pred.instances)
+            .zip(&cnn.attention)
+            .enumerate()
+            .map(|(i, ((s, p), &att))| SliceReport {
+                index: i,
+                sop_instance_uid: s.sop_instance_uid.clone(),
+                z: s.z,
+                probability: p.mean,
+                sd: p.sd,
+                positive: p.mean >= thr.positive,
+                uncertain: p.sd >= thr.uncertain_sd,
+                attention: att as f64,
+                label: s.label,
+            })
+            .collect();
+        let bag = &pred.bags[0];
+        let (p, sd) = (bag.mean(gp.bag_rule), bag.sd(gp.bag_rule));
+        let report = ScanReport {
+            n_slices: n,
+            probability: p,
+            sd,
+            positive: p >= thr.positive,
+            uncertain: sd >= thr.uncertain_sd,
+            cnn_probability: cnn.probability,
+            positive_slices: slices.iter().filter(|s| s.positive).count(),
+            uncertain_slices: slices.iter().filter(|s| s.uncertain).count(),
+            label: meta.label,
+            patient_name: meta.patient_name.filter(|_| opts.keep_phi),
+            patient_id: meta.patient_id.filter(|_| opts.keep_phi),
+            warnings: meta.warnings,
+            page: None,
+            id,
+            slices,
+        };
+        Ok(ScanPrediction { report, pixels })
+    }
+
+    /// The HTML page of one predicted scan (thumbnails of the brain window).
+    pub fn scan_page(&self, head: &Report, p: &ScanPrediction) -> Result<String> {
+        let size = self.bundle.manifest.preprocess.size;
+        let per = 3 * size * size;
+        let thumbs = p
+            .pixels
+            .chunks(per)
+            .map(|slice| png_data_uri(&slice[..size * size], size, size))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(scan_page(head, &p.report, &thumbs, size.clamp(96, 192)))
+    }
+}
+
+/// A whole prediction job: what `ich predict` does.
+#[derive(Debug, Clone)]
+pub struct PredictJob {
+    /// The model bundle.
+    pub model: PathBuf,
+    /// DICOM files or folders (searched recursively), or datasets (folders with dataset.json).
+    pub inputs: Vec<PathBuf>,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Label files (labels.csv / slice_labels.csv of `ich synth`, or the RSNA csv).
+    pub labels: Vec<PathBuf>,
+    /// Write HTML pages (index and one per scan).
+    pub html: bool,
+    pub options: PredictOptions,
+}
+
+/// What a job produced.
+pub struct Outcome {
+    pub report: Report,
+    /// `index.html` (written only with `html`).
+    pub index: PathBuf,
+    pub timing: Timing,
+}
+
+/// Where a scan comes from.
+enum Source<'a> {
+    Dataset(&'a Dataset, usize),
+    Dicom(Scan),
+}
+
+/// Runs a prediction job: every scan of the inputs is predicted (a scan that fails is named in
+/// `skipped` and the rest go on); reports sorted by scan probability, highest first.
+pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
+    let predictor = Predictor::open(&job.model, job.options.clone())?;
+    let mut time = Timing {
+        load: predictor.load_time,
+        ..Timing::default()
+    };
+    let mut labels = Labels::default();
+    for f in &job.labels {
+        labels.load(f)?;
+    }
+    let (ds_paths, dicom_paths): (Vec<PathBuf>, Vec<PathBuf>) = job
+        .inputs
+        .iter()
+        .cloned()
+        .partition(|p| p.join("dataset.json").is_file());
+    let mut datasets = Vec::new();
+    for p in &ds_paths {
+        let ds = Dataset::open(p)?;
+        predictor
+            .bundle()
+            .check_preprocess(p, &ds.manifest.config)?;
+        datasets.push(ds);
+    }
+    let t = Instant::now();
+    let (scans, skipped) = if dicom_paths.is_empty() {
+        (Vec::new(), Skipped::default())
+    } else {
+        find_scans(&dicom_paths, progress)?
+    };
+    time.preprocess += t.elapsed();
+    let mut work: Vec<Source> = Vec::new();
+    for ds in &datasets {
+        work.extend((0..ds.manifest.scans.len()).map(|i| Source::Dataset(ds, i)));
+    }
+    work.extend(scans.into_iter().map(Source::Dicom));
+    if work.is_empty() {
+        return Err(Error::Invalid(format!(
+            "no CT scan found in {} (skipped: {:?})",
+            job.inputs
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            skipped.counts
+        )));
+    }
+    let pages = job.out.join(SCAN_PAGES);
+    let dir = if job.html { &pages } else { &job.out };
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+
+    let mut report = Report {
+        format_version: REPORT_FORMAT,
+        tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
+        created: rfc3339(SystemTime::now()),
+        model: ModelInfo {
+            bundle: job.model.display().to_string(),
+            ..predictor.model_info()
+        },
+        thresholds: predictor.thresholds(),
+        scans: Vec::new(),
+        metrics: None,
+        skipped: Vec::new(),
+    };
+    let skipped = Mutex::new(skipped);
+    progress.stage("predicting scans", work.len() as u64);
+    for src in &work {
+        let one = match src {
+            Source::Dataset(ds, i) => predictor.predict_dataset_scan(ds, *i, &labels, &mut time),
+            Source::Dicom(scan) => predictor.predict_dicom(scan, &labels, &skipped, &mut time),
+        };
+        // a scan that cannot be read or predicted is reported and skipped; the rest go on
+        let done = one.and_then(|mut p| {
+            let t = Instant::now();
+            if job.html {
+                // the page now, so that no scan's thumbnails stay in memory
+                let page = format!("{SCAN_PAGES}/{}.html", p.report.id);
+                p.report.page = Some(page.clone());
+                let html = predictor.scan_page(&report, &p)?;
+                write_atomic(&job.out.join(&page), html.as_bytes())?;
+            }
+            time.reports += t.elapsed();
+            Ok(p.report)
+        });
+        match done {
+            Ok(sr) => report.scans.push(sr),
+            Err(e) => {
+                tracing::warn!("skipped: {e}");
+                report.skipped.push(e.to_string());
+            }
+        }
+        progress.inc(1);
+    }
+    progress.done();
+    let sk = skipped.into_inner().unwrap_or_else(|p| p.into_inner());
+    report.skipped.extend(sk.files);
+
+    let t = Instant::now();
+    // highest probability first (the order of the index page and the CSV files)
+    report
+        .scans
+        .sort_by(|x, y| y.probability.total_cmp(&x.probability));
+    report.metrics = metrics(&report.scans);
+    write_reports(&report, &job.out, job.html)?;
+    time.reports += t.elapsed();
+    Ok(Outcome {
+        index: job.out.join(crate::report::INDEX_HTML),
+        report,
+        timing: time,
+    })
+}
+
+/// A scan's Monte Carlo seed depends on its id, not on the order the inputs came in.
+fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Scan and slice metrics over the labelled scans and slices of a report.
+pub fn metrics(scans: &[ScanReport]) -> Option<ReportMetrics> {
+    let labelled: Vec<&ScanReport> = scans.iter().filter(|s| s.label.is_some()).collect();
+    if labelled.is_empty() {
+        return None;
+    }
+    let y: Vec<u8> = labelled.iter().map(|s| s.label.unwrap_or(0)).collect();
+    let p: Vec<f64> = labelled.iter().map(|s| s.probability).collect();
+    let c: Vec<f64> = labelled.iter().map(|s| s.cnn_probability).collect();
+    let (mut sy, mut sp) = (Vec::new(), Vec::new());
+    for s in scans {
+        for sl in &s.slices {
+            if let Some(l) = sl.label {
+                sy.push(l);
+                sp.push(sl.probability);
+            }
+        }
+    }
+    Some(ReportMetrics {
+        scans: y.len(),
+        scan: Metrics::compute(&y, &p),
+        slice: (!sy.is_empty()).then(|| Metrics::compute(&sy, &sp)),
+        slices: sy.len(),
+        cnn_scan: Metrics::compute(&y, &c),
+        reliability: reliability(&y, &p, 10),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_of_published_vectors() {
+        // FNV-1a 64-bit test vectors (Fowler, Noll, Vo)
+        assert_eq!(fnv1a(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a("a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a("foobar"), 0x85944171f73967e8);
+    }
+
+    #[test]
+    fn options_out_of_range_are_refused() {
+        assert!(PredictOptions::default().validate().is_ok());
+        for o in [
+            PredictOptions {
+                positive_threshold: 1.5,
+                ..Default::default()
+            },
+            PredictOptions {
+                positive_threshold: f64::NAN,
+                ..Default::default()
+            },
+            PredictOptions {
+                uncertain_sd: -0.1,
+                ..Default::default()
+            },
+            PredictOptions {
+                samples: 0,
+                ..Default::default()
+            },
+        ] {
+            assert!(o.validate().is_err(), "{o:?}");
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! Reports of a prediction: the data model shared by `report.json`, the CSV files and the HTML
+//! pages ([`crate::html`]), and the writers of the CSV and JSON files (docs/REPORT.md).
+
+use std::path::Path;
+
+use gphead::metrics::Metrics;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{write_atomic, Error, Result};
+
+/// Version of `report.json`.
+pub const REPORT_FORMAT: u32 = 1;
+
+/// `report.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Report {
+    pub format_version: u32,
+    pub tool: String,
+    pub created: String,
+    pub model: ModelInfo,
+    pub thresholds: Thresholds,
+    /// Sorted by scan probability, highest first.
+    pub scans: Vec<ScanReport>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<ReportMetrics>,
+    /// Inputs that could not be used, `path: problem`.
+    pub skipped: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ModelInfo {
+    pub bundle: String,
+    pub created: String,
+    pub gp_family: String,
+    pub feature_dim: usize,
+    pub image_size: usize,
+    /// Scan probability rule of the GP head (max, noisy-or, full-covariance).
+    pub bag_rule: String,
+}
+
+/// Flagging rules: positive when `probability ≥ positive`; uncertain when `sd ≥ uncertain_sd`.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Thresholds {
+    pub positive: f64,
+    pub uncertain_sd: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ScanReport {
+    pub id: String,
+    pub n_slices: usize,
+    pub probability: f64,
+    pub sd: f64,
+    pub positive: bool,
+    pub uncertain: bool,
+    /// The attention CNN's own scan probability (second opinion).
+    pub cnn_probability: f64,
+    pub positive_slices: usize,
+    pub uncertain_slices: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<u8>,
+    /// Only with `--keep-phi`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patient_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patient_id: Option<String>,
+    pub warnings: Vec<String>,
+    /// The HTML page, relative to the output folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<String>,
+    /// In z order (feet to head as the scan was ordered).
+    pub slices: Vec<SliceReport>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SliceReport {
+    pub index: usize,
+    pub sop_instance_uid: String,
+    pub z: Option<f64>,
+    pub probability: f64,
+    pub sd: f64,
+    pub positive: bool,
+    pub uncertain: bool,
+    /// Attention weight of the CNN (sums to 1 over the scan).
+    pub attention: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<u8>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReportMetrics {
+    pub scans: usize,
+    pub scan: Metrics,
+    /// Over the slices with a label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice: Option<Metrics>,
+    pub slices: usize,
+    /// The CNN's own scan probabilities, for comparison.
+    pub cnn_scan: Metrics,
+    /// Reliability of scan probabilities: (bin centre, mean predicted, observed rate, count).
+    pub reliability: Vec<(f64, f64, f64, usize)>,
+}
+
+/// Equal-width reliability bins of predicted probabilities against observed labels.
+pub fn reliability(labels: &[u8], p: &[f64], bins: usize) -> Vec<(f64, f64, f64, usize)> {
+    let mut sum_p = vec![0.0; bins];
+    let mut sum_y = vec![0.0; bins];
+    let mut n = vec![0usize; bins];
+    for (&y, &q) in labels.iter().zip(p) {
+        let b = ((q * bins as f64) as usize).min(bins - 1);
+        sum_p[b] += q;
+        sum_y[b] += y as f64;
+        n[b] += 1;
+    }
+    (0..bins)
+        .filter(|&b| n[b] > 0)
+        .map(|b| {
+            (
+                (b as f64 + 0.5) / bins as f64,
+                sum_p[b] / n[b] as f64,
+                sum_y[b] / n[b] as f64,
+                n[b],
+            )
+        })
+        .collect()
+}
+
+/// A row of `slices.csv`.
+#[derive(Serialize)]
+struct SliceRow<'a> {
+    scan_id: &'a str,
+    slice_index: usize,
+    sop_instance_uid: &'a str,
+    z: Option<f64>,
+    probability: f64,
+    sd: f64,
+    positive: u8,
+    uncertain: u8,
+    cnn_attention: f64,
+    label: Option<u8>,
+}
+
+/// A row of `scans.csv`.
+#[derive(Serialize)]
+struct ScanRow<'a> {
+    scan_id: &'a str,
+    n_slices: usize,
+    probability: f64,
+    sd: f64,
+    positive: u8,
+    uncertain: u8,
+    cnn_probability: f64,
+    positive_slices: usize,
+    uncertain_slices: usize,
+    label: Option<u8>,
+}
+
+fn csv_bytes<T: Serialize>(rows: impl Iterator<Item = T>) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.serialize(r)
+            .map_err(|e| Error::Invalid(format!("writing CSV: {e}")))?;
+    }
+    w.into_inner()
+        .map_err(|e| Error::Invalid(format!("writing CSV: {e}")))
+}
+
+/// `slices.csv`: a row per slice, scans in report order, slices in z order.
+pub fn slices_csv(r: &Report) -> Result<Vec<u8>> {
+    csv_bytes(r.scans.iter().flat_map(|sc| {
+        sc.slices.iter().map(move |sl| SliceRow {
+            scan_id: &sc.id,
+            slice_index: sl.index,
+            sop_instance_uid: &sl.sop_instance_uid,
+            z: sl.z,
+            probability: sl.probability,
+            sd: sl.sd,
+            positive: u8::from(sl.positive),
+            uncertain: u8::from(sl.uncertain),
+            cnn_attention: sl.attention,
+            label: sl.label,
+        })
+    }))
+}
+
+/// `scans.csv`: a row per scan, in report order (highest probability first).
+pub fn scans_csv(r: &Report) -> Result<Vec<u8>> {
+    csv_bytes(r.scans.iter().map(|sc| ScanRow {
+        scan_id: &sc.id,
+        n_slices: sc.n_slices,
+        probability: sc.probability,
+        sd: sc.sd,
+        positive: u8::from(sc.positive),
+        uncertain: u8::from(sc.uncertain),
+        cnn_probability: sc.cnn_probability,
+        positive_slices: sc.positive_slices,
+        uncertain_slices: sc.uncertain_slices,
+        label: sc.label,
+    }))
+}
+
+/// Writes `slices.csv`, `scans.csv`, `report.json` and (unless `html` is false) `index.html` into
+/// `out`, each atomically. The per-scan pages are written as scans finish ([`crate::predict`]).
+pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<()> {
+    write_atomic(&out.join(SLICES_CSV), &slices_csv(r)?)?;
+    write_atomic(&out.join(SCANS_CSV), &scans_csv(r)?)?;
+    let json = serde_json::to_vec_pretty(r)
+        .map_err(|e| Error::Invalid(format!("serialising the report: {e}")))?;
+    write_atomic(&out.join(REPORT_JSON), &json)?;
+    if html {
+        write_atomic(&out.join(INDEX_HTML), crate::html::index_page(r).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// File names of a report folder.
+pub const SLICES_CSV: &str = "slices.csv";
+pub const SCANS_CSV: &str = "scans.csv";
+pub const REPORT_JSON: &str = "report.json";
+pub const INDEX_HTML: &str = "index.html";
+/// Folder of the per-scan pages.
+pub const SCAN_PAGES: &str = "scans";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reliability_bins_by_hand() {
+        // bin 0 (0–0.5): 0.1, 0.3 → mean 0.2, observed 1/2; bin 1: 0.9 → observed 1
+        let r = reliability(&[0, 1, 1], &[0.1, 0.3, 0.9], 2);
+        assert_eq!(r.len(), 2);
+        assert!((r[0].1 - 0.2).abs() < 1e-12 && (r[0].2 - 0.5).abs() < 1e-12 && r[0].3 == 2);
+        assert!((r[1].1 - 0.9).abs() < 1e-12 && (r[1].2 - 1.0).abs() < 1e-12 && r[1].3 == 1);
+    }
+
+    #[test]
+    fn csv_quotes_hostile_uids_and_writes_flags_as_digits() {
+        let slice = SliceReport {
+            index: 0,
+            sop_instance_uid: "=HYPERLINK(\"x\"),1.2\n3".into(),
+            z: None,
+            probability: 0.25,
+            sd: 0.125,
+            positive: false,
+            uncertain: true,
+            attention: 1.0,
+            label: Some(0),
+        };
+        let r = Report {
+            format_version: REPORT_FORMAT,
+            tool: "t".into(),
+            created: "c".into(),
+            model: ModelInfo {
+                bundle: "b".into(),
+                created: "c".into(),
+                gp_family: "vgpmil".into(),
+                feature_dim: 8,
+                image_size: 32,
+                bag_rule: "Max".into(),
+            },
+            thresholds: Thresholds {
+                positive: 0.5,
+                uncertain_sd: 0.1,
+            },
+            scans: vec![ScanReport {
+                id: "scan-1".into(),
+                n_slices: 1,
+                probability: 0.25,
+                sd: 0.125,
+                positive: false,
+                uncertain: true,
+                cnn_probability: 0.5,
+                positive_slices: 0,
+                uncertain_slices: 1,
+                label: None,
+                patient_name: None,
+                patient_id: None,
+                warnings: vec![],
+                page: None,
+                slices: vec![slice],
+            }],
+            metrics: None,
+            skipped: vec![],
+        };
+        let text = String::from_utf8(slices_csv(&r).unwrap()).unwrap();
+        let mut rdr = csv::Reader::from_reader(text.as_bytes());
+        let h = rdr.headers().unwrap().clone();
+        assert_eq!(
+            h.iter().collect::<Vec<_>>(),
+            [
+                "scan_id",
+                "slice_index",
+                "sop_instance_uid",
+                "z",
+                "probability",
+                "sd",
+                "positive",
+                "uncertain",
+                "cnn_attention",
+                "label"
+            ]
+        );
+        let row = rdr.records().next().unwrap().unwrap();
+        assert_eq!(&row[2], "=HYPERLINK(\"x\"),1.2\n3");
+        assert_eq!((&row[3], &row[6], &row[7], &row[9]), ("", "0", "1", "0"));
+        let scans = String::from_utf8(scans_csv(&r).unwrap()).unwrap();
+        assert!(scans.starts_with("scan_id,n_slices,probability,sd,positive,uncertain,cnn_probability,positive_slices,uncertain_slices,label\n"));
+        assert!(
+            scans.contains("scan-1,1,0.25,0.125,0,1,0.5,0,1,\n"),
+            "{scans}"
+        );
+    }
+}

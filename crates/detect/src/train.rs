@@ -1,0 +1,189 @@
+//! CNN training into a bundle: a preprocessed dataset's labelled scans, a seeded stratified
+//! validation split, [`attcnn::training::train`] writing to the bundle's paths, then the manifest.
+
+use std::path::PathBuf;
+
+use attcnn::training::{train, Event, TrainRun};
+use attcnn::{AttCnnConfig, BagSource, TrainConfig};
+use preprocess::dataset::{Dataset, ScanEntry};
+
+use crate::bundle::{training_paths, Bundle, CnnFolderConfig, DataSummary, Manifest, MODEL_FORMAT};
+use crate::device::{device, Backend};
+use crate::error::{Error, Result};
+
+/// A CNN training job (`ich train-cnn`).
+#[derive(Debug, Clone)]
+pub struct TrainJob {
+    /// Dataset written by `ich preprocess`, with labels.
+    pub dataset: PathBuf,
+    /// Bundle folder to write.
+    pub out: PathBuf,
+    /// Architecture; its `size` is taken from the dataset.
+    pub model: AttCnnConfig,
+    pub train: TrainConfig,
+    /// Fraction of the labelled scans (stratified) held out for validation, in [0, 1).
+    pub valid_fraction: f64,
+    /// Continue from the bundle's last checkpoint.
+    pub resume: bool,
+    pub backend: Backend,
+}
+
+/// What the job is about to do (reported before the first epoch).
+#[derive(Debug, Clone)]
+pub struct TrainPlan {
+    pub train_scans: usize,
+    pub valid_scans: usize,
+    pub model: AttCnnConfig,
+}
+
+/// What a training job produced.
+#[derive(Debug, Clone)]
+pub struct Trained {
+    pub outcome: attcnn::training::TrainOutcome,
+    pub manifest: Manifest,
+}
+
+/// A preprocessed dataset as bags for the CNN.
+struct DatasetBags<'a> {
+    ds: &'a Dataset,
+    entries: Vec<&'a ScanEntry>,
+}
+
+impl BagSource for DatasetBags<'_> {
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+    fn label(&self, i: usize) -> Option<u8> {
+        self.entries[i].label
+    }
+    fn name(&self, i: usize) -> String {
+        self.entries[i].id.clone()
+    }
+    fn pixels(&self, i: usize) -> std::result::Result<(usize, Vec<u8>), String> {
+        let p = self
+            .ds
+            .scan_pixels(self.entries[i])
+            .map_err(|e| e.to_string())?;
+        Ok((p.n_slices, p.data))
+    }
+}
+
+/// Trains the attention CNN on a dataset's scan labels into the bundle `job.out`; `plan` is
+/// called once before training, `progress` at every epoch and bag.
+pub fn train_cnn(
+    job: &TrainJob,
+    plan: &dyn Fn(&TrainPlan),
+    progress: &dyn Fn(Event<'_>),
+) -> Result<Trained> {
+    if !(0.0..1.0).contains(&job.valid_fraction) {
+        return Err(Error::Invalid(format!(
+            "the validation fraction must be within [0, 1), got {}",
+            job.valid_fraction
+        )));
+    }
+    let ds = Dataset::open(&job.dataset)?;
+    let entries: Vec<&ScanEntry> = ds
+        .manifest
+        .scans
+        .iter()
+        .filter(|e| e.label.is_some())
+        .collect();
+    for e in &entries {
+        if e.label.is_some_and(|l| l > 1) {
+            return Err(Error::file(
+                &job.dataset,
+                format!(
+                    "scan {} has label {:?}; labels must be 0 or 1",
+                    e.id, e.label
+                ),
+            ));
+        }
+        if e.n_slices == 0 {
+            return Err(Error::file(
+                &job.dataset,
+                format!("scan {} has no slices", e.id),
+            ));
+        }
+    }
+    if entries.len() < 4 {
+        return Err(Error::file(
+            &job.dataset,
+            format!(
+                "{} labelled scans; training needs at least 4 (preprocess with --labels)",
+                entries.len()
+            ),
+        ));
+    }
+    let labels: Vec<u8> = entries.iter().map(|e| e.label.unwrap_or(0)).collect();
+    let (train_idx, valid_idx) =
+        milbase::stratified_holdout(&labels, job.valid_fraction, job.train.seed)
+            .map_err(|e| Error::Invalid(e.to_string()))?;
+    let model = AttCnnConfig {
+        size: ds.manifest.config.size,
+        ..job.model.clone()
+    };
+    model.validate().map_err(Error::Invalid)?;
+    job.train.validate().map_err(Error::Invalid)?;
+    // before anything is written: a missing backend leaves no half-made bundle
+    let device = device(job.backend)?;
+    std::fs::create_dir_all(&job.out).map_err(|e| Error::io(&job.out, e))?;
+    let folder = CnnFolderConfig {
+        format_version: MODEL_FORMAT,
+        model: model.clone(),
+        train: job.train.clone(),
+        preprocess: ds.manifest.config.clone(),
+        dataset: job.dataset.display().to_string(),
+        train_scans: train_idx.iter().map(|&i| entries[i].id.clone()).collect(),
+        valid_scans: valid_idx.iter().map(|&i| entries[i].id.clone()).collect(),
+    };
+    if job.resume {
+        let old = CnnFolderConfig::load(&job.out).map_err(|e| {
+            Error::Invalid(format!("--resume needs the bundle of an earlier run: {e}"))
+        })?;
+        if old.model != model || old.preprocess != folder.preprocess {
+            return Err(Error::file(
+                &job.out,
+                "--resume with another architecture or dataset configuration",
+            ));
+        }
+    }
+    folder.save(&job.out)?;
+    plan(&TrainPlan {
+        train_scans: train_idx.len(),
+        valid_scans: valid_idx.len(),
+        model: model.clone(),
+    });
+    let count_pos = |idx: &[usize]| idx.iter().filter(|&&i| labels[i] == 1).count();
+    let summary = DataSummary {
+        source: job.dataset.display().to_string(),
+        train_scans: train_idx.len(),
+        train_positive: count_pos(&train_idx),
+        valid_scans: valid_idx.len(),
+        valid_positive: count_pos(&valid_idx),
+        slices: Some(
+            train_idx
+                .iter()
+                .chain(&valid_idx)
+                .map(|&i| entries[i].n_slices)
+                .sum(),
+        ),
+    };
+    let source = DatasetBags { ds: &ds, entries };
+    let paths = training_paths(&job.out);
+    let outcome = train(
+        &TrainRun {
+            model: &model,
+            config: &job.train,
+            train: &train_idx,
+            valid: &valid_idx,
+            device: &device,
+            paths: &paths,
+            resume: job.resume,
+        },
+        &source,
+        progress,
+    )?;
+    let manifest =
+        Bundle::write_after_cnn(&job.out, &folder, summary, &outcome.log, outcome.best_epoch)?;
+    Ok(Trained { outcome, manifest })
+}

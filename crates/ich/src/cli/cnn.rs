@@ -1,0 +1,178 @@
+//! `ich train-cnn` and `ich extract`: the attention CNN on a preprocessed dataset.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use attcnn::training::{EpochLog, Event};
+use attcnn::{AttCnnConfig, TrainConfig};
+use detect::bundle::MANIFEST;
+use detect::extract::{extract as run_extract, ExtractJob};
+use detect::train::{train_cnn, TrainJob, TrainPlan};
+use milbase::Progress;
+
+use super::{opt4, range, DeviceArg};
+
+/// Train the attention CNN on scan labels of a preprocessed dataset; keep the best weights, a
+/// checkpoint per epoch and the training log in the model bundle.
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Dataset written by `ich preprocess`.
+    #[arg(long)]
+    dataset: PathBuf,
+    /// Model bundle to write (e.g. models/<name>): CNN config, weights, training log, manifest.
+    #[arg(long)]
+    out: PathBuf,
+    /// Slice feature dimension D (8, 32 or 128).
+    #[arg(long, default_value_t = 32, value_parser = range::dim)]
+    dim: usize,
+    /// Epochs [1..=100000].
+    #[arg(long, default_value_t = 30, value_parser = |s: &str| range::int_in(s, 1, 100_000))]
+    epochs: usize,
+    /// Adam learning rate (> 0).
+    #[arg(long, default_value_t = 5e-5, value_parser = range::positive)]
+    lr: f64,
+    /// Early stopping: epochs without a lower validation loss [0..=100000].
+    #[arg(long, default_value_t = 8, value_parser = |s: &str| range::int_in(s, 0, 100_000))]
+    patience: usize,
+    /// Fraction of scans (stratified) for validation [0, 1).
+    #[arg(long, default_value_t = 0.2, value_parser = range::fraction)]
+    valid_fraction: f64,
+    /// No random horizontal flips.
+    #[arg(long)]
+    no_augment: bool,
+    /// Bags per optimiser step (slices of all bags go through batch norm together) [1..=1024].
+    #[arg(long, default_value_t = 1, value_parser = |s: &str| range::int_in(s, 1, 1024))]
+    batch: usize,
+    /// Dropout after conv blocks 2, 5 and 6 [0, 1).
+    #[arg(long, default_value_t = 0.3, value_parser = range::fraction)]
+    conv_dropout: f64,
+    /// Dropout before the classifier [0, 1).
+    #[arg(long, default_value_t = 0.25, value_parser = range::fraction)]
+    head_dropout: f64,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Continue from the bundle's last checkpoint.
+    #[arg(long)]
+    resume: bool,
+    /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
+    #[arg(long, value_enum, default_value = "cpu")]
+    device: DeviceArg,
+}
+
+/// One line per epoch (also printed by `ich demo`).
+pub fn print_epoch(l: &EpochLog) {
+    println!(
+        "epoch {:>3}: train loss {:.4}, valid loss {:.4}, valid AUC {}, {:.1} s",
+        l.epoch,
+        l.train_loss,
+        l.valid_loss,
+        l.valid_auc
+            .map(|v| format!("{v:.4}"))
+            .unwrap_or_else(|| "–".into()),
+        l.seconds
+    );
+}
+
+/// Draws the per-epoch bars and prints each finished epoch.
+pub fn on_event<'a>(bars: &'a crate::progress::Bars) -> impl Fn(Event<'_>) + 'a {
+    move |e| match e {
+        Event::Epoch { epoch, bags } => bars.stage(&format!("epoch {epoch}"), bags as u64),
+        Event::Bag => bars.inc(1),
+        Event::EpochDone(l) => {
+            bars.done();
+            print_epoch(l);
+        }
+    }
+}
+
+pub fn train(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+    let job = TrainJob {
+        dataset: a.dataset,
+        out: a.out.clone(),
+        model: AttCnnConfig {
+            dim: a.dim,
+            conv_dropout: a.conv_dropout,
+            head_dropout: a.head_dropout,
+            ..AttCnnConfig::default()
+        },
+        train: TrainConfig {
+            epochs: a.epochs,
+            lr: a.lr,
+            patience: a.patience,
+            seed: a.seed,
+            augment: !a.no_augment,
+            batch: a.batch,
+        },
+        valid_fraction: a.valid_fraction,
+        resume: a.resume,
+        backend: a.device.into(),
+    };
+    let plan = |p: &TrainPlan| {
+        let (blocks, s) = p.model.geometry();
+        println!(
+            "training on {} scans, validating on {}; {}² input, {} conv blocks ({}×{} before Dense({}))",
+            p.train_scans,
+            p.valid_scans,
+            p.model.size,
+            blocks + 1,
+            s,
+            s,
+            p.model.dim
+        );
+    };
+    let t = train_cnn(&job, &plan, &on_event(bars))?;
+    let out = &t.outcome;
+    if let Some(e) = out.resumed_from {
+        println!("resumed after epoch {e}");
+    }
+    let best = out.log.iter().find(|l| l.epoch == out.best_epoch);
+    println!(
+        "best epoch {} (valid loss {:.4}, AUC {}); weights {}",
+        out.best_epoch,
+        best.map(|b| b.valid_loss).unwrap_or(f64::NAN),
+        opt4(best.and_then(|b| b.valid_auc)),
+        detect::bundle::training_paths(&a.out).weights.display()
+    );
+    println!(
+        "bundle: {} (add the GP head with `ich fit-gp --bundle {}`)",
+        a.out.join(MANIFEST).display(),
+        a.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Run the trained slice encoder (attention and classifier stripped) on every slice of a dataset
+/// and write the features file `ich fit-gp` reads (docs/FEATURES.md), scan by scan; the CNN's own
+/// scan probability and attention weights come along as extra columns.
+#[derive(clap::Args, Debug)]
+pub struct ExtractArgs {
+    /// Model bundle of `ich train-cnn`.
+    #[arg(long)]
+    model: PathBuf,
+    /// Dataset written by `ich preprocess` (same windows and size as the model's).
+    #[arg(long)]
+    dataset: PathBuf,
+    /// Features CSV to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
+    #[arg(long, value_enum, default_value = "cpu")]
+    device: DeviceArg,
+}
+
+pub fn extract(a: ExtractArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+    let job = ExtractJob {
+        model: a.model,
+        dataset: a.dataset,
+        out: a.out,
+        backend: a.device.into(),
+    };
+    let x = run_extract(&job, bars)?;
+    println!(
+        "{} slices of {} scans → {}",
+        x.slices,
+        x.scans,
+        job.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

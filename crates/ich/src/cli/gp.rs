@@ -1,0 +1,366 @@
+//! `ich fit-gp` and `ich eval-gp`: the GP head on a features file.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use detect::fit::{fit_gp, FitData, FitJob};
+use gphead::protocol::{evaluate, EvalOptions};
+use gphead::{BagRule, EmaxRule, FitParams, Gibbs, Grid, Init, Model};
+
+use super::{opt4, range};
+
+fn parse_model(s: &str) -> Result<Model, String> {
+    Model::from_name(s.trim())
+        .ok_or_else(|| format!("unknown model '{s}' ({})", Model::NAMES.join(", ")))
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum EmaxArg {
+    /// Paper: 1 − Π(1 − π) over the other instances.
+    Product,
+    /// Upstream code: leave-one-out max of π.
+    LooMax,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum BagRuleArg {
+    /// Largest instance probability (upstream code; the default but for the probit models).
+    Max,
+    /// 1 − Π(1 − p) (paper).
+    NoisyOr,
+    /// 1 − P(all m* < 0) with the bag's full latent covariance (probit models; their default).
+    FullCovariance,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum InitArg {
+    /// q(u) = prior, π ~ U(0, 0.1).
+    Prior,
+    /// m ~ N(0, I), S = I, π ~ U(0, 0.1) (upstream code).
+    Upstream,
+}
+
+/// Options of every GP fit (fit-gp and eval-gp).
+#[derive(clap::Args, Debug, Clone)]
+pub struct GpArgs {
+    /// Model: vgpmil, g-vgpmil (Gamma ψ), probit (VI), probit-gibbs, lm-vgpmil.
+    #[arg(long, default_value = "g-vgpmil", value_parser = parse_model)]
+    model: Model,
+    /// The bag-likelihood constant H (> 1).
+    #[arg(long = "H", default_value_t = 100.0, value_parser = range::above_one)]
+    h: f64,
+    /// How E[max] over the other instances of a bag is computed.
+    #[arg(long, value_enum, default_value = "product")]
+    emax: EmaxArg,
+    /// How instance probabilities make a bag probability (default: full-covariance for the probit
+    /// models, max for the others).
+    #[arg(long, value_enum)]
+    bag_rule: Option<BagRuleArg>,
+    /// Initialisation of q(u).
+    #[arg(long, value_enum, default_value = "prior")]
+    init: InitArg,
+    /// Maximum number of epochs [1..=100000].
+    #[arg(long, default_value_t = 200, value_parser = |s: &str| range::int_in(s, 1, 100_000))]
+    max_epochs: usize,
+    /// Early stopping: epochs without a better validation bag AUC [0..=100000].
+    #[arg(long, default_value_t = 10, value_parser = |s: &str| range::int_in(s, 0, 100_000))]
+    patience: usize,
+    /// Inducing points by k-means over all instances instead of half from positive and half
+    /// from negative bags.
+    #[arg(long)]
+    no_balanced_inducing: bool,
+    /// Kernel variance v (> 0; default 0.5).
+    #[arg(long, value_parser = range::positive)]
+    variance: Option<f64>,
+    /// Kernel squared length scale l (> 0; default D).
+    #[arg(long, value_parser = range::positive)]
+    lengthscale: Option<f64>,
+    /// Estimate the kernel (v, l) by this many gradient steps per epoch (VGPMIL, G-VGPMIL)
+    /// [1..=10000].
+    #[arg(long, value_parser = |s: &str| range::int_in(s, 1, 10_000))]
+    kernel_steps: Option<usize>,
+    /// LM-VGPMIL margin weight C (> 0).
+    #[arg(long = "C", default_value_t = 2.0, value_parser = range::positive)]
+    c: f64,
+    /// LM-VGPMIL margin V (finite).
+    #[arg(long = "V", default_value_t = 2.0, value_parser = range::finite)]
+    v: f64,
+    /// Gibbs: number of chains [1..=64].
+    #[arg(long, default_value_t = 4, value_parser = |s: &str| range::int_in(s, 1, 64))]
+    chains: usize,
+    /// Gibbs: burn-in sweeps per chain [0..=1000000].
+    #[arg(long, default_value_t = 1000, value_parser = |s: &str| range::int_in(s, 0, 1_000_000))]
+    burn_in: usize,
+    /// Gibbs: kept draws per chain [1..=1000000].
+    #[arg(long, default_value_t = 2000, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
+    draws: usize,
+    /// Gibbs: thinning [1..=1000].
+    #[arg(long, default_value_t = 1, value_parser = |s: &str| range::int_in(s, 1, 1000))]
+    thin: usize,
+    /// Random seed (inducing points, initialisation, splits, Monte Carlo).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+impl GpArgs {
+    /// The fit parameters, with the model's hyper-parameters α, β (G-VGPMIL) and C, V (LM-VGPMIL).
+    fn params(&self, inducing: usize, alpha: f64, beta: f64) -> FitParams {
+        FitParams {
+            model: self
+                .model
+                .with_alpha_beta(alpha, beta)
+                .with_margin(self.c, self.v),
+            inducing,
+            h: self.h,
+            emax: match self.emax {
+                EmaxArg::Product => EmaxRule::Product,
+                EmaxArg::LooMax => EmaxRule::LooMax,
+            },
+            bag_rule: self.bag_rule.map(|r| match r {
+                BagRuleArg::Max => BagRule::Max,
+                BagRuleArg::NoisyOr => BagRule::NoisyOr,
+                BagRuleArg::FullCovariance => BagRule::FullCovariance,
+            }),
+            kernel_steps: self.kernel_steps.map(|steps| gphead::hyper::KernelSteps {
+                steps,
+                ..Default::default()
+            }),
+            init: match self.init {
+                InitArg::Prior => Init::Prior,
+                InitArg::Upstream => Init::Upstream,
+            },
+            max_epochs: self.max_epochs,
+            patience: self.patience,
+            balanced_inducing: !self.no_balanced_inducing,
+            variance: self.variance,
+            lengthscale: self.lengthscale,
+            gibbs: Gibbs {
+                chains: self.chains,
+                burn_in: self.burn_in,
+                draws: self.draws,
+                thin: self.thin,
+            },
+            seed: self.seed,
+            ..FitParams::default()
+        }
+    }
+}
+
+/// Fit a sparse Gaussian-process MIL head on a feature table, holding out part of the bags for
+/// early stopping, and save the model (a file, or into a model bundle).
+#[derive(clap::Args, Debug)]
+pub struct FitArgs {
+    /// Feature table: the project's features CSV, an ich-features CSV, or a MIL benchmark CSV.
+    #[arg(long)]
+    features: PathBuf,
+    /// Number of inducing points M [1..=100000].
+    #[arg(long, default_value_t = 100, value_parser = |s: &str| range::int_in(s, 1, 100_000))]
+    inducing: usize,
+    /// G-VGPMIL α (> 0).
+    #[arg(long, default_value_t = 1.0, value_parser = range::positive)]
+    alpha: f64,
+    /// G-VGPMIL β (> 0).
+    #[arg(long, default_value_t = 1.0, value_parser = range::positive)]
+    beta: f64,
+    /// Fraction of bags held out (stratified) for early stopping and calibration [0, 1).
+    #[arg(long, default_value_t = 0.2, value_parser = range::fraction)]
+    valid_fraction: f64,
+    /// Fit Platt scaling of bag probabilities on the held-out bags and store it in the model.
+    #[arg(long)]
+    calibrate: bool,
+    /// Monte Carlo samples for the validation report [1..=1000000].
+    #[arg(long, default_value_t = 500, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
+    samples: usize,
+    #[command(flatten)]
+    gp: GpArgs,
+    /// Output model file (JSON); the per-epoch trace goes beside it as <MODEL>.trace.csv.
+    #[arg(long, required_unless_present = "bundle")]
+    out: Option<PathBuf>,
+    /// Model bundle of `ich train-cnn` whose features these are: the GP head is written into it
+    /// (gp.json) and its manifest updated.
+    #[arg(long)]
+    bundle: Option<PathBuf>,
+}
+
+pub fn fit(a: FitArgs) -> anyhow::Result<ExitCode> {
+    let job = FitJob {
+        features: a.features.clone(),
+        params: a.gp.params(a.inducing, a.alpha, a.beta),
+        valid_fraction: a.valid_fraction,
+        calibrate: a.calibrate,
+        samples: a.samples,
+        out: a.out.clone(),
+        bundle: a.bundle.clone(),
+    };
+    let plan = |d: &FitData| {
+        println!(
+            "{}: {} bags ({} positive), {} instances, {} features; training on {} bags, validating on {}",
+            a.features.display(),
+            d.bags,
+            d.positive_bags,
+            d.instances,
+            d.dim,
+            d.train_bags,
+            d.valid_bags
+        );
+    };
+    let f = fit_gp(&job, &plan).context("fitting the GP head")?;
+    let model = f.model();
+    println!(
+        "{}: M = {}, {} epochs (best {}), set-up {:.2} s, total {:.2} s",
+        model.model.name(),
+        model.m(),
+        f.output.trace.len(),
+        f.output.best_epoch,
+        f.output.setup_seconds,
+        f.seconds
+    );
+    if let Some(dr) = &model.draws {
+        let d = &dr.diagnostics;
+        println!(
+            "Gibbs: {} chains × {} draws in {:.1} s, max split-R̂ {:.3}, min ESS {:.0}",
+            d.chains, d.draws_per_chain, d.seconds, d.r_hat_max, d.ess_min
+        );
+    }
+    if let Some(v) = &f.validation {
+        println!(
+            "validation bags: AUC {:.4}, log-likelihood {:.4}, ECE {:.4}",
+            v.auc.unwrap_or(f64::NAN),
+            v.log_likelihood,
+            v.ece
+        );
+        if let Some((c, ll, e)) = &v.platt {
+            println!(
+                "Platt scaling (a = {:.3}, b = {:.3}): log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4} (on the same validation bags)",
+                c.a, c.b, v.log_likelihood, v.ece
+            );
+        }
+    }
+    if let Some(out) = &a.out {
+        println!(
+            "model: {}\ntrace: {}.trace.csv",
+            out.display(),
+            out.display()
+        );
+    }
+    if let Some(b) = &a.bundle {
+        println!(
+            "bundle: {} now holds the GP head ({})",
+            b.display(),
+            detect::bundle::GP_MODEL
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Evaluate a GP head with the paper's protocol: stratified splits of bags, a grid over inducing
+/// points × α × β chosen on validation bags only, early stopping on them; held-out test splits
+/// and/or an external test file. Prints mean ± std and writes CSV/JSON.
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    /// Feature table to train (and, without --test, test) on.
+    #[arg(long)]
+    features: PathBuf,
+    /// External test file: every split's model is also tested on it.
+    #[arg(long)]
+    test: Option<PathBuf>,
+    /// Hold out this fraction of bags as the test split instead of k folds (0, 1).
+    #[arg(long, value_parser = range::open_fraction)]
+    holdout: Option<f64>,
+    /// Number of stratified splits [1..=100].
+    #[arg(long, default_value_t = 5, value_parser = |s: &str| range::int_in(s, 1, 100))]
+    splits: usize,
+    /// Grid of inducing points (each ≥ 1).
+    #[arg(long, value_delimiter = ',', default_value = "50,100,200", value_parser = |s: &str| range::int_in(s, 1, 100_000))]
+    inducing: Vec<usize>,
+    /// Grid of α (G-VGPMIL; each > 0).
+    #[arg(long, value_delimiter = ',', default_value = "0.5,1", value_parser = range::positive)]
+    alpha: Vec<f64>,
+    /// Grid of β (G-VGPMIL; each > 0).
+    #[arg(long, value_delimiter = ',', default_value = "1,2.5,4", value_parser = range::positive)]
+    beta: Vec<f64>,
+    /// Fraction of each training split used for validation [0, 1).
+    #[arg(long, default_value_t = 0.2, value_parser = range::fraction)]
+    valid_fraction: f64,
+    /// Monte Carlo samples for test predictions [1..=1000000].
+    #[arg(long, default_value_t = 200, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
+    samples: usize,
+    #[command(flatten)]
+    gp: GpArgs,
+    /// Write the full report as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Write the summary table as CSV.
+    #[arg(long)]
+    csv: Option<PathBuf>,
+}
+
+pub fn eval(a: EvalArgs) -> anyhow::Result<ExitCode> {
+    let data = detect::features::read(&a.features)?;
+    let external = a.test.as_deref().map(detect::features::read).transpose()?;
+    let opts = EvalOptions {
+        grid: Grid {
+            inducing: a.inducing.clone(),
+            alpha: a.alpha.clone(),
+            beta: a.beta.clone(),
+        },
+        splits: a.splits,
+        holdout: a.holdout,
+        valid_fraction: a.valid_fraction,
+        base: a.gp.params(100, 1.0, 1.0),
+        samples: a.samples,
+        seed: a.gp.seed,
+    };
+    let report = evaluate(&data, external.as_ref(), &opts)?;
+    println!(
+        "{} on {} ({} bags, {} instances){}",
+        a.gp.model.cli_name(),
+        a.features.display(),
+        data.bags.len(),
+        data.n,
+        a.test
+            .as_ref()
+            .map(|t| format!(", external test {}", t.display()))
+            .unwrap_or_default()
+    );
+    for s in &report.splits {
+        println!(
+            "  split {}: chose M = {}, {} (validation bag AUC {}), {} epochs, {:.2} s",
+            s.split,
+            s.inducing,
+            s.model.name(),
+            opt4(s.valid_bag_auc),
+            s.epochs,
+            s.fit_seconds
+        );
+    }
+    let rows = report.summary();
+    println!("{:<10} {:<24} {:>18}", "set", "metric", "mean ± std");
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["set", "metric", "mean", "std", "values"])?;
+    for r in &rows {
+        println!(
+            "{:<10} {:<24} {:>9.4} ± {:<7.4}",
+            r.set, r.metric, r.mean, r.std
+        );
+        let vals: Vec<String> = r.values.iter().map(|v| format!("{v:.6}")).collect();
+        w.write_record([
+            r.set.clone(),
+            r.metric.clone(),
+            r.mean.to_string(),
+            r.std.to_string(),
+            vals.join(";"),
+        ])?;
+    }
+    if let Some(p) = &a.csv {
+        milbase::write_atomic(p, &w.into_inner()?)
+            .with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(p) = &a.json {
+        let v = serde_json::json!({ "report": report, "summary": rows });
+        milbase::write_atomic(p, &serde_json::to_vec_pretty(&v)?)
+            .with_context(|| format!("writing {}", p.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,128 @@
+//! `ich predict`: DICOM folders or datasets in; per-slice and per-scan probabilities with standard
+//! deviations out, as CSV/JSON for programs and HTML pages for people (docs/REPORT.md).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use detect::predict::{run as predict, Outcome, PredictJob, PredictOptions, Timing};
+use detect::report::{Report, REPORT_JSON, SCANS_CSV, SLICES_CSV};
+
+use super::{range, DeviceArg};
+
+/// Predict hemorrhage per slice and per scan, with standard deviations, from DICOM folders or
+/// preprocessed datasets; write slices.csv, scans.csv, report.json and HTML pages.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Model bundle (`ich train-cnn --out` followed by `ich fit-gp --bundle`).
+    #[arg(long)]
+    model: PathBuf,
+    /// DICOM files or folders (searched recursively), or datasets written by `ich preprocess`
+    /// (folders holding dataset.json).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Output folder.
+    #[arg(long)]
+    out: PathBuf,
+    /// A slice or scan is flagged positive when its probability is at least this [0, 1].
+    #[arg(long, default_value_t = 0.5, value_parser = range::probability)]
+    positive_threshold: f64,
+    /// A slice or scan is flagged uncertain when the standard deviation of its probability is at
+    /// least this (≥ 0).
+    #[arg(long, default_value_t = 0.1, value_parser = range::non_negative)]
+    uncertain_sd: f64,
+    /// Labels (labels.csv / slice_labels.csv of `ich synth`, or the RSNA csv) to report metrics;
+    /// datasets bring their own labels. Repeatable.
+    #[arg(long)]
+    labels: Vec<PathBuf>,
+    /// Put patient name and ID into the reports (left out by default).
+    #[arg(long)]
+    keep_phi: bool,
+    /// Monte Carlo samples per scan for the probabilities and their standard deviations
+    /// [1..=1000000].
+    #[arg(long, default_value_t = 1000, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
+    samples: usize,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// No HTML pages (CSV and JSON only).
+    #[arg(long)]
+    no_html: bool,
+    /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
+    #[arg(long, value_enum, default_value = "cpu")]
+    device: DeviceArg,
+}
+
+pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+    let job = PredictJob {
+        model: a.model,
+        inputs: a.inputs,
+        out: a.out,
+        labels: a.labels,
+        html: !a.no_html,
+        options: PredictOptions {
+            positive_threshold: a.positive_threshold,
+            uncertain_sd: a.uncertain_sd,
+            samples: a.samples,
+            seed: a.seed,
+            keep_phi: a.keep_phi,
+            backend: a.device.into(),
+        },
+    };
+    let o = predict(&job, bars)?;
+    print_outcome(&o, &job.out, job.html);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The summary of a prediction (also printed by `ich demo`).
+pub fn print_outcome(o: &Outcome, out: &Path, html: bool) {
+    print_summary(&o.report, &o.timing, out);
+    if html {
+        println!("index: {}", o.index.display());
+    }
+}
+
+fn print_summary(r: &Report, t: &Timing, out: &Path) {
+    let pos = r.scans.iter().filter(|s| s.positive).count();
+    let unc = r.scans.iter().filter(|s| s.uncertain).count();
+    let slices: usize = r.scans.iter().map(|s| s.n_slices).sum();
+    println!(
+        "{} scans ({slices} slices): {pos} positive, {unc} uncertain; {} skipped input(s)",
+        r.scans.len(),
+        r.skipped.len()
+    );
+    if let Some(m) = &r.metrics {
+        let f = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "–".into());
+        println!(
+            "scan AUC {} (CNN alone {}), accuracy {:.3}, F1 {:.3}, log-likelihood {:.4} on {} labelled scans",
+            f(m.scan.auc),
+            f(m.cnn_scan.auc),
+            m.scan.accuracy,
+            m.scan.f1,
+            m.scan.log_likelihood,
+            m.scans
+        );
+        if let Some(s) = &m.slice {
+            println!(
+                "slice AUC {}, accuracy {:.3}, F1 {:.3} on {} labelled slices",
+                f(s.auc),
+                s.accuracy,
+                s.f1,
+                m.slices
+            );
+        }
+    }
+    println!(
+        "time: model load {:.2} s; preprocess {:.2} s, CNN {:.2} s, GP head {:.2} s, reports {:.2} s (total {:.2} s without load)",
+        t.load.as_secs_f64(),
+        t.preprocess.as_secs_f64(),
+        t.cnn.as_secs_f64(),
+        t.gp.as_secs_f64(),
+        t.reports.as_secs_f64(),
+        (t.preprocess + t.cnn + t.gp + t.reports).as_secs_f64()
+    );
+    println!(
+        "reports: {}, {}, {}",
+        out.join(SLICES_CSV).display(),
+        out.join(SCANS_CSV).display(),
+        out.join(REPORT_JSON).display()
+    );
+}

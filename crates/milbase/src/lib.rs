@@ -1,0 +1,19 @@
+//! `milbase`: the small pieces every stage of `ich` shares, written once.
+//!
+//! - [`atomic`]: write a file so that a reader sees the old or the new content, never half;
+//! - [`auc`]: ROC AUC (Mann–Whitney, ties count one half);
+//! - [`split`]: seeded stratified hold-outs and folds of bags;
+//! - [`progress`]: the one progress trait that preprocessing, training and prediction report to.
+//!
+//! No dependency on DICOM, tensors or linear algebra, so that `preprocess`, `attcnn` and `gphead`
+//! can all use it without knowing each other.
+
+pub mod atomic;
+pub mod auc;
+pub mod progress;
+pub mod split;
+
+pub use atomic::{write_atomic, write_atomic_with};
+pub use auc::roc_auc;
+pub use progress::{Progress, Quiet};
+pub use split::{stratified_folds, stratified_holdout, SplitError};
