@@ -12,7 +12,7 @@ use burn::nn::{
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor};
 
-use crate::model::AttCnnConfig;
+use crate::config::AttCnnConfig;
 
 /// What the rest of the network needs of a slice encoder.
 pub trait SliceEncoder {

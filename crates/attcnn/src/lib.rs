@@ -8,6 +8,7 @@
 
 pub mod attention;
 pub mod classifier;
+pub mod config;
 pub mod data;
 pub mod encoder;
 pub mod inference;

@@ -19,8 +19,9 @@ use crate::error::{read_json, write_atomic, write_json, Error, Result};
 
 /// Version of `manifest.json`.
 pub const BUNDLE_FORMAT: u32 = 1;
-/// Version of the bundle's `config.json`.
-pub const MODEL_FORMAT: u32 = 1;
+/// Version of the bundle's `config.json` and of the weights' layout: 2 since the network is stored
+/// by part (`encoder.*`, `attention.*`, `classifier.*`); a format-1 bundle must be retrained.
+pub const MODEL_FORMAT: u32 = 2;
 pub const MANIFEST: &str = "manifest.json";
 pub const CNN_CONFIG: &str = "config.json";
 pub const CNN_WEIGHTS: &str = "model.bpk";

@@ -64,6 +64,10 @@ pub enum DemoEvent<'a> {
     Said(String),
     /// A CNN epoch finished.
     Epoch(&'a EpochLog),
+    /// The CNN is trained (into the bundle, the second field).
+    Trained(&'a crate::train::Trained, &'a std::path::Path),
+    /// The GP head is fitted.
+    Fitted(&'a crate::fit::Fitted),
 }
 
 /// Runs the demo; returns the prediction of the held-out cohort.
@@ -131,7 +135,12 @@ pub fn run(
         labels,
         ..PreprocessOptions::default()
     };
-    let s = preprocess::preprocess(&[train_dicom.clone()], &dataset, &popts, progress)?;
+    let s = preprocess::preprocess(
+        std::slice::from_ref(&train_dicom),
+        &dataset,
+        &popts,
+        progress,
+    )?;
     tell(DemoEvent::Said(format!(
         "{} scans written, {} resumed; {} slices",
         s.scans_written, s.scans_resumed, s.slices
@@ -175,10 +184,7 @@ pub fn run(
             tell(DemoEvent::Epoch(l));
         }
     })?;
-    tell(DemoEvent::Said(format!(
-        "best epoch {}",
-        trained.outcome.best_epoch
-    )));
+    tell(DemoEvent::Trained(&trained, &bundle));
 
     tell(DemoEvent::Step(format!(
         "ich extract --model {} --dataset {} --out {}",
@@ -228,16 +234,7 @@ pub fn run(
         },
         &|_| {},
     )?;
-    tell(DemoEvent::Said(format!(
-        "GP head: {} epochs (best {}), validation bag AUC {}",
-        fitted.output.trace.len(),
-        fitted.output.best_epoch,
-        fitted
-            .validation
-            .as_ref()
-            .and_then(|v| v.auc)
-            .map_or("–".into(), |a| format!("{a:.4}"))
-    )));
+    tell(DemoEvent::Fitted(&fitted));
 
     let job = PredictJob {
         model: bundle.clone(),

@@ -6,7 +6,7 @@
 //! - [`features`]: the features file (one schema, one writer, one reader);
 //! - [`train`], [`extract`], [`fit`]: CNN training, feature extraction and GP fitting into a bundle;
 //! - [`predict`]: open a bundle, predict scans from DICOM or a dataset, typed reports;
-//! - [`report`] and [`html`]: the report files (CSV, JSON, HTML);
+//! - [`report`] (the report's data model and CSV rows) and [`html`] (the pages);
 //! - [`demo`]: the whole pipeline on synthetic data.
 //!
 //! The `ich` binary parses flags, calls these and prints; nothing here knows of the command line.

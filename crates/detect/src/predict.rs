@@ -19,10 +19,10 @@ use preprocess::scan::Scan;
 use crate::bundle::{rfc3339, Bundle};
 use crate::device::{device, Backend};
 use crate::error::{write_atomic, Error, Result};
-use crate::html::{png_data_uri, scan_page};
+use crate::html::{index_page, png_data_uri, scan_page};
 use crate::report::{
-    reliability, write_reports, ModelInfo, Report, ReportMetrics, ScanReport, SliceReport,
-    Thresholds, REPORT_FORMAT, SCAN_PAGES,
+    reliability, scans_csv, slices_csv, ModelInfo, Report, ReportMetrics, ScanReport, SliceReport,
+    Thresholds, INDEX_HTML, REPORT_FORMAT, REPORT_JSON, SCANS_CSV, SCAN_PAGES, SLICES_CSV,
 };
 
 /// How predictions are made and flagged. Defaults: positive at p ≥ 0.5, uncertain at sd ≥ 0.1,
@@ -62,7 +62,7 @@ impl PredictOptions {
                 self.positive_threshold
             )));
         }
-        if !(self.uncertain_sd >= 0.0) {
+        if self.uncertain_sd.is_nan() || self.uncertain_sd < 0.0 {
             return Err(Error::Invalid(format!(
                 "the uncertain sd must be ≥ 0, got {}",
                 self.uncertain_sd
@@ -434,10 +434,24 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
     write_reports(&report, &job.out, job.html)?;
     time.reports += t.elapsed();
     Ok(Outcome {
-        index: job.out.join(crate::report::INDEX_HTML),
+        index: job.out.join(INDEX_HTML),
         report,
         timing: time,
     })
+}
+
+/// Writes `slices.csv`, `scans.csv`, `report.json` and (unless `html` is false) `index.html` into
+/// `out`, each atomically. The per-scan pages are written as scans finish ([`crate::predict`]).
+pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<()> {
+    write_atomic(&out.join(SLICES_CSV), &slices_csv(r)?)?;
+    write_atomic(&out.join(SCANS_CSV), &scans_csv(r)?)?;
+    let json = serde_json::to_vec_pretty(r)
+        .map_err(|e| Error::Invalid(format!("serialising the report: {e}")))?;
+    write_atomic(&out.join(REPORT_JSON), &json)?;
+    if html {
+        write_atomic(&out.join(INDEX_HTML), index_page(r).as_bytes())?;
+    }
+    Ok(())
 }
 
 /// A scan's Monte Carlo seed depends on its id, not on the order the inputs came in.

@@ -1,12 +1,10 @@
 //! Reports of a prediction: the data model shared by `report.json`, the CSV files and the HTML
-//! pages ([`crate::html`]), and the writers of the CSV and JSON files (docs/REPORT.md).
-
-use std::path::Path;
+//! pages, and the CSV writers (docs/REPORT.md); `detect::predict::write_reports` writes the files.
 
 use gphead::metrics::Metrics;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{write_atomic, Error, Result};
+use crate::error::{Error, Result};
 
 /// Version of `report.json`.
 pub const REPORT_FORMAT: u32 = 1;
@@ -197,20 +195,6 @@ pub fn scans_csv(r: &Report) -> Result<Vec<u8>> {
         uncertain_slices: sc.uncertain_slices,
         label: sc.label,
     }))
-}
-
-/// Writes `slices.csv`, `scans.csv`, `report.json` and (unless `html` is false) `index.html` into
-/// `out`, each atomically. The per-scan pages are written as scans finish ([`crate::predict`]).
-pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<()> {
-    write_atomic(&out.join(SLICES_CSV), &slices_csv(r)?)?;
-    write_atomic(&out.join(SCANS_CSV), &scans_csv(r)?)?;
-    let json = serde_json::to_vec_pretty(r)
-        .map_err(|e| Error::Invalid(format!("serialising the report: {e}")))?;
-    write_atomic(&out.join(REPORT_JSON), &json)?;
-    if html {
-        write_atomic(&out.join(INDEX_HTML), crate::html::index_page(r).as_bytes())?;
-    }
-    Ok(())
 }
 
 /// File names of a report folder.

@@ -464,7 +464,10 @@ impl GpModel {
     /// call for (a model file from elsewhere could say anything).
     fn check_sizes(&self) -> std::result::Result<(), String> {
         let d = self.d;
-        if d == 0 || self.inducing_points.is_empty() || self.inducing_points.len() % d != 0 {
+        if d == 0
+            || self.inducing_points.is_empty()
+            || !self.inducing_points.len().is_multiple_of(d)
+        {
             return Err(format!(
                 "{} inducing-point values do not make rows of D = {d}",
                 self.inducing_points.len()

@@ -198,7 +198,8 @@ impl FitParams {
         if self.max_epochs == 0 {
             return bad("max_epochs must be ≥ 1");
         }
-        if !(self.jitter > 0.0 && self.jitter.is_finite()) || !(self.tol >= 0.0) {
+        let tol_ok = self.tol >= 0.0;
+        if !(self.jitter > 0.0 && self.jitter.is_finite() && tol_ok) {
             return bad("jitter must be > 0 and tol ≥ 0");
         }
         if self.kernel_steps.is_some() && self.model.theta(1.0).is_none() {

@@ -1,13 +1,13 @@
 //! `ich train-cnn` and `ich extract`: the attention CNN on a preprocessed dataset.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use attcnn::training::{EpochLog, Event};
 use attcnn::{AttCnnConfig, TrainConfig};
 use detect::bundle::MANIFEST;
 use detect::extract::{extract as run_extract, ExtractJob};
-use detect::train::{train_cnn, TrainJob, TrainPlan};
+use detect::train::{train_cnn, TrainJob, TrainPlan, Trained};
 use milbase::Progress;
 
 use super::{opt4, range, DeviceArg};
@@ -121,6 +121,12 @@ pub fn train(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitC
         );
     };
     let t = train_cnn(&job, &plan, &on_event(bars))?;
+    print_trained(&t, &a.out);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What training did (also printed by `ich demo`).
+pub fn print_trained(t: &Trained, bundle: &Path) {
     let out = &t.outcome;
     if let Some(e) = out.resumed_from {
         println!("resumed after epoch {e}");
@@ -131,14 +137,13 @@ pub fn train(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitC
         out.best_epoch,
         best.map(|b| b.valid_loss).unwrap_or(f64::NAN),
         opt4(best.and_then(|b| b.valid_auc)),
-        detect::bundle::training_paths(&a.out).weights.display()
+        detect::bundle::training_paths(bundle).weights.display()
     );
     println!(
         "bundle: {} (add the GP head with `ich fit-gp --bundle {}`)",
-        a.out.join(MANIFEST).display(),
-        a.out.display()
+        bundle.join(MANIFEST).display(),
+        bundle.display()
     );
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Run the trained slice encoder (attention and classifier stripped) on every slice of a dataset

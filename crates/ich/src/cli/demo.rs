@@ -76,6 +76,8 @@ pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
         DemoEvent::Step(line) => println!("\n$ {line}"),
         DemoEvent::Said(line) => println!("{line}"),
         DemoEvent::Epoch(l) => super::cnn::print_epoch(l),
+        DemoEvent::Trained(t, bundle) => super::cnn::print_trained(t, bundle),
+        DemoEvent::Fitted(f) => super::gp::print_fitted(f),
     };
     let out = detect::demo::run(&opts, bars, &tell)?;
     super::predict::print_outcome(&out, &opts.out.join("report"), true);

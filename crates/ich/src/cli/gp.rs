@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use detect::fit::{fit_gp, FitData, FitJob};
+use detect::fit::{fit_gp, FitData, FitJob, Fitted};
 use gphead::protocol::{evaluate, EvalOptions};
 use gphead::{BagRule, EmaxRule, FitParams, Gibbs, Grid, Init, Model};
 
@@ -206,6 +206,26 @@ pub fn fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         );
     };
     let f = fit_gp(&job, &plan).context("fitting the GP head")?;
+    print_fitted(&f);
+    if let Some(out) = &a.out {
+        println!(
+            "model: {}\ntrace: {}.trace.csv",
+            out.display(),
+            out.display()
+        );
+    }
+    if let Some(b) = &a.bundle {
+        println!(
+            "bundle: {} now holds the GP head ({})",
+            b.display(),
+            detect::bundle::GP_MODEL
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What a fit did (also printed by `ich demo`).
+pub fn print_fitted(f: &Fitted) {
     let model = f.model();
     println!(
         "{}: M = {}, {} epochs (best {}), set-up {:.2} s, total {:.2} s",
@@ -237,21 +257,6 @@ pub fn fit(a: FitArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    if let Some(out) = &a.out {
-        println!(
-            "model: {}\ntrace: {}.trace.csv",
-            out.display(),
-            out.display()
-        );
-    }
-    if let Some(b) = &a.bundle {
-        println!(
-            "bundle: {} now holds the GP head ({})",
-            b.display(),
-            detect::bundle::GP_MODEL
-        );
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Evaluate a GP head with the paper's protocol: stratified splits of bags, a grid over inducing

@@ -1,0 +1,257 @@
+//! Prediction in-process, through the library alone: a small synthetic cohort is synthesized,
+//! preprocessed, trained on, extracted and fitted into a bundle with the library's own calls;
+//! then a [`Predictor`] predicts scans from DICOM and from the dataset.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use attcnn::{AttCnnConfig, TrainConfig};
+use detect::extract::{extract, ExtractJob};
+use detect::fit::{fit_gp, FitJob};
+use detect::predict::{run, PredictJob, PredictOptions, Predictor, Timing};
+use detect::train::{train_cnn, TrainJob};
+use detect::Backend;
+use milbase::Quiet;
+use preprocess::dataset::{Dataset, Skipped};
+use preprocess::labels::Labels;
+use preprocess::pipeline::find_scans;
+use preprocess::synth::{synth, Subtype, SynthOptions};
+use preprocess::{PreprocessConfig, PreprocessOptions};
+
+struct Cohort {
+    _tmp: tempfile::TempDir,
+    dicom: PathBuf,
+    dataset: PathBuf,
+    bundle: PathBuf,
+    labels: Labels,
+}
+
+/// 12 scans of 4 slices: DICOM, a dataset at 32², a bundle with a CNN (2 epochs) and a G-VGPMIL
+/// head.
+fn cohort() -> Cohort {
+    let tmp = tempfile::tempdir().unwrap();
+    let w = tmp.path().to_path_buf();
+    let (dicom, dataset, bundle, features) = (
+        w.join("dicom"),
+        w.join("ds"),
+        w.join("model"),
+        w.join("features.csv"),
+    );
+    synth(
+        &dicom,
+        &SynthOptions {
+            scans: 12,
+            slices: 4,
+            size: 64,
+            seed: 5,
+            subtypes: vec![Subtype::Intraparenchymal, Subtype::Intraventricular],
+            subtle_fraction: 0.0,
+            ..SynthOptions::default()
+        },
+        &Quiet,
+    )
+    .unwrap();
+    let mut labels = Labels::default();
+    labels.load(&dicom.join("labels.csv")).unwrap();
+    labels.load(&dicom.join("slice_labels.csv")).unwrap();
+    preprocess::preprocess(
+        std::slice::from_ref(&dicom),
+        &dataset,
+        &PreprocessOptions {
+            config: PreprocessConfig {
+                size: 32,
+                ..PreprocessConfig::default()
+            },
+            labels: labels.clone(),
+            ..PreprocessOptions::default()
+        },
+        &Quiet,
+    )
+    .unwrap();
+    train_cnn(
+        &TrainJob {
+            dataset: dataset.clone(),
+            out: bundle.clone(),
+            model: AttCnnConfig {
+                dim: 8,
+                ..AttCnnConfig::default()
+            },
+            train: TrainConfig {
+                epochs: 2,
+                lr: 2e-4,
+                patience: 2,
+                ..TrainConfig::default()
+            },
+            valid_fraction: 0.2,
+            resume: false,
+            backend: Backend::Cpu,
+        },
+        &|_| {},
+        &|_| {},
+    )
+    .unwrap();
+    extract(
+        &ExtractJob {
+            model: bundle.clone(),
+            dataset: dataset.clone(),
+            out: features.clone(),
+            backend: Backend::Cpu,
+        },
+        &Quiet,
+    )
+    .unwrap();
+    fit_gp(
+        &FitJob {
+            features,
+            params: gphead::FitParams {
+                model: gphead::Model::G_VGPMIL,
+                inducing: 8,
+                ..gphead::FitParams::default()
+            },
+            valid_fraction: 0.2,
+            calibrate: true,
+            samples: 200,
+            out: None,
+            bundle: Some(bundle.clone()),
+        },
+        &|_| {},
+    )
+    .unwrap();
+    Cohort {
+        _tmp: tmp,
+        dicom,
+        dataset,
+        bundle,
+        labels,
+    }
+}
+
+fn opts() -> PredictOptions {
+    PredictOptions {
+        samples: 300,
+        ..PredictOptions::default()
+    }
+}
+
+#[test]
+fn predictor_gives_typed_reports_the_same_from_dicom_and_from_the_dataset() {
+    let c = cohort();
+    let p = Predictor::open(&c.bundle, opts()).unwrap();
+    assert_eq!(p.model_info().feature_dim, 8);
+    assert_eq!(p.model_info().image_size, 32);
+    let ds = Dataset::open(&c.dataset).unwrap();
+    let (scans, _) = find_scans(std::slice::from_ref(&c.dicom), &Quiet).unwrap();
+    assert_eq!(scans.len(), 12);
+    let skipped = Mutex::new(Skipped::default());
+    let mut time = Timing::default();
+    for scan in &scans {
+        let a = p
+            .predict_dicom(scan, &c.labels, &skipped, &mut time)
+            .unwrap();
+        let i = ds
+            .manifest
+            .scans
+            .iter()
+            .position(|e| e.id == scan.id)
+            .unwrap();
+        let b = p
+            .predict_dataset_scan(&ds, i, &c.labels, &mut time)
+            .unwrap();
+        let (ra, rb) = (&a.report, &b.report);
+        assert_eq!(ra.id, rb.id);
+        assert_eq!(ra.n_slices, 4);
+        assert_eq!(a.pixels.len(), 4 * 3 * 32 * 32);
+        // the same pixels give the same numbers: the Monte Carlo seed follows the scan id
+        assert_eq!(a.pixels, b.pixels);
+        assert_eq!(ra.probability, rb.probability);
+        assert_eq!(ra.sd, rb.sd);
+        assert!((0.0..=1.0).contains(&ra.probability) && ra.sd >= 0.0);
+        assert_eq!(ra.positive, ra.probability >= 0.5);
+        assert_eq!(ra.uncertain, ra.sd >= 0.1);
+        assert_eq!(
+            ra.positive_slices,
+            ra.slices.iter().filter(|s| s.probability >= 0.5).count()
+        );
+        let att: f64 = ra.slices.iter().map(|s| s.attention).sum();
+        assert!((att - 1.0).abs() < 1e-5, "attention sums to {att}");
+        // labels came along, and no patient data without keep_phi
+        assert!(ra.label.is_some());
+        assert!(ra.slices.iter().all(|s| s.label.is_some()));
+        assert!(ra.patient_name.is_none() && ra.patient_id.is_none());
+        // slices in z order
+        let z: Vec<f64> = ra.slices.iter().map(|s| s.z.unwrap()).collect();
+        assert!(z.windows(2).all(|w| w[0] <= w[1]), "{z:?}");
+    }
+    assert!(skipped.into_inner().unwrap().files.is_empty());
+}
+
+#[test]
+fn a_job_writes_every_report_and_refuses_a_hostile_scan_id() {
+    let c = cohort();
+    let out = c._tmp.path().join("report");
+    let job = PredictJob {
+        model: c.bundle.clone(),
+        inputs: vec![c.dataset.clone()],
+        out: out.clone(),
+        labels: vec![],
+        html: true,
+        options: opts(),
+    };
+    let o = run(&job, &Quiet).unwrap();
+    assert_eq!(o.report.scans.len(), 12);
+    let probs: Vec<f64> = o.report.scans.iter().map(|s| s.probability).collect();
+    assert!(
+        probs.windows(2).all(|w| w[0] >= w[1]),
+        "sorted, highest first"
+    );
+    for f in ["slices.csv", "scans.csv", "report.json", "index.html"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    for s in &o.report.scans {
+        assert!(out.join(s.page.as_ref().unwrap()).is_file());
+    }
+    let m = o.report.metrics.as_ref().unwrap();
+    assert_eq!((m.scans, m.slices), (12, 48));
+    // same job again: same numbers
+    let again = run(&job, &Quiet).unwrap();
+    assert_eq!(
+        again
+            .report
+            .scans
+            .iter()
+            .map(|s| s.probability)
+            .collect::<Vec<_>>(),
+        probs
+    );
+
+    // a dataset whose scan JSON names itself ../../x: that scan is skipped, nothing escapes
+    let ds = c.dataset.clone();
+    let manifest: PathBuf = ds.join("dataset.json");
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    let meta_rel = v["scans"][0]["meta"].as_str().unwrap().to_string();
+    let meta_path = ds.join(&meta_rel);
+    let mut meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&meta_path).unwrap()).unwrap();
+    meta["id"] = "../../escaped".into();
+    std::fs::write(&meta_path, serde_json::to_vec(&meta).unwrap()).unwrap();
+    v["scans"][0]["id"] = "../../escaped".into();
+    std::fs::write(&manifest, serde_json::to_vec(&v).unwrap()).unwrap();
+    let out2 = c._tmp.path().join("r2");
+    let o = run(
+        &PredictJob {
+            out: out2.clone(),
+            ..job
+        },
+        &Quiet,
+    )
+    .unwrap();
+    assert_eq!(o.report.scans.len(), 11);
+    assert!(
+        o.report.skipped.iter().any(|s| s.contains("escaped")),
+        "{:?}",
+        o.report.skipped
+    );
+    assert!(!Path::new(&c._tmp.path().join("escaped.html")).exists());
+    assert!(!out2.join("../../escaped.html").exists());
+}

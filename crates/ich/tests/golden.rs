@@ -1,0 +1,188 @@
+//! Same seed, same numbers: a small synthetic cohort through every command, compared with the
+//! report the code wrote before the library-layer change (`tests/golden/`, made by
+//! `bash scripts/golden-report.sh`, which runs exactly the commands below).
+
+mod common;
+
+use common::{ok, s};
+use std::path::Path;
+
+/// Floats equal to 1e-6 (the CNN may take other SIMD paths on another CPU), everything else
+/// exactly.
+fn same_csv(got: &Path, want: &Path) {
+    let read = |p: &Path| {
+        let mut r = csv::Reader::from_path(p).unwrap();
+        let h = r.headers().unwrap().clone();
+        let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+        (h, rows)
+    };
+    let (gh, gr) = read(got);
+    let (wh, wr) = read(want);
+    assert_eq!(gh, wh, "{}", got.display());
+    assert_eq!(gr.len(), wr.len(), "{}: rows", got.display());
+    for (k, (g, w)) in gr.iter().zip(&wr).enumerate() {
+        for (c, (a, b)) in g.iter().zip(w).enumerate() {
+            match (a.parse::<f64>(), b.parse::<f64>()) {
+                (Ok(x), Ok(y)) if a.contains('.') || b.contains('.') => assert!(
+                    (x - y).abs() <= 1e-6,
+                    "{} row {k} column {}: {a} vs {b}",
+                    got.display(),
+                    &gh[c]
+                ),
+                _ => assert_eq!(a, b, "{} row {k} column {}", got.display(), &gh[c]),
+            }
+        }
+    }
+}
+
+#[test]
+fn prediction_report_equals_the_one_written_before_the_change() {
+    let t = tempfile::tempdir().unwrap();
+    let w = t.path();
+    let (dicom, ds, model, feats, out) = (
+        w.join("dicom"),
+        w.join("ds"),
+        w.join("model"),
+        w.join("features.csv"),
+        w.join("report"),
+    );
+    let (labels, slice_labels) = (dicom.join("labels.csv"), dicom.join("slice_labels.csv"));
+    ok(&[
+        "-q",
+        "synth",
+        "--out",
+        s(&dicom),
+        "--scans",
+        "12",
+        "--slices",
+        "4",
+        "--size",
+        "64",
+        "--seed",
+        "5",
+        "--subtypes",
+        "intraparenchymal,intraventricular",
+        "--subtle-fraction",
+        "0",
+    ]);
+    ok(&[
+        "-q",
+        "preprocess",
+        s(&dicom),
+        "--out",
+        s(&ds),
+        "--size",
+        "32",
+        "--labels",
+        s(&labels),
+        "--labels",
+        s(&slice_labels),
+    ]);
+    ok(&[
+        "-q",
+        "train-cnn",
+        "--dataset",
+        s(&ds),
+        "--out",
+        s(&model),
+        "--dim",
+        "8",
+        "--epochs",
+        "2",
+        "--lr",
+        "2e-4",
+        "--patience",
+        "2",
+        "--seed",
+        "0",
+    ]);
+    ok(&[
+        "-q",
+        "extract",
+        "--model",
+        s(&model),
+        "--dataset",
+        s(&ds),
+        "--out",
+        s(&feats),
+    ]);
+    ok(&[
+        "-q",
+        "fit-gp",
+        "--features",
+        s(&feats),
+        "--bundle",
+        s(&model),
+        "--model",
+        "g-vgpmil",
+        "--inducing",
+        "8",
+        "--calibrate",
+        "--seed",
+        "0",
+    ]);
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&model),
+        s(&dicom),
+        "--out",
+        s(&out),
+        "--samples",
+        "200",
+        "--no-html",
+        "--labels",
+        s(&labels),
+        "--labels",
+        s(&slice_labels),
+    ]);
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    same_csv(&out.join("scans.csv"), &golden.join("scans.csv"));
+    same_csv(&out.join("slices.csv"), &golden.join("slices.csv"));
+    // report.json: the same scans, numbers and metrics (paths and dates differ by nature)
+    let read = |p: &Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+    };
+    let (g, w) = (
+        read(&out.join("report.json")),
+        read(&golden.join("report.json")),
+    );
+    assert_eq!(g["format_version"], w["format_version"]);
+    for key in ["gp_family", "feature_dim", "image_size", "bag_rule"] {
+        assert_eq!(g["model"][key], w["model"][key], "model.{key}");
+    }
+    assert_eq!(g["thresholds"], w["thresholds"]);
+    let (gs, ws) = (
+        g["scans"].as_array().unwrap(),
+        w["scans"].as_array().unwrap(),
+    );
+    assert_eq!(gs.len(), ws.len());
+    for (a, b) in gs.iter().zip(ws) {
+        assert_eq!(a["id"], b["id"]);
+        assert_eq!(a["positive"], b["positive"]);
+        assert_eq!(a["label"], b["label"]);
+        for key in ["probability", "sd", "cnn_probability"] {
+            let (x, y) = (a[key].as_f64().unwrap(), b[key].as_f64().unwrap());
+            assert!((x - y).abs() <= 1e-6, "{} {key}: {x} vs {y}", a["id"]);
+        }
+        assert_eq!(
+            a["slices"].as_array().unwrap().len(),
+            b["slices"].as_array().unwrap().len()
+        );
+    }
+    let (gm, wm) = (&g["metrics"], &w["metrics"]);
+    for set in ["scan", "slice", "cnn_scan"] {
+        for key in ["auc", "accuracy", "f1", "log_likelihood"] {
+            let (x, y) = (
+                gm[set][key].as_f64().unwrap(),
+                wm[set][key].as_f64().unwrap(),
+            );
+            assert!((x - y).abs() <= 1e-6, "metrics.{set}.{key}: {x} vs {y}");
+        }
+    }
+    assert_eq!(
+        g["skipped"].as_array().unwrap().len(),
+        w["skipped"].as_array().unwrap().len()
+    );
+}
