@@ -1,6 +1,6 @@
 //! The whole pipeline on a synthetic cohort, end to end (`ich demo`): synthesize a training and a
 //! held-out cohort (DICOM), preprocess, train the attention CNN, extract features, fit a
-//! Platt-calibrated G-VGPMIL head into the bundle, predict on the held-out DICOM folders.
+//! calibrated VGPMIL head into the bundle, predict on the held-out DICOM folders.
 
 use std::path::PathBuf;
 
@@ -209,16 +209,20 @@ pub fn run(
     )));
 
     tell(DemoEvent::Step(format!(
-        "ich fit-gp --features {} --bundle {} --model g-vgpmil --calibrate --seed {}",
+        "ich fit-gp --features {} --bundle {} --model vgpmil --calibrate --seed {}",
         p(&features),
         p(&bundle),
         o.seed
     )));
+    // the defaults of `ich fit-gp`: VGPMIL, E[max] by the leave-one-out max, 5 kernel steps per
+    // epoch (docs/BENCHMARKS.md)
     let params = gphead::FitParams {
-        model: gphead::Model::GVgpmil {
-            alpha: 1.0,
-            beta: 1.0,
-        },
+        model: gphead::Model::Vgpmil,
+        emax: gphead::EmaxRule::LooMax,
+        kernel_steps: Some(gphead::hyper::KernelSteps {
+            steps: 5,
+            ..Default::default()
+        }),
         seed: o.seed,
         ..gphead::FitParams::default()
     };

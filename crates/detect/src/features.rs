@@ -9,6 +9,7 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
+use gphead::protocol::FixedSplit;
 use gphead::MilData;
 
 use crate::error::{Error, Result};
@@ -323,6 +324,56 @@ fn read_mil_benchmark(path: &Path, text: &str) -> Result<MilData> {
         .map_err(|e| Error::file(path, e.to_string()))
 }
 
+/// Reads a splits file (`split,bag,role`, role `fit`, `valid` or `test`; the format of
+/// `../shared/data/splits/`): the splits in order of their number.
+pub fn read_splits(path: &Path) -> Result<Vec<(usize, FixedSplit)>> {
+    let err = |d: String| Error::file(path, d);
+    let mut rdr = csv::Reader::from_path(path).map_err(|e| err(e.to_string()))?;
+    let h = rdr.headers().map_err(|e| err(e.to_string()))?.clone();
+    let col = |name: &str| {
+        h.iter()
+            .position(|c| c.trim() == name)
+            .ok_or_else(|| err(format!("no {name} column (expected split,bag,role)")))
+    };
+    let (cs, cb, cr) = (col("split")?, col("bag")?, col("role")?);
+    let mut splits: std::collections::BTreeMap<usize, FixedSplit> = Default::default();
+    let mut seen = std::collections::HashSet::new();
+    for (i, rec) in rdr.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.map_err(|e| err(e.to_string()))?;
+        let get = |c: usize| {
+            rec.get(c)
+                .map(str::trim)
+                .ok_or_else(|| err(format!("line {line}: too few columns")))
+        };
+        let k: usize = get(cs)?.parse().map_err(|_| {
+            err(format!(
+                "line {line}: split '{}' is not a number",
+                get(cs).unwrap_or("")
+            ))
+        })?;
+        let bag = get(cb)?.to_string();
+        if !seen.insert((k, bag.clone())) {
+            return Err(err(format!("line {line}: bag {bag} twice in split {k}")));
+        }
+        let s = splits.entry(k).or_default();
+        match get(cr)? {
+            "fit" => s.fit.push(bag),
+            "valid" => s.valid.push(bag),
+            "test" => s.test.push(bag),
+            other => {
+                return Err(err(format!(
+                    "line {line}: role '{other}' is not fit, valid or test"
+                )))
+            }
+        }
+    }
+    if splits.is_empty() {
+        return Err(err("no splits".into()));
+    }
+    Ok(splits.into_iter().collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,5 +463,69 @@ mod tests {
         assert_eq!(d.bag_extra["bag_cnn_prediction"], vec![1.0]);
         // no temporary file left behind
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn splits_file_reads_every_role_and_refuses_garbage() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(
+            f,
+            "split,bag,role\n0,a,fit\n0,b,valid\n0,c,test\n1,c,fit\n1,a,valid\n1,b,test"
+        )
+        .unwrap();
+        let s = read_splits(f.path()).unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[1].0, 1);
+        assert_eq!(
+            (
+                s[1].1.fit.clone(),
+                s[1].1.valid.clone(),
+                s[1].1.test.clone()
+            ),
+            (
+                vec!["c".to_string()],
+                vec!["a".to_string()],
+                vec!["b".to_string()]
+            )
+        );
+        for bad in [
+            "split,bag,role\n0,a,train\n",
+            "split,bag\n0,a\n",
+            "split,bag,role\nx,a,fit\n",
+            "split,bag,role\n0,a,fit\n0,a,test\n",
+        ] {
+            let mut g = tempfile::NamedTempFile::new().unwrap();
+            write!(g, "{bad}").unwrap();
+            assert!(read_splits(g.path()).is_err(), "{bad}");
+        }
+    }
+
+    /// The shared splits are read exactly: every bag of MUSK1 once per split, the roles as the
+    /// file says (test = one fifth, valid = a fifth of the rest).
+    #[test]
+    fn shared_splits_reproduce_exactly() {
+        let Some(p) = preprocess::shared_data_or_skip("splits/musk1_5split.csv") else {
+            return;
+        };
+        let s = read_splits(&p).unwrap();
+        assert_eq!(
+            s.iter().map(|x| x.0).collect::<Vec<_>>(),
+            vec![0, 1, 2, 3, 4]
+        );
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (k, sp) in &s {
+            for (role, names) in [("fit", &sp.fit), ("valid", &sp.valid), ("test", &sp.test)] {
+                let want: Vec<String> = text
+                    .lines()
+                    .skip(1)
+                    .filter_map(|l| {
+                        let c: Vec<&str> = l.split(',').collect();
+                        (c[0] == k.to_string() && c[2] == role).then(|| c[1].to_string())
+                    })
+                    .collect();
+                assert_eq!(names, &want, "split {k} {role}");
+            }
+            assert_eq!(sp.fit.len() + sp.valid.len() + sp.test.len(), 92);
+        }
     }
 }

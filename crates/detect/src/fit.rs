@@ -162,9 +162,11 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
     let mut validation = None;
     if let Some(v) = &valid {
         let model = &mut output.model;
-        let pred = model.predict(v, job.samples, params.seed)?;
-        let p = pred.bag_probabilities(model.bag_rule);
         let l = v.bag_labels();
+        // the head's own bag probabilities on the held-out bags (uncalibrated)
+        let p = model
+            .predict_uncalibrated(v, job.samples, params.seed)?
+            .bag_probabilities(model.bag_rule);
         let (auc, ll, e) = (
             gphead::metrics::roc_auc(&l, &p),
             log_likelihood(&l, &p),
@@ -177,10 +179,16 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
             platt: None,
         };
         if job.calibrate {
-            let c = Platt::fit(&l, &p);
-            let q: Vec<f64> = p.iter().map(|&x| c.apply(x)).collect();
-            val.platt = Some((c, log_likelihood(&l, &q), ece(&l, &q, 10)));
+            // one monotone map for slices and scans, fitted on the held-out bags through the
+            // bag rule: every bag's draws, so that the calibrated probability (the mean of the
+            // mapped draws) is what the map was fitted for
+            let draws = model.bag_rule_draws(v, job.samples, params.seed)?;
+            let c = Platt::fit_draws(&l, &draws);
             model.calibration = Some(c);
+            let q = model
+                .predict(v, job.samples, params.seed)?
+                .bag_probabilities(model.bag_rule);
+            val.platt = Some((c, log_likelihood(&l, &q), ece(&l, &q, 10)));
         }
         validation = Some(val);
     }

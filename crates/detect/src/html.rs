@@ -52,7 +52,7 @@ fn page(title: &str, body: &str) -> String {
     )
 }
 
-/// Probability ± sd along the slice axis: a band of mean ± 2 sd (clipped to [0, 1]), the mean,
+/// Probability along the slice axis: a band of its 90 % interval (inside [0, 1]), the mean,
 /// the positive threshold and the slice labels when known.
 pub fn slice_plot_svg(s: &ScanReport, thr: &Thresholds) -> String {
     let (w, h, l, r, t, b) = (720.0, 220.0, 44.0, 12.0, 12.0, 34.0);
@@ -74,10 +74,10 @@ pub fn slice_plot_svg(s: &ScanReport, thr: &Thresholds) -> String {
     // band
     let mut pts = String::new();
     for (i, sl) in s.slices.iter().enumerate() {
-        let _ = write!(pts, "{:.1},{:.1} ", x(i), y(sl.probability + 2.0 * sl.sd));
+        let _ = write!(pts, "{:.1},{:.1} ", x(i), y(sl.hi));
     }
     for (i, sl) in s.slices.iter().enumerate().rev() {
-        let _ = write!(pts, "{:.1},{:.1} ", x(i), y(sl.probability - 2.0 * sl.sd));
+        let _ = write!(pts, "{:.1},{:.1} ", x(i), y(sl.lo));
     }
     let _ = write!(
         svg,
@@ -136,7 +136,7 @@ pub fn slice_plot_svg(s: &ScanReport, thr: &Thresholds) -> String {
     }
     let _ = write!(
         svg,
-        "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">slice (z order) — line: probability, band: ± 2 sd, dashed: threshold, red marks: labelled positive</text></svg>",
+        "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">slice (z order) — line: probability, band: 90 % interval, dashed: threshold, red marks: labelled positive</text></svg>",
         (l + w - r) / 2.0,
         h - 6.0
     );
@@ -192,8 +192,9 @@ pub fn reliability_svg(bins: &[(f64, f64, f64, usize)]) -> String {
     svg
 }
 
-fn pm(p: f64, sd: f64) -> String {
-    format!("{p:.3} ± {sd:.3}")
+/// A probability with its 90 % interval and its sd.
+fn pm(p: f64, sd: f64, lo: f64, hi: f64) -> String {
+    format!("{p:.3} [{lo:.3}–{hi:.3}] (sd {sd:.3})")
 }
 
 fn flags(positive: bool, uncertain: bool) -> String {
@@ -229,7 +230,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
 <tr><th class=\"l\">flag</th><td>{}</td></tr>\
 <tr><th class=\"l\">CNN probability (second opinion)</th><td>{:.3}</td></tr>\
 <tr><th class=\"l\">slices</th><td>{} ({} positive, {} uncertain)</td></tr>{}</table>",
-        pm(s.probability, s.sd),
+        pm(s.probability, s.sd, s.lo, s.hi),
         flags(s.positive, s.uncertain),
         s.cnn_probability,
         s.n_slices,
@@ -249,7 +250,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
     );
     let _ = write!(
         b,
-        "<h2>Slices (brain window)</h2><p class=\"note\">Red frame: probability ≥ {:.2}; dashed orange outline: sd ≥ {:.2}; att: the CNN's attention weight.</p><div class=\"grid\">",
+        "<h2>Slices (brain window)</h2><p class=\"note\">Red frame: probability ≥ {:.2}; dashed orange outline: uncertain (90 % interval across the threshold, or sd ≥ {:.2}); att: the CNN's attention weight.</p><div class=\"grid\">",
         r.thresholds.positive, r.thresholds.uncertain_sd
     );
     for (sl, uri) in s.slices.iter().zip(thumbs) {
@@ -271,7 +272,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
 <div>#{} {}</div><div>att {:.3}{label}</div></div>",
             sl.index,
             sl.index,
-            pm(sl.probability, sl.sd),
+            pm(sl.probability, sl.sd, sl.lo, sl.hi),
             sl.attention
         );
     }
@@ -303,20 +304,25 @@ pub fn index_page(r: &Report) -> String {
     let mut b = String::new();
     let _ = write!(
         b,
-        "<h1>ich — {} scan(s)</h1><p class=\"note\">{} · model {} ({}) · positive when probability ≥ {:.2}, uncertain when sd ≥ {:.2}</p>",
+        "<h1>ich — {} scan(s)</h1><p class=\"note\">{} · model {} ({}) · positive when probability ≥ {:.2}, uncertain when the 90 % interval reaches across it or sd ≥ {:.2}; probabilities with their 90 % interval{}</p>",
         r.scans.len(),
         esc(&r.created),
         esc(&r.model.bundle),
         esc(&r.model.gp_family),
         r.thresholds.positive,
-        r.thresholds.uncertain_sd
+        r.thresholds.uncertain_sd,
+        if r.model.calibrated {
+            ", calibrated on validation scans"
+        } else {
+            " (uncalibrated head)"
+        }
     );
     if let Some(m) = &r.metrics {
         let _ = write!(
             b,
             "<h2>Metrics</h2><table><tr><th class=\"l\"></th><th>AUC</th><th>accuracy</th><th>F1</th><th>log-lik.</th><th>ECE</th></tr>{}{}{}</table>\
 <p class=\"note\">{} scans, {} labelled slices; accuracy and F1 at 0.5; log-likelihood per item.</p>\
-<h2>Reliability of scan probabilities</h2>{}",
+<h2>Reliability</h2><div class=\"grid\"><figure>{}<figcaption>scans</figcaption></figure>{}</div>",
             metric_row("scans (GP)", &m.scan),
             m.slice
                 .as_ref()
@@ -325,10 +331,19 @@ pub fn index_page(r: &Report) -> String {
             metric_row("scans (CNN)", &m.cnn_scan),
             m.scans,
             m.slices,
-            reliability_svg(&m.reliability)
+            reliability_svg(&m.reliability),
+            if m.slice_reliability.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "<figure>{}<figcaption>slices (ECE {:.3})</figcaption></figure>",
+                    reliability_svg(&m.slice_reliability),
+                    m.slice.as_ref().map_or(f64::NAN, |s| s.ece)
+                )
+            }
         );
     }
-    b.push_str("<h2>Scans</h2><table><tr><th class=\"l\">scan</th><th>probability ± sd</th><th class=\"l\">flag</th><th>CNN</th><th>slices</th><th>positive</th><th>uncertain</th>");
+    b.push_str("<h2>Scans</h2><table><tr><th class=\"l\">scan</th><th>probability [90 % interval] (sd)</th><th class=\"l\">flag</th><th>CNN</th><th>slices</th><th>positive</th><th>uncertain</th>");
     let labelled = r.scans.iter().any(|s| s.label.is_some());
     if labelled {
         b.push_str("<th>label</th>");
@@ -342,7 +357,7 @@ pub fn index_page(r: &Report) -> String {
         let _ = write!(
             b,
             "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"l\">{}</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td>",
-            pm(s.probability, s.sd),
+            pm(s.probability, s.sd, s.lo, s.hi),
             flags(s.positive, s.uncertain),
             s.cnn_probability,
             s.n_slices,

@@ -139,6 +139,7 @@ impl Predictor {
             feature_dim: self.gp.d,
             image_size: self.bundle.manifest.preprocess.size,
             bag_rule: format!("{:?}", self.gp.bag_rule),
+            calibrated: self.gp.calibration.is_some(),
         }
     }
 
@@ -256,20 +257,23 @@ impl Predictor {
                 z: s.z,
                 probability: p.mean,
                 sd: p.sd,
-                positive: p.mean >= thr.positive,
-                uncertain: p.sd >= thr.uncertain_sd,
+                lo: p.lo,
+                hi: p.hi,
+                positive: thr.positive(p.mean),
+                uncertain: thr.uncertain(p.sd, p.lo, p.hi),
                 attention: att as f64,
                 label: s.label,
             })
             .collect();
-        let bag = &pred.bags[0];
-        let (p, sd) = (bag.mean(gp.bag_rule), bag.sd(gp.bag_rule));
+        let bag = pred.bags[0].get(gp.bag_rule);
         let report = ScanReport {
             n_slices: n,
-            probability: p,
-            sd,
-            positive: p >= thr.positive,
-            uncertain: sd >= thr.uncertain_sd,
+            probability: bag.mean,
+            sd: bag.sd,
+            lo: bag.lo,
+            hi: bag.hi,
+            positive: thr.positive(bag.mean),
+            uncertain: thr.uncertain(bag.sd, bag.lo, bag.hi),
             cnn_probability: cnn.probability,
             positive_slices: slices.iter().filter(|s| s.positive).count(),
             uncertain_slices: slices.iter().filter(|s| s.uncertain).count(),
@@ -486,6 +490,7 @@ pub fn metrics(scans: &[ScanReport]) -> Option<ReportMetrics> {
         slices: sy.len(),
         cnn_scan: Metrics::compute(&y, &c),
         reliability: reliability(&y, &p, 10),
+        slice_reliability: reliability(&sy, &sp, 10),
     })
 }
 

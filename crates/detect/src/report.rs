@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 /// Version of `report.json`.
-pub const REPORT_FORMAT: u32 = 1;
+pub const REPORT_FORMAT: u32 = 2;
 
 /// `report.json`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -34,13 +34,29 @@ pub struct ModelInfo {
     pub image_size: usize,
     /// Scan probability rule of the GP head (max, noisy-or, full-covariance).
     pub bag_rule: String,
+    /// Whether the head carries a calibration map (fitted on validation bags); probabilities,
+    /// standard deviations and intervals are then all of the calibrated draws.
+    #[serde(default)]
+    pub calibrated: bool,
 }
 
-/// Flagging rules: positive when `probability ≥ positive`; uncertain when `sd ≥ uncertain_sd`.
+/// Flagging rules: positive when `probability ≥ positive`; uncertain when the 90 % interval
+/// reaches across `positive` (`lo < positive ≤ hi`) or `sd ≥ uncertain_sd`.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Thresholds {
     pub positive: f64,
     pub uncertain_sd: f64,
+}
+
+impl Thresholds {
+    /// Positive: the probability reaches the threshold.
+    pub fn positive(&self, p: f64) -> bool {
+        p >= self.positive
+    }
+    /// Uncertain: the 90 % interval reaches across the positive threshold, or the sd is large.
+    pub fn uncertain(&self, sd: f64, lo: f64, hi: f64) -> bool {
+        (lo < self.positive && self.positive <= hi) || sd >= self.uncertain_sd
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -49,6 +65,9 @@ pub struct ScanReport {
     pub n_slices: usize,
     pub probability: f64,
     pub sd: f64,
+    /// 90 % interval (5th and 95th percentiles of the draws the probability is the mean of).
+    pub lo: f64,
+    pub hi: f64,
     pub positive: bool,
     pub uncertain: bool,
     /// The attention CNN's own scan probability (second opinion).
@@ -77,6 +96,8 @@ pub struct SliceReport {
     pub z: Option<f64>,
     pub probability: f64,
     pub sd: f64,
+    pub lo: f64,
+    pub hi: f64,
     pub positive: bool,
     pub uncertain: bool,
     /// Attention weight of the CNN (sums to 1 over the scan).
@@ -97,6 +118,9 @@ pub struct ReportMetrics {
     pub cnn_scan: Metrics,
     /// Reliability of scan probabilities: (bin centre, mean predicted, observed rate, count).
     pub reliability: Vec<(f64, f64, f64, usize)>,
+    /// Reliability of slice probabilities (over the labelled slices).
+    #[serde(default)]
+    pub slice_reliability: Vec<(f64, f64, f64, usize)>,
 }
 
 /// Equal-width reliability bins of predicted probabilities against observed labels.
@@ -132,6 +156,8 @@ struct SliceRow<'a> {
     z: Option<f64>,
     probability: f64,
     sd: f64,
+    lo: f64,
+    hi: f64,
     positive: u8,
     uncertain: u8,
     cnn_attention: f64,
@@ -145,6 +171,8 @@ struct ScanRow<'a> {
     n_slices: usize,
     probability: f64,
     sd: f64,
+    lo: f64,
+    hi: f64,
     positive: u8,
     uncertain: u8,
     cnn_probability: f64,
@@ -173,6 +201,8 @@ pub fn slices_csv(r: &Report) -> Result<Vec<u8>> {
             z: sl.z,
             probability: sl.probability,
             sd: sl.sd,
+            lo: sl.lo,
+            hi: sl.hi,
             positive: u8::from(sl.positive),
             uncertain: u8::from(sl.uncertain),
             cnn_attention: sl.attention,
@@ -188,6 +218,8 @@ pub fn scans_csv(r: &Report) -> Result<Vec<u8>> {
         n_slices: sc.n_slices,
         probability: sc.probability,
         sd: sc.sd,
+        lo: sc.lo,
+        hi: sc.hi,
         positive: u8::from(sc.positive),
         uncertain: u8::from(sc.uncertain),
         cnn_probability: sc.cnn_probability,
@@ -226,6 +258,8 @@ mod tests {
             z: None,
             probability: 0.25,
             sd: 0.125,
+            lo: 0.0625,
+            hi: 0.5,
             positive: false,
             uncertain: true,
             attention: 1.0,
@@ -242,6 +276,7 @@ mod tests {
                 feature_dim: 8,
                 image_size: 32,
                 bag_rule: "Max".into(),
+                calibrated: true,
             },
             thresholds: Thresholds {
                 positive: 0.5,
@@ -252,6 +287,8 @@ mod tests {
                 n_slices: 1,
                 probability: 0.25,
                 sd: 0.125,
+                lo: 0.0625,
+                hi: 0.5,
                 positive: false,
                 uncertain: true,
                 cnn_probability: 0.5,
@@ -287,7 +324,10 @@ mod tests {
         );
         let row = rdr.records().next().unwrap().unwrap();
         assert_eq!(&row[2], "=HYPERLINK(\"x\"),1.2\n3");
-        assert_eq!((&row[3], &row[6], &row[7], &row[9]), ("", "0", "1", "0"));
+        assert_eq!(
+            (&row[3], &row[6], &row[7], &row[8], &row[9], &row[11]),
+            ("", "0.0625", "0.5", "0", "1", "0")
+        );
         let scans = String::from_utf8(scans_csv(&r).unwrap()).unwrap();
         assert!(scans.starts_with("scan_id,n_slices,probability,sd,positive,uncertain,cnn_probability,positive_slices,uncertain_slices,label\n"));
         assert!(

@@ -385,31 +385,14 @@ pub struct FitOutput {
 pub(crate) enum Cov {
     /// S_w = I (the prior).
     Identity,
-    /// S given in u-space (upstream init S = I, or q(u) carried across a kernel update):
-    /// `diag(Bᵀ S_w B) = ‖C_Sᵀ a_n‖²` with `S = C_S C_Sᵀ` and `A = L⁻ᵀ B`.
-    USpace(Mat<f64>),
     /// S_w = (R Rᵀ)⁻¹.
     Chol(Mat<f64>),
 }
 
 /// `diag(Bᵀ S_w B)` for the current covariance.
-pub(crate) fn quad_diag(cov: &Cov, b: MatRef<'_, f64>, l: MatRef<'_, f64>) -> Vec<f64> {
+pub(crate) fn quad_diag(cov: &Cov, b: MatRef<'_, f64>) -> Vec<f64> {
     match cov {
         Cov::Identity => col_sq_norms(b),
-        Cov::USpace(cs) => {
-            let mut a = b.to_owned();
-            solve_lt(l, a.as_mut(), par_wide());
-            let mut w = Mat::<f64>::zeros(a.nrows(), a.ncols());
-            faer::linalg::matmul::matmul(
-                w.as_mut(),
-                faer::Accum::Replace,
-                cs.transpose(),
-                a.as_ref(),
-                1.0,
-                par_wide(),
-            );
-            col_sq_norms(w.as_ref())
-        }
         Cov::Chol(r) => solved_col_sq_norms(r.as_ref(), b),
     }
 }

@@ -46,6 +46,6 @@ pub use fit::{fit, fit_valid};
 pub use fitloop::{EpochTrace, FitOutput};
 pub use kernel::Rbf;
 pub use model::GpModel;
-pub use params::{FitParams, Gibbs, Init, ValidParams};
+pub use params::{FitParams, Gibbs, ValidParams};
 pub use predict::{BagRule, Predictions};
 pub use spec::{Grid, Model};

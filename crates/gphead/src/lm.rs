@@ -57,7 +57,7 @@ pub(crate) fn fit_lm(
         let m_w = solve_mean(b, &r, &rhs);
         // moments of q(f) under the new q(u)
         let mu = at_v(b, &m_w);
-        let quad = quad_diag(&Cov::Chol(r.clone()), b, setup.l.as_ref());
+        let quad = quad_diag(&Cov::Chol(r.clone()), b);
         let f2: Vec<f64> = (0..n)
             .map(|i| mu[i] * mu[i] + setup.ktilde[i] + quad[i])
             .collect();

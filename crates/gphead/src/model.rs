@@ -12,7 +12,7 @@ use crate::error::{GpError, Result};
 use crate::kernel::Rbf;
 use crate::linalg::{at_v, cholesky, col_sq_norms, par_wide, solve_l, solved_col_sq_norms};
 use crate::params::{FitParams, ValidParams};
-use crate::predict::{monte_carlo, BagRule, Predictions};
+use crate::predict::{draws, summarise, BagDraws, BagRule, Predictions};
 use crate::spec::Model;
 
 /// Version of the model file; loading another version fails with a clear message.
@@ -263,29 +263,60 @@ impl GpModel {
         Ok((mu, var))
     }
 
-    /// Instance and bag predictions with standard deviations, `samples` Monte Carlo draws.
-    /// Calibration, when fitted, applies to bag means (not to the standard deviations).
+    /// Instance and bag predictions: mean, standard deviation and 90 % interval of every
+    /// probability from `samples` Monte Carlo draws (Gibbs: the stored draws). The calibration
+    /// map, when fitted, is applied to every draw before summarising (module [`crate::predict`]).
     pub fn predict(&self, data: &MilData, samples: usize, seed: u64) -> Result<Predictions> {
-        let mut p = if self.draws.is_some() {
-            self.predict_draws(data)?
-        } else {
-            let (mu, var) = self.latent(data)?;
-            let mut p = monte_carlo(&mu, &var, data, samples, seed, self.model.squash());
-            if self.model == Model::Probit {
-                self.full_covariance(data, &mu, &mut p, samples, seed)?;
-            }
-            p
-        };
-        if let Some(c) = self.calibration {
-            for b in &mut p.bags {
-                b.noisy_or_mean = c.apply(b.noisy_or_mean);
-                b.max_mean = c.apply(b.max_mean);
-                if let Some(f) = b.full_cov.as_mut() {
-                    f.0 = c.apply(f.0);
-                }
-            }
+        let (d, mu, var) = self.bag_draws(data, samples, seed)?;
+        Ok(summarise(
+            &d,
+            data,
+            &mu,
+            &var,
+            self.model.squash(),
+            self.calibration,
+        ))
+    }
+
+    /// As [`GpModel::predict`], without the calibration map.
+    pub fn predict_uncalibrated(
+        &self,
+        data: &MilData,
+        samples: usize,
+        seed: u64,
+    ) -> Result<Predictions> {
+        let (d, mu, var) = self.bag_draws(data, samples, seed)?;
+        Ok(summarise(&d, data, &mu, &var, self.model.squash(), None))
+    }
+
+    /// The uncalibrated draws of every bag's probability by the model's bag rule: what a
+    /// calibration map is fitted on ([`crate::calibrate::Platt::fit_draws`]).
+    pub fn bag_rule_draws(
+        &self,
+        data: &MilData,
+        samples: usize,
+        seed: u64,
+    ) -> Result<Vec<Vec<f64>>> {
+        let (d, _, _) = self.bag_draws(data, samples, seed)?;
+        Ok(d.iter().map(|b| b.rule(self.bag_rule, None)).collect())
+    }
+
+    /// Uncalibrated Monte Carlo draws of every bag, with the latent moments.
+    fn bag_draws(
+        &self,
+        data: &MilData,
+        samples: usize,
+        seed: u64,
+    ) -> Result<(Vec<BagDraws>, Vec<f64>, Vec<f64>)> {
+        if self.draws.is_some() {
+            return self.gibbs_draws(data);
         }
-        Ok(p)
+        let (mu, var) = self.latent(data)?;
+        let mut d = draws(&mu, &var, data, samples, seed, self.model.squash());
+        if self.model == Model::Probit {
+            self.full_covariance(data, &mu, &mut d, samples, seed)?;
+        }
+        Ok((d, mu, var))
     }
 
     /// MIL-GP-Probit VI: bag probabilities from each bag's full latent covariance
@@ -294,7 +325,7 @@ impl GpModel {
         &self,
         data: &MilData,
         mu: &[f64],
-        p: &mut Predictions,
+        d: &mut [BagDraws],
         samples: usize,
         seed: u64,
     ) -> Result<()> {
@@ -302,8 +333,8 @@ impl GpModel {
         use rayon::prelude::*;
         let (xs, b) = self.b_star(data)?;
         let r = self.r();
-        let d = self.d;
-        let out: Vec<(f64, f64, f64)> = data
+        let dim = self.d;
+        let out: Vec<Vec<f64>> = data
             .bags
             .par_iter()
             .enumerate()
@@ -315,9 +346,9 @@ impl GpModel {
                 let xb: Vec<f64> = bag
                     .instances
                     .iter()
-                    .flat_map(|&i| xs[i * d..(i + 1) * d].iter().copied())
+                    .flat_map(|&i| xs[i * dim..(i + 1) * dim].iter().copied())
                     .collect();
-                let kbb = self.kernel.cross(&xb, &xb, d, Par::Seq);
+                let kbb = self.kernel.cross(&xb, &xb, dim, Par::Seq);
                 let cov = &kbb - bb.transpose() * &bb + wb.transpose() * &wb;
                 let mub: Vec<f64> = bag.instances.iter().map(|&i| mu[i]).collect();
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
@@ -325,18 +356,20 @@ impl GpModel {
                 crate::predict::full_covariance_bag(&mub, &cov, samples, &mut rng)
             })
             .collect();
-        for (bp, f) in p.bags.iter_mut().zip(out) {
-            bp.full_cov = Some(f);
+        for (bd, f) in d.iter_mut().zip(out) {
+            bd.full_cov = Some(f);
         }
         Ok(())
     }
 
-    /// Gibbs: average over the stored draws of v. Given v the m* are independent, so
-    /// `P(all m* < 0 | v) = Π Φ(−μ_i(v)/√(1 + δ_i))` with `δ_i = v − ‖b*_i‖²`.
-    fn predict_draws(&self, data: &MilData) -> Result<Predictions> {
-        use crate::predict::{mean_sd, BagPrediction, InstancePrediction};
-        use crate::special::{log_ndtr, ndtr};
-        let dr = self.draws.as_ref().expect("called with draws");
+    /// Gibbs: the stored draws of v. Given v the m* are independent, so an instance's
+    /// probability is `Φ(μ_i(v)/√(1 + δ_i))` with `δ_i = v − ‖b*_i‖²`, and the full-covariance
+    /// bag probability is the noisy-OR of those.
+    fn gibbs_draws(&self, data: &MilData) -> Result<(Vec<BagDraws>, Vec<f64>, Vec<f64>)> {
+        use crate::special::ndtr;
+        let Some(dr) = self.draws.as_ref() else {
+            return Err(GpError::Data("the model has no stored draws".into()));
+        };
         let (_, b) = self.b_star(data)?;
         let qb = col_sq_norms(b.as_ref());
         let scale: Vec<f64> = qb
@@ -345,67 +378,43 @@ impl GpModel {
             .collect();
         let m = self.m();
         let n = data.n;
-        let (mut s1, mut s2, mut f1, mut f2) =
-            (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-        let nb = data.bags.len();
-        let (mut no, mut no2, mut mx, mut mx2) =
-            (vec![0.0; nb], vec![0.0; nb], vec![0.0; nb], vec![0.0; nb]);
-        for v in dr.v.chunks(m) {
+        let l = dr.n.max(1);
+        let mut q = vec![0.0; n * l];
+        let (mut f1, mut f2) = (vec![0.0; n], vec![0.0; n]);
+        for (s, v) in dr.v.chunks(m).enumerate() {
             let f = at_v(b.as_ref(), v);
             for i in 0..n {
-                let q = ndtr(f[i] / scale[i]);
-                s1[i] += q;
-                s2[i] += q * q;
+                q[i * l + s] = ndtr(f[i] / scale[i]);
                 f1[i] += f[i];
                 f2[i] += f[i] * f[i];
             }
-            for (k, bag) in data.bags.iter().enumerate() {
-                let log_none: f64 = bag
-                    .instances
-                    .iter()
-                    .map(|&i| log_ndtr(-f[i] / scale[i]))
-                    .sum();
-                let q = -log_none.exp_m1();
-                let best = bag
-                    .instances
-                    .iter()
-                    .map(|&i| ndtr(f[i] / scale[i]))
-                    .fold(0.0, f64::max);
-                no[k] += q;
-                no2[k] += q * q;
-                mx[k] += best;
-                mx2[k] += best * best;
-            }
         }
-        let l = dr.n as f64;
-        let instances = (0..n)
+        let lf = l as f64;
+        let mu: Vec<f64> = f1.iter().map(|x| x / lf).collect();
+        let var: Vec<f64> = (0..n)
             .map(|i| {
-                let (mean, sd) = mean_sd(s1[i], s2[i], l);
-                let (fm, fs) = mean_sd(f1[i], f2[i], l);
-                let var = scale[i] * scale[i] - 1.0 + fs * fs;
-                InstancePrediction {
-                    mean,
-                    sd,
-                    closed_form: ndtr(fm / (1.0 + var).sqrt()),
-                    latent_mean: fm,
-                    latent_var: var,
+                let fv = (f2[i] / lf - mu[i] * mu[i]).max(0.0);
+                scale[i] * scale[i] - 1.0 + fv
+            })
+            .collect();
+        let d = data
+            .bags
+            .iter()
+            .map(|bag| {
+                let ni = bag.instances.len();
+                let mut p = Vec::with_capacity(ni * l);
+                for &i in &bag.instances {
+                    p.extend_from_slice(&q[i * l..(i + 1) * l]);
+                }
+                BagDraws {
+                    ni,
+                    l,
+                    p,
+                    full_cov: None,
                 }
             })
             .collect();
-        let bags = (0..nb)
-            .map(|k| {
-                let (nm, ns) = mean_sd(no[k], no2[k], l);
-                let (mm, ms) = mean_sd(mx[k], mx2[k], l);
-                BagPrediction {
-                    noisy_or_mean: nm,
-                    noisy_or_sd: ns,
-                    max_mean: mm,
-                    max_sd: ms,
-                    full_cov: Some((nm, ns, ns / l.sqrt())),
-                }
-            })
-            .collect();
-        Ok(Predictions { instances, bags })
+        Ok((d, mu, var))
     }
 
     /// Writes the model as JSON, atomically.

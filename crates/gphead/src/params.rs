@@ -8,17 +8,6 @@ use crate::error::{GpError, Result};
 use crate::predict::BagRule;
 use crate::spec::Model;
 
-/// Initial q(u) and q(y).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum Init {
-    /// q(u) = p(u) (m = 0, S = K_zz); π ~ U(0, 0.1).
-    #[default]
-    Prior,
-    /// As the upstream code: m ~ N(0, I), S = I, π ~ U(0, 0.1).
-    Upstream,
-}
-
 /// How many gradient steps per epoch, and their initial length in log space.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct KernelSteps {
@@ -36,7 +25,7 @@ impl Default for KernelSteps {
         Self {
             steps: 5,
             step_size: 0.1,
-            warmup: 5,
+            warmup: 0,
         }
     }
 }
@@ -84,7 +73,6 @@ pub struct FitParams {
     /// The bag-likelihood constant H (paper 100).
     pub h: f64,
     pub emax: EmaxRule,
-    pub init: Init,
     pub max_epochs: usize,
     /// Early stopping: epochs without a better validation bag AUC.
     pub patience: usize,
@@ -113,7 +101,6 @@ impl Default for FitParams {
             lengthscale: None,
             h: 100.0,
             emax: EmaxRule::Product,
-            init: Init::Prior,
             max_epochs: 200,
             patience: 10,
             tol: 1e-6,

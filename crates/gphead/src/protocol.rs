@@ -59,9 +59,12 @@ pub struct SetResult {
     pub bag: Metrics,
     /// Bag AUC with the other rule, for comparison.
     pub bag_auc_other_rule: Option<f64>,
-    /// Bag metrics after Platt scaling fitted on the validation bags.
+    /// Bag metrics with the calibration map fitted on the validation bags.
     pub bag_calibrated: Metrics,
     pub instance: Option<Metrics>,
+    /// Instance metrics with the same map (instance labels used for evaluation only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_calibrated: Option<Metrics>,
     /// AUC of the CNN's own `bag_cnn_probability` on the same bags, when present.
     pub cnn_bag_auc: Option<f64>,
 }
@@ -76,6 +79,8 @@ pub struct SplitResult {
     pub fit_seconds: f64,
     pub valid_log_likelihood_before: f64,
     pub valid_log_likelihood_after: f64,
+    /// The calibration map fitted on the validation bags.
+    pub calibration: Platt,
     pub test: Option<SetResult>,
     pub external: Option<SetResult>,
 }
@@ -86,14 +91,15 @@ pub struct EvalReport {
     pub splits: Vec<SplitResult>,
 }
 
-/// The rule compared against: noisy-OR for max, max for the others.
+/// The rule compared against: the per-draw maximum for max, max for the others.
 fn other(rule: BagRule) -> BagRule {
     match rule {
-        BagRule::Max => BagRule::NoisyOr,
-        BagRule::NoisyOr | BagRule::FullCovariance => BagRule::Max,
+        BagRule::Max => BagRule::MaxPerDraw,
+        BagRule::MaxPerDraw | BagRule::NoisyOr | BagRule::FullCovariance => BagRule::Max,
     }
 }
 
+/// Metrics of an uncalibrated model and of the same model with `platt` on one set.
 fn evaluate_set(
     model: &crate::model::GpModel,
     platt: Platt,
@@ -101,14 +107,20 @@ fn evaluate_set(
     samples: usize,
     seed: u64,
 ) -> Result<SetResult> {
-    let pred = model.predict(data, samples, seed)?;
+    let pred = model.predict_uncalibrated(data, samples, seed)?;
+    let mut calibrated_model = model.clone();
+    calibrated_model.calibration = Some(platt);
+    let cal = calibrated_model.predict(data, samples, seed)?;
     let labels = data.bag_labels();
     let p = pred.bag_probabilities(model.bag_rule);
-    let cal: Vec<f64> = p.iter().map(|&v| platt.apply(v)).collect();
     let instance = data
         .instance_labels
         .as_ref()
         .map(|il| Metrics::compute(il, &pred.instance_probabilities()));
+    let instance_calibrated = data
+        .instance_labels
+        .as_ref()
+        .map(|il| Metrics::compute(il, &cal.instance_probabilities()));
     let cnn_bag_auc = data
         .bag_extra
         .get("bag_cnn_probability")
@@ -117,21 +129,115 @@ fn evaluate_set(
         n_bags: labels.len(),
         bag: Metrics::compute(&labels, &p),
         bag_auc_other_rule: roc_auc(&labels, &pred.bag_probabilities(other(model.bag_rule))),
-        bag_calibrated: Metrics::compute(&labels, &cal),
+        bag_calibrated: Metrics::compute(&labels, &cal.bag_probabilities(model.bag_rule)),
         instance,
+        instance_calibrated,
         cnn_bag_auc,
     })
+}
+
+/// Bags given by name for one split: fit on `fit`, stop early and calibrate on `valid`, test on
+/// `test` (the format of `../shared/data/splits/`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct FixedSplit {
+    pub fit: Vec<String>,
+    pub valid: Vec<String>,
+    pub test: Vec<String>,
+}
+
+impl FixedSplit {
+    /// Bag indices of each role in `data` (every named bag must be there).
+    fn indices(&self, data: &MilData) -> Result<[Vec<usize>; 3]> {
+        let by_name: std::collections::HashMap<&str, usize> = data
+            .bags
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name.as_str(), i))
+            .collect();
+        let find = |names: &[String]| -> Result<Vec<usize>> {
+            names
+                .iter()
+                .map(|n| {
+                    by_name.get(n.as_str()).copied().ok_or_else(|| {
+                        GpError::Data(format!("the split names bag {n}, which the data lacks"))
+                    })
+                })
+                .collect()
+        };
+        Ok([find(&self.fit)?, find(&self.valid)?, find(&self.test)?])
+    }
 }
 
 /// A fitted grid point: (validation AUC, validation log-likelihood), M, link, fit, seconds.
 type Candidate = ((f64, f64), usize, Model, FitOutput, f64);
 
-/// Runs the protocol on `data`, optionally also testing every split's model on `external`.
-pub fn evaluate(
-    data: &MilData,
+/// One split: every grid point fitted on `fit` and stopped on `valid`, the best on `valid` kept,
+/// calibrated on `valid`, tested on `test` and `external`.
+fn run_split(
+    si: usize,
+    base: &crate::params::ValidParams,
+    grid: &[(usize, Model)],
+    [fit_data, valid, test]: [&MilData; 3],
     external: Option<&MilData>,
     opts: &EvalOptions,
-) -> Result<EvalReport> {
+) -> Result<SplitResult> {
+    let mut best: Option<Candidate> = None;
+    for &(m, link) in grid {
+        let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
+        let t = Instant::now();
+        let out = fit_valid(&p, fit_data, Some(valid))?;
+        let secs = t.elapsed().as_secs_f64();
+        let t = &out.model.training;
+        let score = (
+            t.valid_bag_auc.unwrap_or(f64::NEG_INFINITY),
+            t.valid_bag_log_likelihood.unwrap_or(f64::NEG_INFINITY),
+        );
+        tracing::info!(split = si, m, link = %link.name(), valid_auc = score.0, valid_ll = score.1, secs, "grid point");
+        // validation bag AUC, ties broken by validation log-likelihood
+        if best.as_ref().is_none_or(|b| {
+            score.0 > b.0 .0 + 1e-12 || ((score.0 - b.0 .0).abs() <= 1e-12 && score.1 > b.0 .1)
+        }) {
+            best = Some((score, m, link, out, secs));
+        }
+    }
+    let (score, m, link, out, secs) = best.ok_or_else(|| GpError::Param("empty grid".into()))?;
+    let model = out.model;
+    // the calibration map on the validation bags, through the bag rule
+    let vl = valid.bag_labels();
+    let draws = model.bag_rule_draws(valid, opts.samples, opts.seed)?;
+    let platt = Platt::fit_draws(&vl, &draws);
+    let vp: Vec<f64> = draws
+        .iter()
+        .map(|d| d.iter().sum::<f64>() / d.len().max(1) as f64)
+        .collect();
+    let vcal: Vec<f64> = draws
+        .iter()
+        .map(|d| d.iter().map(|&x| platt.apply(x)).sum::<f64>() / d.len().max(1) as f64)
+        .collect();
+    let test = if test.bags.is_empty() {
+        None
+    } else {
+        Some(evaluate_set(&model, platt, test, opts.samples, opts.seed)?)
+    };
+    let ext = external
+        .map(|e| evaluate_set(&model, platt, e, opts.samples, opts.seed))
+        .transpose()?;
+    Ok(SplitResult {
+        split: si,
+        inducing: m,
+        model: link,
+        valid_bag_auc: Some(score.0).filter(|s| s.is_finite()),
+        epochs: out.trace.len(),
+        fit_seconds: secs,
+        valid_log_likelihood_before: crate::metrics::log_likelihood(&vl, &vp),
+        valid_log_likelihood_after: crate::metrics::log_likelihood(&vl, &vcal),
+        calibration: platt,
+        test,
+        external: ext,
+    })
+}
+
+fn check_external(data: &MilData, external: Option<&MilData>) -> Result<()> {
     if let Some(e) = external {
         if e.d != data.d {
             return Err(GpError::Dimension {
@@ -140,6 +246,17 @@ pub fn evaluate(
             });
         }
     }
+    Ok(())
+}
+
+/// Runs the protocol on `data` with splits made here (k stratified folds or one hold-out),
+/// optionally also testing every split's model on `external`.
+pub fn evaluate(
+    data: &MilData,
+    external: Option<&MilData>,
+    opts: &EvalOptions,
+) -> Result<EvalReport> {
+    check_external(data, external)?;
     let labels = data.bag_labels();
     // (train bags, test bags) per split
     let splits: Vec<(Vec<usize>, Vec<usize>)> =
@@ -179,61 +296,51 @@ pub fn evaluate(
         .map_err(|e| GpError::Param(e.to_string()))?;
         let fit_data = data.subset(&fit_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
         let valid = data.subset(&val_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
-        let mut best: Option<Candidate> = None;
-        for &(m, link) in &grid {
-            let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
-            let t = Instant::now();
-            let out = fit_valid(&p, &fit_data, Some(&valid))?;
-            let secs = t.elapsed().as_secs_f64();
-            let t = &out.model.training;
-            let score = (
-                t.valid_bag_auc.unwrap_or(f64::NEG_INFINITY),
-                t.valid_bag_log_likelihood.unwrap_or(f64::NEG_INFINITY),
-            );
-            tracing::info!(split = si, m, link = %link.name(), valid_auc = score.0, valid_ll = score.1, secs, "grid point");
-            // validation bag AUC, ties broken by validation log-likelihood
-            if best.as_ref().is_none_or(|b| {
-                score.0 > b.0 .0 + 1e-12 || ((score.0 - b.0 .0).abs() <= 1e-12 && score.1 > b.0 .1)
-            }) {
-                best = Some((score, m, link, out, secs));
-            }
+        let test = data.subset(test_bags);
+        results.push(run_split(
+            si,
+            &base,
+            &grid,
+            [&fit_data, &valid, &test],
+            external,
+            opts,
+        )?);
+    }
+    Ok(EvalReport {
+        options: opts.clone(),
+        splits: results,
+    })
+}
+
+/// Runs the protocol on given splits: split `k` is fitted, stopped and calibrated on its named
+/// `fit` and `valid` bags of `data(k)` and tested on its `test` bags and on `external(k)` (the
+/// data may differ per split, as the five RSNA feature files do).
+pub fn evaluate_fixed<'a>(
+    splits: &[(usize, FixedSplit)],
+    data: impl Fn(usize) -> Result<&'a MilData>,
+    external: impl Fn(usize) -> Result<Option<&'a MilData>>,
+    opts: &EvalOptions,
+) -> Result<EvalReport> {
+    let base = opts.base.validate()?;
+    let grid = base.model.grid(&opts.grid);
+    let mut results = Vec::new();
+    for (k, split) in splits {
+        let (d, e) = (data(*k)?, external(*k)?);
+        check_external(d, e)?;
+        let [f, v, t] = split.indices(d)?;
+        if f.is_empty() || v.is_empty() {
+            return Err(GpError::Data(format!(
+                "split {k}: no fit or no validation bags"
+            )));
         }
-        let (score, m, link, out, secs) =
-            best.ok_or_else(|| GpError::Param("empty grid".into()))?;
-        let model = out.model;
-        // Platt scaling on the validation bags
-        let vp = model
-            .predict(&valid, opts.samples, opts.seed)?
-            .bag_probabilities(model.bag_rule);
-        let vl = valid.bag_labels();
-        let platt = Platt::fit(&vl, &vp);
-        let vcal: Vec<f64> = vp.iter().map(|&v| platt.apply(v)).collect();
-        let test = if test_bags.is_empty() {
-            None
-        } else {
-            Some(evaluate_set(
-                &model,
-                platt,
-                &data.subset(test_bags),
-                opts.samples,
-                opts.seed,
-            )?)
-        };
-        let ext = external
-            .map(|e| evaluate_set(&model, platt, e, opts.samples, opts.seed))
-            .transpose()?;
-        results.push(SplitResult {
-            split: si,
-            inducing: m,
-            model: link,
-            valid_bag_auc: Some(score.0).filter(|s| s.is_finite()),
-            epochs: out.trace.len(),
-            fit_seconds: secs,
-            valid_log_likelihood_before: crate::metrics::log_likelihood(&vl, &vp),
-            valid_log_likelihood_after: crate::metrics::log_likelihood(&vl, &vcal),
-            test,
-            external: ext,
-        });
+        results.push(run_split(
+            *k,
+            &base,
+            &grid,
+            [&d.subset(&f), &d.subset(&v), &d.subset(&t)],
+            e,
+            opts,
+        )?);
     }
     Ok(EvalReport {
         options: opts.clone(),
@@ -305,10 +412,14 @@ impl EvalReport {
             push(set, "bag ECE", col(&|s| Some(s.bag.ece)));
             push(
                 set,
-                "bag log-lik (Platt)",
+                "bag log-lik (calibrated)",
                 col(&|s| Some(s.bag_calibrated.log_likelihood)),
             );
-            push(set, "bag ECE (Platt)", col(&|s| Some(s.bag_calibrated.ece)));
+            push(
+                set,
+                "bag ECE (calibrated)",
+                col(&|s| Some(s.bag_calibrated.ece)),
+            );
             push(
                 set,
                 "instance AUC",
@@ -329,6 +440,16 @@ impl EvalReport {
                 set,
                 "instance log-lik",
                 col(&|s| s.instance.map(|m| m.log_likelihood)),
+            );
+            push(
+                set,
+                "instance ECE (calibrated)",
+                col(&|s| s.instance_calibrated.map(|m| m.ece)),
+            );
+            push(
+                set,
+                "instance log-lik (calibrated)",
+                col(&|s| s.instance_calibrated.map(|m| m.log_likelihood)),
             );
             push(set, "CNN bag AUC", col(&|s| s.cnn_bag_auc));
         }

@@ -6,10 +6,9 @@
 //! `m_w = S_w B (π − ½)` — the same updates as eqs. 23–28 (S = (AΘAᵀ + K_zz⁻¹)⁻¹ and
 //! m = S A (π − ½)), with one Cholesky of a well-conditioned matrix (≥ I) per epoch and no inverse.
 
-use faer::{Mat, Par};
+use faer::Mat;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rand_distr::StandardNormal;
 
 use crate::data::MilData;
 use crate::error::Result;
@@ -17,8 +16,8 @@ use crate::fitloop::{
     bag_term_and_entropy, finish, kl_whitened, max_abs_diff, quad_diag, run_epochs, solve_mean,
     update_pi, Cov, Epoch, FitOutput, Setup, Snapshot,
 };
-use crate::linalg::{at_v, cholesky, col_mat, identity_plus_weighted_gram, par_wide, solve_l};
-use crate::params::{Init, ValidParams};
+use crate::linalg::{at_v, cholesky, identity_plus_weighted_gram, par_wide};
+use crate::params::ValidParams;
 use crate::theta::Psi;
 
 /// The variational state the objective is evaluated at.
@@ -52,24 +51,14 @@ pub(crate) fn fit_psi<P: Psi>(
     let mut rng = ChaCha8Rng::seed_from_u64(p.seed);
     let mut pi: Vec<f64> = (0..train.n).map(|_| rng.random_range(0.0..0.1)).collect();
     let pi_initial = pi.clone();
-    let (mut m_w, mut cov) = match p.init {
-        Init::Prior => (vec![0.0; m], Cov::Identity),
-        Init::Upstream => {
-            let u: Vec<f64> = (0..m).map(|_| rng.sample(StandardNormal)).collect();
-            let mut mw = col_mat(&u);
-            solve_l(setup.l.as_ref(), mw.as_mut(), Par::Seq);
-            (
-                (0..m).map(|i| mw[(i, 0)]).collect(),
-                Cov::USpace(Mat::identity(m, m)),
-            )
-        }
-    };
+    // q(u) = p(u): m_w = 0, S_w = I; π ~ U(0, 0.1)
+    let (mut m_w, mut cov) = (vec![0.0; m], Cov::Identity);
     let log_h = p.h.ln();
     let (best, tracker) = run_epochs(p, &mut setup, valid, |epoch, setup| {
         let b = setup.b.as_ref();
         // 1. moments of q(f) under the current q(u)
         let mu = at_v(b, &m_w);
-        let quad = quad_diag(&cov, b, setup.l.as_ref());
+        let quad = quad_diag(&cov, b);
         let c: Vec<f64> = (0..train.n)
             .map(|n| (mu[n] * mu[n] + setup.ktilde[n] + quad[n]).sqrt())
             .collect();
@@ -106,7 +95,7 @@ pub(crate) fn fit_psi<P: Psi>(
         let mut kernel = None;
         if let Some(ks) = p.kernel_steps.filter(|ks| epoch >= ks.warmup) {
             let theta_now: Vec<f64> = {
-                let quad = quad_diag(&cov, setup.b.as_ref(), setup.l.as_ref());
+                let quad = quad_diag(&cov, setup.b.as_ref());
                 (0..train.n)
                     .map(|n| psi.theta((mu_new[n] * mu_new[n] + setup.ktilde[n] + quad[n]).sqrt()))
                     .collect()

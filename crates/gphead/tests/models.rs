@@ -47,8 +47,9 @@ fn probit_vi_elbo_never_decreases_and_recovers_instances() {
     let bauc = roc_auc(&bl, &full).unwrap();
     assert!(bauc > 0.95, "bag AUC (full covariance) {bauc}");
     for b in &pred.bags {
-        let (m, sd, se) = b.full_cov.unwrap();
-        assert!((0.0..=1.0).contains(&m) && sd >= 0.0 && se <= sd);
+        let (f, se) = b.full_cov.unwrap();
+        assert!((0.0..=1.0).contains(&f.mean) && f.sd >= 0.0 && se <= f.sd);
+        assert!(0.0 <= f.lo && f.lo <= f.mean && f.mean <= f.hi && f.hi <= 1.0);
     }
     // the exact instance mean of the probit: Φ(μ/√(1+σ²)) equals the Monte Carlo mean
     for i in &pred.instances {
@@ -289,7 +290,7 @@ fn every_model_saves_and_loads() {
             back.predict(&test, 50, 1).unwrap(),
         );
         for (x, y) in a.bags.iter().zip(&b.bags) {
-            assert!((x.max_mean - y.max_mean).abs() < 1e-9, "{link:?}");
+            assert!((x.max.mean - y.max.mean).abs() < 1e-9, "{link:?}");
             assert_eq!(x.full_cov.is_some(), y.full_cov.is_some());
         }
     }

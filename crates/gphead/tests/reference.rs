@@ -3,7 +3,7 @@
 
 #![allow(clippy::needless_range_loop)] // a plain transcription of the formulas, index by index
 
-use gphead::{fit, EmaxRule, FitParams, Init, MilData, Model, Rbf};
+use gphead::{fit, EmaxRule, FitParams, MilData, Model, Rbf};
 
 type M = Vec<Vec<f64>>;
 
@@ -207,7 +207,6 @@ fn params(link: Model, z: &[[f64; 2]], kern: Rbf) -> FitParams {
         variance: Some(kern.variance),
         lengthscale: Some(kern.lengthscale),
         max_epochs: 1,
-        init: Init::Prior,
         emax: EmaxRule::Product,
         seed: 5,
         ..FitParams::default()

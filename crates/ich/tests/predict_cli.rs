@@ -62,7 +62,8 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
         .as_f64()
         .unwrap();
     assert!(cnn_auc >= 0.9, "CNN validation bag AUC {cnn_auc}:\n{text}");
-    assert_eq!(manifest["gp"]["family"], "g-vgpmil(α=1, β=1)");
+    assert_eq!(manifest["gp"]["family"], "vgpmil");
+    assert_eq!(manifest["gp"]["validation"]["calibrated"], true);
     let rep = out.join("report");
     for f in ["index.html", "report.json", "scans.csv", "slices.csv"] {
         assert!(rep.join(f).is_file(), "{f} missing:\n{text}");
@@ -88,6 +89,16 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
         assert!((f(&row["sd"]) - js["sd"].as_f64().unwrap()).abs() < 1e-12);
         assert!((0.0..=1.0).contains(&p) && js["sd"].as_f64().unwrap() >= 0.0);
         assert_eq!(row["positive"] == "1", p >= 0.5);
+        // the 90 % interval holds the probability and lies inside [0, 1]
+        let (lo, hi) = (f(&row["lo"]), f(&row["hi"]));
+        assert!(
+            0.0 <= lo && lo <= p && p <= hi && hi <= 1.0,
+            "{lo} {p} {hi}"
+        );
+        assert_eq!(
+            row["uncertain"] == "1",
+            (lo < 0.5 && 0.5 <= hi) || f(&row["sd"]) >= 0.1
+        );
         // its slices, in z order, agree with slices.csv
         let sl = js["slices"].as_array().unwrap();
         assert_eq!(sl.len(), 8);
@@ -110,11 +121,21 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
             n_pos += usize::from(b["positive"] == "1");
         }
         assert!((att - 1.0).abs() < 1e-4, "attention sums to 1");
+        // max rule with one calibration: the scan is its most suspicious slice, same numbers
+        let top = rows
+            .iter()
+            .map(|b| f(&b["probability"]))
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert!((top - p).abs() < 1e-12, "scan {p} vs its top slice {top}");
         assert_eq!(row["positive_slices"], n_pos.to_string());
         // the page exists and carries the scan's numbers
         let page = rep.join(js["page"].as_str().unwrap());
         let html = std::fs::read_to_string(&page).unwrap();
-        assert!(html.contains(&format!("{p:.3} ±")), "{}", page.display());
+        assert!(
+            html.contains(&format!("{p:.3} [{lo:.3}–{hi:.3}]")),
+            "{}",
+            page.display()
+        );
         assert_eq!(html.matches("<img src=\"data:image/png;base64,").count(), 8);
         assert!(index.contains(js["page"].as_str().unwrap()));
     }
@@ -132,6 +153,9 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
     let reported = report["metrics"]["scan"]["auc"].as_f64().unwrap();
     assert!((auc - reported).abs() < 1e-12, "{auc} vs {reported}");
     assert!(auc >= 0.9, "held-out scan AUC {auc}:\n{text}");
+    // slices are calibrated too (the map was fitted on validation scans, never on slice labels)
+    let slice_ece = report["metrics"]["slice"]["ece"].as_f64().unwrap();
+    assert!(slice_ece <= 0.1, "held-out slice ECE {slice_ece}:\n{text}");
 }
 
 #[test]

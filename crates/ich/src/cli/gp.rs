@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use detect::fit::{fit_gp, FitData, FitJob, Fitted};
 use gphead::protocol::{evaluate, EvalOptions};
-use gphead::{BagRule, EmaxRule, FitParams, Gibbs, Grid, Init, Model};
+use gphead::{BagRule, EmaxRule, FitParams, Gibbs, Grid, Model};
 
 use super::{opt4, range};
 
@@ -25,41 +25,37 @@ pub enum EmaxArg {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub enum BagRuleArg {
-    /// Largest instance probability (upstream code; the default but for the probit models).
+    /// The largest instance probability: the bag is its most suspicious instance (the upstream
+    /// codes; the default but for the probit models).
     Max,
+    /// The expected per-draw maximum over instances (grows with the number of instances when
+    /// the latent spread is large).
+    MaxPerDraw,
     /// 1 − Π(1 − p) (paper).
     NoisyOr,
     /// 1 − P(all m* < 0) with the bag's full latent covariance (probit models; their default).
     FullCovariance,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-pub enum InitArg {
-    /// q(u) = prior, π ~ U(0, 0.1).
-    Prior,
-    /// m ~ N(0, I), S = I, π ~ U(0, 0.1) (upstream code).
-    Upstream,
-}
-
 /// Options of every GP fit (fit-gp and eval-gp).
 #[derive(clap::Args, Debug, Clone)]
 pub struct GpArgs {
-    /// Model: vgpmil, g-vgpmil (Gamma ψ), probit (VI), probit-gibbs, lm-vgpmil.
-    #[arg(long, default_value = "g-vgpmil", value_parser = parse_model)]
+    /// Model: vgpmil, g-vgpmil (Gamma ψ), probit (VI), probit-gibbs, lm-vgpmil. VGPMIL is the
+    /// default: the best on the real ICH features (docs/BENCHMARKS.md); G-VGPMIL is the better on
+    /// the MUSK benchmarks.
+    #[arg(long, default_value = "vgpmil", value_parser = parse_model)]
     model: Model,
     /// The bag-likelihood constant H (> 1).
     #[arg(long = "H", default_value_t = 100.0, value_parser = range::above_one)]
     h: f64,
-    /// How E[max] over the other instances of a bag is computed.
-    #[arg(long, value_enum, default_value = "product")]
+    /// How E[max] over the other instances of a bag is computed (loo-max: results no longer
+    /// hinge on H, docs/BENCHMARKS.md).
+    #[arg(long, value_enum, default_value = "loo-max")]
     emax: EmaxArg,
     /// How instance probabilities make a bag probability (default: full-covariance for the probit
     /// models, max for the others).
     #[arg(long, value_enum)]
     bag_rule: Option<BagRuleArg>,
-    /// Initialisation of q(u).
-    #[arg(long, value_enum, default_value = "prior")]
-    init: InitArg,
     /// Maximum number of epochs [1..=100000].
     #[arg(long, default_value_t = 200, value_parser = |s: &str| range::int_in(s, 1, 100_000))]
     max_epochs: usize,
@@ -76,9 +72,9 @@ pub struct GpArgs {
     /// Kernel squared length scale l (> 0; default D).
     #[arg(long, value_parser = range::positive)]
     lengthscale: Option<f64>,
-    /// Estimate the kernel (v, l) by this many gradient steps per epoch (VGPMIL, G-VGPMIL)
-    /// [1..=10000].
-    #[arg(long, value_parser = |s: &str| range::int_in(s, 1, 10_000))]
+    /// Estimate the kernel (v, l) by this many gradient steps per epoch, from the first epoch
+    /// (VGPMIL, G-VGPMIL; default 5 for them, 0 turns it off) [0..=10000].
+    #[arg(long, value_parser = |s: &str| range::int_in(s, 0, 10_000))]
     kernel_steps: Option<usize>,
     /// LM-VGPMIL margin weight C (> 0).
     #[arg(long = "C", default_value_t = 2.0, value_parser = range::positive)]
@@ -119,17 +115,18 @@ impl GpArgs {
             },
             bag_rule: self.bag_rule.map(|r| match r {
                 BagRuleArg::Max => BagRule::Max,
+                BagRuleArg::MaxPerDraw => BagRule::MaxPerDraw,
                 BagRuleArg::NoisyOr => BagRule::NoisyOr,
                 BagRuleArg::FullCovariance => BagRule::FullCovariance,
             }),
-            kernel_steps: self.kernel_steps.map(|steps| gphead::hyper::KernelSteps {
-                steps,
-                ..Default::default()
-            }),
-            init: match self.init {
-                InitArg::Prior => Init::Prior,
-                InitArg::Upstream => Init::Upstream,
-            },
+            kernel_steps: self
+                .kernel_steps
+                .or(self.model.theta(1.0).map(|_| 5))
+                .filter(|&steps| steps > 0)
+                .map(|steps| gphead::hyper::KernelSteps {
+                    steps,
+                    ..Default::default()
+                }),
             max_epochs: self.max_epochs,
             patience: self.patience,
             balanced_inducing: !self.no_balanced_inducing,
@@ -273,9 +270,13 @@ pub struct EvalArgs {
     /// Hold out this fraction of bags as the test split instead of k folds (0, 1).
     #[arg(long, value_parser = range::open_fraction)]
     holdout: Option<f64>,
-    /// Number of stratified splits [1..=100].
-    #[arg(long, default_value_t = 5, value_parser = |s: &str| range::int_in(s, 1, 100))]
-    splits: usize,
+    /// Number of stratified splits [1..=100], or a splits FILE (`split,bag,role` with role
+    /// fit / valid / test, the format of ../shared/data/splits/): then every split is fitted on
+    /// its fit bags, stopped and calibrated on its valid bags and tested on its test bags, and
+    /// `{split}` in --features and --test stands for the split's number (one features file per
+    /// split, as the RSNA halves).
+    #[arg(long, default_value = "5", value_parser = parse_splits)]
+    splits: Splits,
     /// Grid of inducing points (each ≥ 1).
     #[arg(long, value_delimiter = ',', default_value = "50,100,200", value_parser = |s: &str| range::int_in(s, 1, 100_000))]
     inducing: Vec<usize>,
@@ -301,34 +302,95 @@ pub struct EvalArgs {
     csv: Option<PathBuf>,
 }
 
+/// `--splits`: k folds, or a file of given splits.
+#[derive(Debug, Clone)]
+pub enum Splits {
+    Folds(usize),
+    File(PathBuf),
+}
+
+fn parse_splits(s: &str) -> Result<Splits, String> {
+    if s.trim().chars().all(|c| c.is_ascii_digit()) {
+        range::int_in(s, 1, 100).map(Splits::Folds)
+    } else {
+        Ok(Splits::File(PathBuf::from(s)))
+    }
+}
+
+/// `{split}` in a path replaced by the split's number.
+fn for_split(p: &std::path::Path, k: usize) -> PathBuf {
+    PathBuf::from(p.display().to_string().replace("{split}", &k.to_string()))
+}
+
 pub fn eval(a: EvalArgs) -> anyhow::Result<ExitCode> {
-    let data = detect::features::read(&a.features)?;
-    let external = a.test.as_deref().map(detect::features::read).transpose()?;
     let opts = EvalOptions {
         grid: Grid {
             inducing: a.inducing.clone(),
             alpha: a.alpha.clone(),
             beta: a.beta.clone(),
         },
-        splits: a.splits,
+        splits: match a.splits {
+            Splits::Folds(k) => k,
+            Splits::File(_) => 0,
+        },
         holdout: a.holdout,
         valid_fraction: a.valid_fraction,
         base: a.gp.params(100, 1.0, 1.0),
         samples: a.samples,
         seed: a.gp.seed,
     };
-    let report = evaluate(&data, external.as_ref(), &opts)?;
-    println!(
-        "{} on {} ({} bags, {} instances){}",
-        a.gp.model.cli_name(),
-        a.features.display(),
-        data.bags.len(),
-        data.n,
-        a.test
-            .as_ref()
-            .map(|t| format!(", external test {}", t.display()))
-            .unwrap_or_default()
-    );
+    let report = if let Splits::File(sf) = &a.splits {
+        let splits = detect::features::read_splits(sf)?;
+        let mut tables: std::collections::BTreeMap<PathBuf, gphead::MilData> = Default::default();
+        for (k, _) in &splits {
+            for p in std::iter::once(&a.features).chain(a.test.as_ref()) {
+                let path = for_split(p, *k);
+                if !tables.contains_key(&path) {
+                    let t = detect::features::read(&path)?;
+                    tables.insert(path, t);
+                }
+            }
+        }
+        let get = |p: PathBuf| {
+            tables
+                .get(&p)
+                .ok_or_else(|| gphead::GpError::Data(format!("{} not read", p.display())))
+        };
+        let r = gphead::protocol::evaluate_fixed(
+            &splits,
+            |k| get(for_split(&a.features, k)),
+            |k| a.test.as_ref().map(|t| get(for_split(t, k))).transpose(),
+            &opts,
+        )?;
+        println!(
+            "{} on {} with the splits of {} ({} splits){}",
+            a.gp.model.cli_name(),
+            a.features.display(),
+            sf.display(),
+            splits.len(),
+            a.test
+                .as_ref()
+                .map(|t| format!(", external test {}", t.display()))
+                .unwrap_or_default()
+        );
+        r
+    } else {
+        let data = detect::features::read(&a.features)?;
+        let external = a.test.as_deref().map(detect::features::read).transpose()?;
+        let r = evaluate(&data, external.as_ref(), &opts)?;
+        println!(
+            "{} on {} ({} bags, {} instances){}",
+            a.gp.model.cli_name(),
+            a.features.display(),
+            data.bags.len(),
+            data.n,
+            a.test
+                .as_ref()
+                .map(|t| format!(", external test {}", t.display()))
+                .unwrap_or_default()
+        );
+        r
+    };
     for s in &report.splits {
         println!(
             "  split {}: chose M = {}, {} (validation bag AUC {}), {} epochs, {:.2} s",
