@@ -211,7 +211,12 @@ mod tests {
             model: Model::Probit,
             ..FitParams::default()
         };
-        assert_eq!(probit.validate().unwrap().bag_rule, BagRule::FullCovariance);
+        assert_eq!(probit.validate().unwrap().bag_rule, BagRule::Max);
+        let full = FitParams {
+            bag_rule: Some(BagRule::FullCovariance),
+            ..probit
+        };
+        assert_eq!(full.validate().unwrap().bag_rule, BagRule::FullCovariance);
         for (p, word) in [
             (
                 FitParams {

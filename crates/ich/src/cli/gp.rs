@@ -26,14 +26,14 @@ pub enum EmaxArg {
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub enum BagRuleArg {
     /// The largest instance probability: the bag is its most suspicious instance (the upstream
-    /// codes; the default but for the probit models).
+    /// codes; the default).
     Max,
     /// The expected per-draw maximum over instances (grows with the number of instances when
     /// the latent spread is large).
     MaxPerDraw,
     /// 1 − Π(1 − p) (paper).
     NoisyOr,
-    /// 1 − P(all m* < 0) with the bag's full latent covariance (probit models; their default).
+    /// 1 − P(all m* < 0) with the bag's full latent covariance (probit models).
     FullCovariance,
 }
 
@@ -52,8 +52,7 @@ pub struct GpArgs {
     /// hinge on H, docs/BENCHMARKS.md).
     #[arg(long, value_enum, default_value = "loo-max")]
     emax: EmaxArg,
-    /// How instance probabilities make a bag probability (default: full-covariance for the probit
-    /// models, max for the others).
+    /// How instance probabilities make a bag probability (default: max).
     #[arg(long, value_enum)]
     bag_rule: Option<BagRuleArg>,
     /// Maximum number of epochs [1..=100000].
@@ -345,9 +344,9 @@ pub fn eval(a: EvalArgs) -> anyhow::Result<ExitCode> {
         for (k, _) in &splits {
             for p in std::iter::once(&a.features).chain(a.test.as_ref()) {
                 let path = for_split(p, *k);
-                if !tables.contains_key(&path) {
-                    let t = detect::features::read(&path)?;
-                    tables.insert(path, t);
+                if let std::collections::btree_map::Entry::Vacant(e) = tables.entry(path) {
+                    let t = detect::features::read(e.key())?;
+                    e.insert(t);
                 }
             }
         }
