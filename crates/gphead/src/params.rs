@@ -25,7 +25,7 @@ impl Default for KernelSteps {
         Self {
             steps: 5,
             step_size: 0.1,
-            warmup: 0,
+            warmup: 5,
         }
     }
 }

@@ -20,10 +20,12 @@ fn both_models_learn_bags_and_instances() {
             beta: 2.5,
         },
     ] {
+        // the command line's E[max] (leave-one-out max)
         let p = FitParams {
             model: link,
             inducing: 50,
             seed: 3,
+            emax: gphead::EmaxRule::LooMax,
             ..FitParams::default()
         };
         let out = fit(&p, &train, Some(&valid)).unwrap();

@@ -71,7 +71,7 @@ pub struct GpArgs {
     /// Kernel squared length scale l (> 0; default D).
     #[arg(long, value_parser = range::positive)]
     lengthscale: Option<f64>,
-    /// Estimate the kernel (v, l) by this many gradient steps per epoch, from the first epoch
+    /// Estimate the kernel (v, l) by this many gradient steps per epoch, after 5 warm-up epochs
     /// (VGPMIL, G-VGPMIL; default 5 for them, 0 turns it off) [0..=10000].
     #[arg(long, value_parser = |s: &str| range::int_in(s, 0, 10_000))]
     kernel_steps: Option<usize>,
