@@ -15,7 +15,9 @@ use preprocess::PreprocessConfig;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::error::{read_json, write_atomic, write_json, Error, Result};
+use preprocess::dataset::{read_json, write_atomic, write_json};
+
+use crate::error::{Error, Result};
 
 /// Version of `manifest.json`.
 pub const BUNDLE_FORMAT: u32 = 1;
@@ -70,7 +72,7 @@ impl CnnFolderConfig {
     }
 
     pub fn save(&self, dir: &Path) -> Result<()> {
-        write_json(&dir.join(CNN_CONFIG), self)
+        Ok(write_json(&dir.join(CNN_CONFIG), self)?)
     }
 }
 
@@ -286,7 +288,7 @@ impl Bundle {
         for n in names {
             m.files.insert(n.clone(), sha256_file(&dir.join(&n))?);
         }
-        write_json(&dir.join(MANIFEST), m)
+        Ok(write_json(&dir.join(MANIFEST), m)?)
     }
 
     /// Opens a bundle: format, checksums of every file, and the parts against each other.

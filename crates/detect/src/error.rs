@@ -50,21 +50,3 @@ impl Error {
         }
     }
 }
-
-/// Writes `bytes` to `path` atomically, naming the file in the error.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    milbase::write_atomic(path, bytes).map_err(|e| Error::io(path, e))
-}
-
-/// Writes JSON atomically.
-pub(crate) fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<()> {
-    let bytes = serde_json::to_vec_pretty(value)
-        .map_err(|e| Error::file(path, format!("serialising: {e}")))?;
-    write_atomic(path, &bytes)
-}
-
-/// Reads and parses JSON.
-pub(crate) fn read_json<T: for<'de> serde::Deserialize<'de>>(path: &Path) -> Result<T> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    serde_json::from_slice(&bytes).map_err(|e| Error::file(path, format!("parsing: {e}")))
-}

@@ -10,7 +10,9 @@ use gphead::{FitOutput, FitParams, GpModel, MilData};
 use serde::Serialize;
 
 use crate::bundle::{sha256_file, Bundle, DataSummary, GpPart, GpValidation, GP_MODEL, GP_TRACE};
-use crate::error::{write_atomic, Error, Result};
+use preprocess::dataset::write_atomic;
+
+use crate::error::{Error, Result};
 
 /// A fitting job.
 #[derive(Debug, Clone)]
@@ -163,10 +165,13 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
     if let Some(v) = &valid {
         let model = &mut output.model;
         let l = v.bag_labels();
-        // the head's own bag probabilities on the held-out bags (uncalibrated)
-        let p = model
-            .predict_uncalibrated(v, job.samples, params.seed)?
-            .bag_probabilities(model.bag_rule);
+        // one set of draws of every held-out bag's probability by the bag rule: their means are
+        // the head's own (uncalibrated) bag probabilities, and the calibration is fitted on them
+        let draws = model.bag_rule_draws(v, job.samples, params.seed)?;
+        let mean = |d: &[f64], g: &dyn Fn(f64) -> f64| {
+            d.iter().map(|&x| g(x)).sum::<f64>() / d.len().max(1) as f64
+        };
+        let p: Vec<f64> = draws.iter().map(|d| mean(d, &|x| x)).collect();
         let (auc, ll, e) = (
             gphead::metrics::roc_auc(&l, &p),
             log_likelihood(&l, &p),
@@ -179,15 +184,11 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
             platt: None,
         };
         if job.calibrate {
-            // one monotone map for slices and scans, fitted on the held-out bags through the
-            // bag rule: every bag's draws, so that the calibrated probability (the mean of the
-            // mapped draws) is what the map was fitted for
-            let draws = model.bag_rule_draws(v, job.samples, params.seed)?;
+            // one monotone map for slices and scans, fitted through the bag rule on the draws, so
+            // that the calibrated probability (the mean of the mapped draws) is what it fits
             let c = Platt::fit_draws(&l, &draws);
             model.calibration = Some(c);
-            let q = model
-                .predict(v, job.samples, params.seed)?
-                .bag_probabilities(model.bag_rule);
+            let q: Vec<f64> = draws.iter().map(|d| mean(d, &|x| c.apply(x))).collect();
             val.platt = Some((c, log_likelihood(&l, &q), ece(&l, &q, 10)));
         }
         validation = Some(val);

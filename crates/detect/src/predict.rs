@@ -18,7 +18,9 @@ use preprocess::scan::Scan;
 
 use crate::bundle::{rfc3339, Bundle};
 use crate::device::{device, Backend};
-use crate::error::{write_atomic, Error, Result};
+use preprocess::dataset::write_atomic;
+
+use crate::error::{Error, Result};
 use crate::html::{index_page, png_data_uri, scan_page};
 use crate::report::{
     reliability, scans_csv, slices_csv, ModelInfo, Report, ReportMetrics, ScanReport, SliceReport,

@@ -289,6 +289,23 @@ impl GpModel {
         Ok(summarise(&d, data, &mu, &var, self.model.squash(), None))
     }
 
+    /// The uncalibrated predictions and those with `calib`, from one set of draws (an
+    /// evaluation compares both).
+    pub fn predict_both(
+        &self,
+        data: &MilData,
+        samples: usize,
+        seed: u64,
+        calib: Platt,
+    ) -> Result<(Predictions, Predictions)> {
+        let (d, mu, var) = self.bag_draws(data, samples, seed)?;
+        let squash = self.model.squash();
+        Ok((
+            summarise(&d, data, &mu, &var, squash, None),
+            summarise(&d, data, &mu, &var, squash, Some(calib)),
+        ))
+    }
+
     /// The uncalibrated draws of every bag's probability by the model's bag rule: what a
     /// calibration map is fitted on ([`crate::calibrate::Platt::fit_draws`]).
     pub fn bag_rule_draws(
@@ -423,13 +440,10 @@ impl GpModel {
             path: path.into(),
             detail: e.to_string(),
         })?;
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, bytes)
-            .and_then(|_| std::fs::rename(&tmp, path))
-            .map_err(|e| GpError::Io {
-                path: path.into(),
-                source: e,
-            })
+        milbase::write_atomic(path, &bytes).map_err(|e| GpError::Io {
+            path: path.into(),
+            source: e,
+        })
     }
 
     /// Reads a model, refusing other formats and versions.

@@ -241,7 +241,18 @@ impl BagDraws {
                 (Summary::of(&mut v), raw_mean)
             })
             .collect();
-        let max_instance = self.most_suspicious(calib);
+        // the most suspicious instance: the largest mean of the (mapped) draws, the first on ties
+        let max_instance = inst
+            .iter()
+            .enumerate()
+            .fold((0, f64::NEG_INFINITY), |best, (j, (s, _))| {
+                if s.mean > best.1 {
+                    (j, s.mean)
+                } else {
+                    best
+                }
+            })
+            .0;
         let full_cov = self.full_cov.as_ref().map(|f| {
             let mut v: Vec<f64> = f.iter().map(|&x| g(x)).collect();
             let s = Summary::of(&mut v);

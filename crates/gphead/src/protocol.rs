@@ -107,10 +107,7 @@ fn evaluate_set(
     samples: usize,
     seed: u64,
 ) -> Result<SetResult> {
-    let pred = model.predict_uncalibrated(data, samples, seed)?;
-    let mut calibrated_model = model.clone();
-    calibrated_model.calibration = Some(platt);
-    let cal = calibrated_model.predict(data, samples, seed)?;
+    let (pred, cal) = model.predict_both(data, samples, seed, platt)?;
     let labels = data.bag_labels();
     let p = pred.bag_probabilities(model.bag_rule);
     let instance = data

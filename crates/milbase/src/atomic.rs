@@ -5,8 +5,9 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// The temporary path beside `path` (`.NAME.tmpPID`, hidden, same folder so the rename is atomic).
-fn temporary(path: &Path) -> io::Result<PathBuf> {
+/// The temporary path beside `path` (`.NAME.tmpPID`, hidden, same folder so the rename is atomic),
+/// for writers that stream into a file and rename it themselves.
+pub fn temporary(path: &Path) -> io::Result<PathBuf> {
     let name = path.file_name().ok_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidInput,

@@ -6,74 +6,49 @@ fn float(s: &str) -> Result<f64, String> {
         .map_err(|_| format!("'{s}' is not a number"))
 }
 
-/// A fraction in [0, 1).
-pub fn fraction(s: &str) -> Result<f64, String> {
+/// `s` as a number for which `ok` holds, else an error naming the range.
+fn float_in(s: &str, ok: impl Fn(f64) -> bool, range: &str) -> Result<f64, String> {
     let v = float(s)?;
-    if (0.0..1.0).contains(&v) {
+    if ok(v) {
         Ok(v)
     } else {
-        Err(format!("{v} is not within [0, 1)"))
+        Err(format!("{v} is not {range}"))
     }
+}
+
+/// A fraction in [0, 1).
+pub fn fraction(s: &str) -> Result<f64, String> {
+    float_in(s, |v| (0.0..1.0).contains(&v), "within [0, 1)")
 }
 
 /// A fraction in (0, 1) (a test hold-out: some bags on each side).
 pub fn open_fraction(s: &str) -> Result<f64, String> {
-    let v = float(s)?;
-    if v > 0.0 && v < 1.0 {
-        Ok(v)
-    } else {
-        Err(format!("{v} is not within (0, 1)"))
-    }
+    float_in(s, |v| v > 0.0 && v < 1.0, "within (0, 1)")
 }
 
 /// A probability in [0, 1].
 pub fn probability(s: &str) -> Result<f64, String> {
-    let v = float(s)?;
-    if (0.0..=1.0).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{v} is not within [0, 1]"))
-    }
+    float_in(s, |v| (0.0..=1.0).contains(&v), "within [0, 1]")
 }
 
 /// A finite number ≥ 0.
 pub fn non_negative(s: &str) -> Result<f64, String> {
-    let v = float(s)?;
-    if v >= 0.0 && v.is_finite() {
-        Ok(v)
-    } else {
-        Err(format!("{v} is not a finite number ≥ 0"))
-    }
+    float_in(s, |v| v >= 0.0 && v.is_finite(), "a finite number ≥ 0")
 }
 
 /// A finite number > 0.
 pub fn positive(s: &str) -> Result<f64, String> {
-    let v = float(s)?;
-    if v > 0.0 && v.is_finite() {
-        Ok(v)
-    } else {
-        Err(format!("{v} is not a finite number > 0"))
-    }
+    float_in(s, |v| v > 0.0 && v.is_finite(), "a finite number > 0")
 }
 
 /// A finite number > 1 (the bag-likelihood constant H).
 pub fn above_one(s: &str) -> Result<f64, String> {
-    let v = float(s)?;
-    if v > 1.0 && v.is_finite() {
-        Ok(v)
-    } else {
-        Err(format!("{v} is not a finite number > 1"))
-    }
+    float_in(s, |v| v > 1.0 && v.is_finite(), "a finite number > 1")
 }
 
 /// A finite number.
 pub fn finite(s: &str) -> Result<f64, String> {
-    let v = float(s)?;
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err(format!("{v} is not finite"))
-    }
+    float_in(s, f64::is_finite, "finite")
 }
 
 /// An integer within `lo..=hi`.
