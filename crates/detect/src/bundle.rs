@@ -316,6 +316,7 @@ impl Bundle {
         let mut needed = vec![&m.cnn.config, &m.cnn.weights];
         if let Some(gp) = &m.gp {
             needed.push(&gp.model);
+            check_name(&mp, &gp.trace)?;
         }
         for n in needed {
             if !m.files.contains_key(n) {

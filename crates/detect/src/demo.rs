@@ -232,6 +232,7 @@ pub fn run(
             params,
             valid_fraction: 0.2,
             calibrate: true,
+            calibration_folds: 5,
             samples: 500,
             out: None,
             bundle: Some(bundle.clone()),

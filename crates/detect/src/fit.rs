@@ -25,6 +25,10 @@ pub struct FitJob {
     pub valid_fraction: f64,
     /// Fit Platt scaling of bag probabilities on the held-out bags and store it in the model.
     pub calibrate: bool,
+    /// With `calibrate`: 0 fits the map on the validation bags' draws; k ≥ 2 on the out-of-fold
+    /// draws of k-fold cross-fitting over every bag (each scored by a refit that did not see it,
+    /// [`gphead::crossfit`]), which rests the map on every bag instead of the few held out.
+    pub calibration_folds: usize,
     /// Monte Carlo samples of the validation report (≥ 1).
     pub samples: usize,
     /// Model file to write (its trace beside it as `<MODEL>.trace.csv`).
@@ -52,6 +56,8 @@ pub struct Validation {
     pub ece: f64,
     /// Platt scaling and the log-likelihood / ECE after it (same validation bags).
     pub platt: Option<(Platt, f64, f64)>,
+    /// The map's data: 0 = the held-out bags, k = k-fold out-of-fold draws of every bag.
+    pub calibration_folds: usize,
 }
 
 /// What a fit produced.
@@ -163,7 +169,7 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
     let seconds = t.elapsed().as_secs_f64();
     let mut validation = None;
     if let Some(v) = &valid {
-        let model = &mut output.model;
+        let model = &output.model;
         let l = v.bag_labels();
         // one set of draws of every held-out bag's probability by the bag rule: their means are
         // the head's own (uncalibrated) bag probabilities, and the calibration is fitted on them
@@ -182,11 +188,24 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
             log_likelihood: ll,
             ece: e,
             platt: None,
+            calibration_folds: job.calibration_folds,
         };
         if job.calibrate {
             // one monotone map for slices and scans, fitted through the bag rule on the draws, so
             // that the calibrated probability (the mean of the mapped draws) is what it fits
-            let c = Platt::fit_draws(&l, &draws);
+            let c = if job.calibration_folds >= 2 {
+                gphead::crossfit::calibration(
+                    &params,
+                    output.best_epoch + 1,
+                    &data,
+                    job.calibration_folds,
+                    job.samples,
+                    params.seed,
+                )?
+            } else {
+                Platt::fit_draws(&l, &draws)
+            };
+            let model = &mut output.model;
             model.calibration = Some(c);
             let q: Vec<f64> = draws.iter().map(|d| mean(d, &|x| c.apply(x))).collect();
             val.platt = Some((c, log_likelihood(&l, &q), ece(&l, &q, 10)));

@@ -41,6 +41,8 @@ pub struct PredictOptions {
     /// Keep patient name and ID in the reports.
     pub keep_phi: bool,
     pub backend: Backend,
+    /// Ceilings on one DICOM file's size and one slice's decoded size.
+    pub limits: preprocess::read::Limits,
 }
 
 impl Default for PredictOptions {
@@ -52,6 +54,7 @@ impl Default for PredictOptions {
             seed: 0,
             keep_phi: false,
             backend: Backend::Cpu,
+            limits: Default::default(),
         }
     }
 }
@@ -165,6 +168,7 @@ impl Predictor {
         let (meta, pixels) = decode_scan(
             scan,
             &self.bundle.manifest.preprocess,
+            &self.opts.limits,
             self.opts.keep_phi,
             &milbase::Quiet,
             skipped,
@@ -325,6 +329,8 @@ pub struct Outcome {
     /// `index.html` (written only with `html`).
     pub index: PathBuf,
     pub timing: Timing,
+    /// The scans that could not be processed, each with its reason (also in `report.skipped`).
+    pub failed: Vec<String>,
 }
 
 /// Where a scan comes from.
@@ -399,6 +405,7 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
         skipped: Vec::new(),
     };
     let skipped = Mutex::new(skipped);
+    let mut failed = Vec::new();
     progress.stage("predicting scans", work.len() as u64);
     for src in &work {
         let one = match src {
@@ -423,6 +430,7 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
             Err(e) => {
                 tracing::warn!("skipped: {e}");
                 report.skipped.push(e.to_string());
+                failed.push(e.to_string());
             }
         }
         progress.inc(1);
@@ -443,6 +451,7 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
         index: job.out.join(INDEX_HTML),
         report,
         timing: time,
+        failed,
     })
 }
 

@@ -110,6 +110,7 @@ fn cohort() -> Cohort {
             },
             valid_fraction: 0.2,
             calibrate: true,
+            calibration_folds: 5,
             samples: 200,
             out: None,
             bundle: Some(bundle.clone()),

@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{GpError, Result};
 
+/// The largest feature magnitude accepted: squares and sums of larger ones overflow f64 in the
+/// standardisation (a CNN's features are O(1)–O(100)).
+pub const MAX_FEATURE: f64 = 1e100;
+
 /// One bag (a scan): its name, label and the indices of its instances (slices) in order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bag {
@@ -50,7 +54,11 @@ impl MilData {
             }
         }
         for (i, row) in x.chunks(d.max(1)).enumerate() {
-            if let Some((f, v)) = row.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            if let Some((f, v)) = row
+                .iter()
+                .enumerate()
+                .find(|(_, v)| !(v.is_finite() && v.abs() <= MAX_FEATURE))
+            {
                 return Err(GpError::NonFinite {
                     instance: i,
                     name: instance_names[i].clone(),

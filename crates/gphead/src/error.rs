@@ -13,7 +13,7 @@ pub enum GpError {
         source: std::io::Error,
     },
     #[error(
-        "feature {feature} of instance {instance} ({name}) is {value}: features must be finite"
+        "feature {feature} of instance {instance} ({name}) is {value}: features must be finite and within ±1e100 (larger ones overflow the standardisation)"
     )]
     NonFinite {
         instance: usize,

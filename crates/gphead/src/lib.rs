@@ -18,6 +18,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod calibrate;
+pub mod crossfit;
 pub mod data;
 pub mod emax;
 pub mod error;

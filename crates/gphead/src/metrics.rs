@@ -98,6 +98,24 @@ pub fn ece(labels: &[u8], p: &[f64], bins: usize) -> f64 {
         .sum()
 }
 
+/// The ECE a perfectly calibrated predictor would show on this many items with these
+/// probabilities: the mean of [`ece`] over `draws` label sets drawn as `h ~ Bernoulli(p)` (seeded).
+/// An observed ECE at or below it is within the noise of the set's size, so it is the yardstick
+/// for an ECE target (75 RSNA test scans: ≈ 0.08, docs/BENCHMARKS.md).
+pub fn ece_floor(p: &[f64], bins: usize, draws: usize, seed: u64) -> f64 {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut labels = vec![0u8; p.len()];
+    let mut total = 0.0;
+    for _ in 0..draws.max(1) {
+        for (h, &q) in labels.iter_mut().zip(p) {
+            *h = u8::from(rng.random::<f64>() < q);
+        }
+        total += ece(&labels, p, bins);
+    }
+    total / draws.max(1) as f64
+}
+
 /// All metrics of one set of predictions.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
@@ -107,6 +125,9 @@ pub struct Metrics {
     pub log_likelihood: f64,
     pub average_precision: Option<f64>,
     pub ece: f64,
+    /// [`ece_floor`] of the same probabilities (200 label draws).
+    #[serde(default)]
+    pub ece_floor: f64,
 }
 
 impl Metrics {
@@ -118,6 +139,7 @@ impl Metrics {
             log_likelihood: log_likelihood(labels, p),
             average_precision: average_precision(labels, p),
             ece: ece(labels, p, 10),
+            ece_floor: ece_floor(p, 10, 200, 0),
         }
     }
 }
@@ -125,6 +147,19 @@ impl Metrics {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ece_floor_is_the_noise_of_a_calibrated_predictor() {
+        // certain probabilities: every draw agrees with them
+        assert_eq!(ece_floor(&[0.0, 1.0, 1.0, 0.0], 10, 50, 1), 0.0);
+        // p = 0.5 for n items: one bin, ECE = |mean(h) − 0.5| with mean(h) ≈ N(0.5, 0.25/n), so
+        // its expectation is 0.5 · sqrt(2 / (π n)) (half-normal mean): 0.019947 for n = 400
+        let f = ece_floor(&vec![0.5; 400], 10, 4000, 7);
+        let expected = 0.5 * (2.0 / (std::f64::consts::PI * 400.0)).sqrt();
+        assert!((f - expected).abs() < 0.03 * expected, "{f} vs {expected}");
+        // the same seed gives the same number
+        assert_eq!(f, ece_floor(&vec![0.5; 400], 10, 4000, 7));
+    }
 
     #[test]
     fn auc_with_ties_by_hand() {

@@ -517,7 +517,44 @@ impl GpModel {
         if std.iter().chain(mean).any(|v| !v.is_finite()) || std.iter().any(|&s| s <= 0.0) {
             return Err("feature standardisation with a non-finite or non-positive value".into());
         }
+        let finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
+        if !finite(&self.inducing_points) || !finite(&self.m_whitened) {
+            return Err("non-finite inducing points or mean".into());
+        }
+        if !finite(&self.precision_factor)
+            || (0..m).any(|i| self.precision_factor[i * m + i] == 0.0)
+        {
+            return Err(
+                "precision factor with a non-finite value or a zero on its diagonal".into(),
+            );
+        }
+        let k = &self.kernel;
+        if !(k.variance > 0.0 && k.variance.is_finite())
+            || !(k.lengthscale > 0.0 && k.lengthscale.is_finite())
+        {
+            return Err(format!(
+                "kernel variance {} and squared length scale {} must be positive and finite",
+                k.variance, k.lengthscale
+            ));
+        }
+        if !(self.kzz_jitter >= 0.0 && self.kzz_jitter.is_finite()) {
+            return Err(format!("jitter {} must be ≥ 0 and finite", self.kzz_jitter));
+        }
+        if !(self.h > 1.0 && self.h.is_finite()) {
+            return Err(format!("H = {} must be > 1 and finite", self.h));
+        }
+        if let Some(c) = &self.calibration {
+            if !(c.a > 0.0 && c.a.is_finite() && c.b.is_finite()) {
+                return Err(format!(
+                    "calibration a = {}, b = {}: a must be positive, both finite",
+                    c.a, c.b
+                ));
+            }
+        }
         if let Some(dr) = &self.draws {
+            if !finite(&dr.v) {
+                return Err("non-finite Gibbs draws".into());
+            }
             if dr.v.len() != dr.n * m {
                 return Err(format!(
                     "{} draw values for {} draws of M = {m}",

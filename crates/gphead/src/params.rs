@@ -146,6 +146,16 @@ impl ValidParams {
         }
         .validate()
     }
+
+    /// The same parameters with at most `max_epochs` epochs (cross-fitting refits a chosen
+    /// model for the number of epochs early stopping kept).
+    pub fn with_max_epochs(&self, max_epochs: usize) -> Result<ValidParams> {
+        FitParams {
+            max_epochs,
+            ..self.params.clone()
+        }
+        .validate()
+    }
 }
 
 impl FitParams {

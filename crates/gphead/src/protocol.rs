@@ -32,6 +32,11 @@ pub struct EvalOptions {
     /// Monte Carlo samples for test predictions.
     pub samples: usize,
     pub seed: u64,
+    /// Where the calibration map is fitted: 0 = the validation bags' draws; k ≥ 2 = the
+    /// out-of-fold draws of k-fold cross-fitting over fit and validation bags together
+    /// ([`crate::crossfit`]).
+    #[serde(default)]
+    pub calibration_folds: usize,
 }
 
 impl Default for EvalOptions {
@@ -47,6 +52,7 @@ impl Default for EvalOptions {
             },
             samples: 200,
             seed: 0,
+            calibration_folds: 0,
         }
     }
 }
@@ -174,7 +180,7 @@ fn run_split(
     si: usize,
     base: &crate::params::ValidParams,
     grid: &[(usize, Model)],
-    [fit_data, valid, test]: [&MilData; 3],
+    [fit_data, valid, test, pool]: [&MilData; 4],
     external: Option<&MilData>,
     opts: &EvalOptions,
 ) -> Result<SplitResult> {
@@ -199,10 +205,23 @@ fn run_split(
     }
     let (score, m, link, out, secs) = best.ok_or_else(|| GpError::Param("empty grid".into()))?;
     let model = out.model;
-    // the calibration map on the validation bags, through the bag rule
+    // the calibration map, through the bag rule: on the validation bags, or on every training
+    // bag scored out of fold
     let vl = valid.bag_labels();
     let draws = model.bag_rule_draws(valid, opts.samples, opts.seed)?;
-    let platt = Platt::fit_draws(&vl, &draws);
+    let platt = if opts.calibration_folds >= 2 {
+        let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
+        crate::crossfit::calibration(
+            &p,
+            out.best_epoch + 1,
+            pool,
+            opts.calibration_folds,
+            opts.samples,
+            opts.seed.wrapping_add(7919 + si as u64),
+        )?
+    } else {
+        Platt::fit_draws(&vl, &draws)
+    };
     let vp: Vec<f64> = draws
         .iter()
         .map(|d| d.iter().sum::<f64>() / d.len().max(1) as f64)
@@ -294,11 +313,12 @@ pub fn evaluate(
         let fit_data = data.subset(&fit_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
         let valid = data.subset(&val_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
         let test = data.subset(test_bags);
+        let pool = data.subset(train_bags);
         results.push(run_split(
             si,
             &base,
             &grid,
-            [&fit_data, &valid, &test],
+            [&fit_data, &valid, &test, &pool],
             external,
             opts,
         )?);
@@ -330,11 +350,17 @@ pub fn evaluate_fixed<'a>(
                 "split {k}: no fit or no validation bags"
             )));
         }
+        let pool: Vec<usize> = f.iter().chain(&v).copied().collect();
         results.push(run_split(
             *k,
             &base,
             &grid,
-            [&d.subset(&f), &d.subset(&v), &d.subset(&t)],
+            [
+                &d.subset(&f),
+                &d.subset(&v),
+                &d.subset(&t),
+                &d.subset(&pool),
+            ],
             e,
             opts,
         )?);
@@ -419,6 +445,11 @@ impl EvalReport {
             );
             push(
                 set,
+                "bag ECE floor (calibrated)",
+                col(&|s| Some(s.bag_calibrated.ece_floor)),
+            );
+            push(
+                set,
                 "instance AUC",
                 col(&|s| s.instance.and_then(|m| m.auc)),
             );
@@ -442,6 +473,11 @@ impl EvalReport {
                 set,
                 "instance ECE (calibrated)",
                 col(&|s| s.instance_calibrated.map(|m| m.ece)),
+            );
+            push(
+                set,
+                "instance ECE floor (calibrated)",
+                col(&|s| s.instance_calibrated.map(|m| m.ece_floor)),
             );
             push(
                 set,

@@ -106,3 +106,44 @@ fn same_seed_same_model_and_save_load_round_trip() {
         "{e}"
     );
 }
+
+#[test]
+fn cross_fitting_scores_every_bag_by_a_model_that_did_not_see_it() {
+    // labels that the features do not explain: a model scoring the bags it was fitted on
+    // separates them (it has fitted their labels), a model scoring bags it never saw cannot
+    let data = common::noise(100, 5);
+    let p = FitParams {
+        model: Model::Vgpmil,
+        inducing: 100,
+        lengthscale: Some(0.2),
+        seed: 1,
+        emax: gphead::EmaxRule::LooMax,
+        max_epochs: 40,
+        kernel_steps: None,
+        ..FitParams::default()
+    }
+    .validate()
+    .unwrap();
+    let oof = gphead::crossfit::out_of_fold(&p, 40, &data, 5, 50, 2).unwrap();
+    // every bag once
+    assert_eq!(oof.labels.len(), data.bags.len());
+    let count = |l: &[u8]| l.iter().filter(|&&h| h == 1).count();
+    assert_eq!(count(&oof.labels), count(&data.bag_labels()));
+    let mean = |d: &[f64]| d.iter().sum::<f64>() / d.len() as f64;
+    let oof_p: Vec<f64> = oof.draws.iter().map(|d| mean(d)).collect();
+    let oof_auc = roc_auc(&oof.labels, &oof_p).unwrap();
+    let full = gphead::fit_valid(&p, &data, None).unwrap();
+    let seen: Vec<f64> = full
+        .model
+        .bag_rule_draws(&data, 50, 2)
+        .unwrap()
+        .iter()
+        .map(|d| mean(d))
+        .collect();
+    let seen_auc = roc_auc(&data.bag_labels(), &seen).unwrap();
+    assert!(seen_auc > 0.75, "in-sample AUC {seen_auc}");
+    assert!((oof_auc - 0.5).abs() < 0.15, "out-of-fold AUC {oof_auc}");
+    // same seed, same draws
+    let again = gphead::crossfit::out_of_fold(&p, 40, &data, 5, 50, 2).unwrap();
+    assert_eq!(again.draws, oof.draws);
+}

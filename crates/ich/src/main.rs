@@ -58,6 +58,8 @@ fn run() -> anyhow::Result<ExitCode> {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_target(false)
+        // colour codes only for a terminal: a log redirected to a file stays plain text
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let bars = progress::Bars::new(!cli.quiet);
     match cli.command {

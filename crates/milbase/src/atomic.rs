@@ -25,6 +25,45 @@ pub fn temporary(path: &Path) -> io::Result<PathBuf> {
     )))
 }
 
+/// Removes the temporary files (`.NAME.tmpPID`) that an interrupted run left in `dir` — those
+/// whose process is gone (on Linux: no `/proc/PID`; elsewhere: any PID but ours) — and returns
+/// their paths. A rerun calls it on its output folders, so `kill -9` leaves nothing behind for
+/// good.
+pub fn remove_stale_temporaries(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(removed),
+        Err(e) => return Err(e),
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(pid) = stale_pid(name) else { continue };
+        let alive = if cfg!(target_os = "linux") {
+            Path::new("/proc").join(pid.to_string()).exists()
+        } else {
+            pid == std::process::id()
+        };
+        if !alive && entry.file_type()?.is_file() {
+            fs::remove_file(entry.path())?;
+            removed.push(entry.path());
+        }
+    }
+    Ok(removed)
+}
+
+/// The PID of a name made by [`temporary`] (`.NAME.tmpPID`), or None.
+fn stale_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?;
+    let (_, pid) = rest.rsplit_once(".tmp")?;
+    if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
 /// Writes `bytes` to `path` atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_atomic_with(path, |tmp| {
@@ -54,6 +93,30 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stale_temporaries_of_dead_processes_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        // PID 4294967 is above Linux's pid_max (2^22): never a live process
+        let dead = dir.path().join(".scan-7.bin.tmp4294967");
+        let ours = temporary(&dir.path().join("x.json")).unwrap();
+        let keep = ["a.json", ".hidden", ".b.tmp", ".c.tmp12x", "d.tmp99"];
+        fs::write(&dead, b"half").unwrap();
+        fs::write(&ours, b"being written").unwrap();
+        for k in keep {
+            fs::write(dir.path().join(k), b"x").unwrap();
+        }
+        let removed = remove_stale_temporaries(dir.path()).unwrap();
+        assert_eq!(removed, vec![dead.clone()]);
+        assert!(!dead.exists() && ours.exists());
+        for k in keep {
+            assert!(dir.path().join(k).exists(), "{k}");
+        }
+        // a folder that does not exist yet has nothing to clean
+        assert!(remove_stale_temporaries(&dir.path().join("none"))
+            .unwrap()
+            .is_empty());
+    }
 
     #[test]
     fn replaces_the_content_and_leaves_no_temporary_file() {

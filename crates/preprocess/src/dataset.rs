@@ -233,18 +233,51 @@ pub fn write_npz(path: &Path, shape: &[usize], data: &[u8]) -> Result<()> {
 }
 
 /// Reads array `x` of an `.npz` written by [`write_npz`] (or by `numpy.savez`).
-pub fn read_npz(path: &Path) -> Result<(Vec<usize>, Vec<u8>)> {
+pub fn read_npz(path: &Path, max_bytes: u64) -> Result<(Vec<usize>, Vec<u8>)> {
     let f = fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut zip = zip::ZipArchive::new(std::io::BufReader::new(f))
         .map_err(|e| Error::format(path, e.to_string()))?;
-    let mut entry = zip
+    let entry = zip
         .by_name("x.npy")
         .map_err(|e| Error::format(path, format!("no array x: {e}")))?;
-    let mut bytes = Vec::with_capacity(entry.size() as usize);
+    // the declared size and the decompressed stream are both the file's word: read at most
+    // `max_bytes` (what the manifest says the array holds), so a zip bomb costs nothing
+    let declared = entry.size();
+    if declared > max_bytes {
+        return Err(Error::format(
+            path,
+            format!("array x declares {declared} bytes, the manifest allows {max_bytes}"),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(declared as usize);
     entry
+        .take(max_bytes + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(Error::format(
+            path,
+            format!("array x holds more than the {max_bytes} bytes the manifest allows"),
+        ));
+    }
     parse_npy_u8(&bytes).map_err(|e| Error::format(path, e))
+}
+
+/// `rel` joined to `root` when it names a file inside `root` (relative, no `..`, no root or
+/// drive); the error names `manifest` and the path.
+pub fn inside(root: &Path, rel: &str, manifest: &Path) -> Result<PathBuf> {
+    let p = Path::new(rel);
+    let ok = !rel.is_empty()
+        && p.components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+    if ok {
+        Ok(root.join(p))
+    } else {
+        Err(Error::format(
+            manifest,
+            format!("path {rel:?} points outside the dataset folder"),
+        ))
+    }
 }
 
 /// A dataset opened for reading.
@@ -276,19 +309,58 @@ impl Dataset {
                 ),
             ));
         }
+        if !(16..=4096).contains(&manifest.config.size) {
+            return Err(Error::format(
+                &path,
+                format!("slice size {} is outside 16..=4096", manifest.config.size),
+            ));
+        }
+        // every file the manifest names must lie inside the dataset folder, every label be 0 or 1
+        for e in &manifest.scans {
+            inside(root, &e.meta, &path)?;
+            inside(root, &e.pixels, &path)?;
+            if let Some(l) = e.label.filter(|&l| l > 1) {
+                return Err(Error::format(
+                    &path,
+                    format!("scan {}: label {l} (scan labels are 0 or 1)", e.id),
+                ));
+            }
+        }
         Ok(Self {
             root: root.to_path_buf(),
             manifest,
         })
     }
 
+    fn manifest_path(&self) -> PathBuf {
+        self.root.join("dataset.json")
+    }
+
     pub fn scan_meta(&self, entry: &ScanEntry) -> Result<ScanMeta> {
-        read_json(&self.root.join(&entry.meta))
+        let path = inside(&self.root, &entry.meta, &self.manifest_path())?;
+        let meta: ScanMeta = read_json(&path)?;
+        let bad = meta
+            .label
+            .into_iter()
+            .chain(meta.slices.iter().filter_map(|s| s.label))
+            .find(|&l| l > 1);
+        if let Some(l) = bad {
+            return Err(Error::format(
+                &path,
+                format!("label {l} (labels are 0 or 1)"),
+            ));
+        }
+        Ok(meta)
     }
 
     pub fn scan_pixels(&self, entry: &ScanEntry) -> Result<ScanPixels> {
-        let path = self.root.join(&entry.pixels);
-        let (shape, data) = read_npz(&path)?;
+        let path = inside(&self.root, &entry.pixels, &self.manifest_path())?;
+        let size = self.manifest.config.size as u64;
+        // the .npy header is at most a few hundred bytes
+        let max = (entry.n_slices as u64)
+            .saturating_mul(3 * size * size)
+            .saturating_add(1 << 16);
+        let (shape, data) = read_npz(&path, max)?;
         let size = self.manifest.config.size;
         if shape.len() != 4 || shape[1] != 3 || shape[2] != size || shape[3] != size {
             return Err(Error::format(
@@ -330,7 +402,7 @@ mod tests {
         let p = dir.path().join("a.npz");
         let data: Vec<u8> = (0..2 * 3 * 4 * 4).map(|v| (v * 7 % 256) as u8).collect();
         write_npz(&p, &[2, 3, 4, 4], &data).unwrap();
-        let (shape, back) = read_npz(&p).unwrap();
+        let (shape, back) = read_npz(&p, 1 << 20).unwrap();
         assert_eq!(shape, vec![2, 3, 4, 4]);
         assert_eq!(back, data);
         // no temporary file is left behind

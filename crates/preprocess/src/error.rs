@@ -43,6 +43,12 @@ pub enum FileProblem {
     Colour(u16),
     #[error("multi-frame image ({0} frames): enhanced CT is not supported, convert it to one file per slice (e.g. dcmtk's `dcm2pnm` or gdcm's `gdcmconv --split`)")]
     MultiFrame(i64),
+    #[error("{what} of {bytes} bytes is over the limit of {limit} bytes")]
+    TooLarge {
+        what: &'static str,
+        bytes: u64,
+        limit: u64,
+    },
     #[error("read error: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -60,6 +66,7 @@ impl FileProblem {
             FileProblem::Decode(_) | FileProblem::Pixel(_) => "pixel decoding failed",
             FileProblem::Colour(_) => "colour image",
             FileProblem::MultiFrame(_) => "multi-frame image",
+            FileProblem::TooLarge { .. } => "too large",
             FileProblem::Io(_) => "read error",
         }
     }

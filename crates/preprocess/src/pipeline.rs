@@ -11,7 +11,7 @@ use crate::dataset::{
 };
 use crate::error::{Error, FileError, FileProblem, Result};
 use crate::labels::Labels;
-use crate::read::{read_header, read_hu, HuImage, SliceHeader};
+use crate::read::{read_header, read_hu_within, HuImage, Limits, SliceHeader};
 use crate::resample::resize;
 use crate::scan::{group, Scan};
 use crate::window::window_u8;
@@ -27,6 +27,8 @@ pub struct PreprocessOptions {
     /// Redo scans that are already in the output folder.
     pub force: bool,
     pub labels: Labels,
+    /// Ceilings on one file's size and one slice's decoded size.
+    pub limits: Limits,
 }
 
 /// What a run did.
@@ -94,6 +96,18 @@ pub fn preprocess(
 ) -> Result<Summary> {
     let scans_dir = out.join("scans");
     std::fs::create_dir_all(&scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
+    // what an interrupted run was writing when it died (the dataset itself is always whole)
+    for dir in [out, scans_dir.as_path()] {
+        let removed =
+            milbase::atomic::remove_stale_temporaries(dir).map_err(|e| Error::io(dir, e))?;
+        if !removed.is_empty() {
+            tracing::info!(
+                "removed {} temporary file(s) an interrupted run left in {}",
+                removed.len(),
+                dir.display()
+            );
+        }
+    }
     let (scans, skipped) = find_scans(inputs, progress)?;
     let mut summary = Summary {
         skipped,
@@ -220,7 +234,14 @@ fn process_scan(
             }
         }
     }
-    let (mut meta, data) = decode_scan(scan, &opts.config, opts.keep_phi, progress, skipped)?;
+    let (mut meta, data) = decode_scan(
+        scan,
+        &opts.config,
+        &opts.limits,
+        opts.keep_phi,
+        progress,
+        skipped,
+    )?;
     meta.pixels = pixels.clone();
     let size = opts.config.size;
     let kept = meta.n_slices;
@@ -236,6 +257,7 @@ fn process_scan(
 pub fn decode_scan(
     scan: &Scan,
     config: &PreprocessConfig,
+    limits: &Limits,
     keep_phi: bool,
     progress: &dyn Progress,
     skipped: &Mutex<Skipped>,
@@ -246,7 +268,7 @@ pub fn decode_scan(
     let mut kept_z = Vec::with_capacity(scan.slices.len());
     let mut warnings = scan.warnings.clone();
     for (h, z) in scan.slices.iter().zip(&scan.z) {
-        match read_hu(&h.path, config.rsna_fix) {
+        match read_hu_within(&h.path, config.rsna_fix, limits) {
             Ok((_, img)) => {
                 slice_to_channels(&img, config, &mut data);
                 kept.push(h);

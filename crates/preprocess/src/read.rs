@@ -170,16 +170,12 @@ fn header_from(path: &Path, obj: &DefaultDicomObject) -> Result<SliceHeader, Fil
             .to_string(),
         rows: rows.and_then(|v| u16::try_from(v).ok()).unwrap_or(0),
         cols: cols.and_then(|v| u16::try_from(v).ok()).unwrap_or(0),
-        position: fixed(floats_opt(
-            obj,
-            tags::IMAGE_POSITION_PATIENT,
-            "ImagePositionPatient",
-        )?),
-        orientation: fixed(floats_opt(
-            obj,
-            tags::IMAGE_ORIENTATION_PATIENT,
-            "ImageOrientationPatient",
-        )?),
+        position: // unreadable (e.g. not numbers): no geometry, so the scan falls back to
+        // InstanceNumber order (with a warning) instead of losing the slice
+        fixed(floats_opt(obj, tags::IMAGE_POSITION_PATIENT, "ImagePositionPatient").unwrap_or(None)),
+        orientation: // unreadable (e.g. not numbers): no geometry, so the scan falls back to
+        // InstanceNumber order (with a warning) instead of losing the slice
+        fixed(floats_opt(obj, tags::IMAGE_ORIENTATION_PATIENT, "ImageOrientationPatient").unwrap_or(None)),
         instance_number: int_opt(obj, tags::INSTANCE_NUMBER),
         pixel_spacing: fixed(floats_opt(obj, tags::PIXEL_SPACING, "PixelSpacing")?),
         slice_thickness: float_opt(obj, tags::SLICE_THICKNESS, "SliceThickness")?,
@@ -216,11 +212,52 @@ fn ts_name(uid: &str) -> String {
         .unwrap_or_else(|| "an unknown transfer syntax".to_string())
 }
 
-/// Decodes the first frame of a file to Hounsfield units.
+/// Ceilings on what one file may cost, checked against the file size and the header before any
+/// pixel data is read or decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest file read whole (default 1 GiB; a 512² CT slice is ~0.5 MiB).
+    pub max_file_bytes: u64,
+    /// The largest decoded slice, Rows × Columns × SamplesPerPixel × BitsAllocated / 8
+    /// (default 64 MiB: a 4096² 16-bit slice is 32 MiB).
+    pub max_slice_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_file_bytes: 1 << 30,
+            max_slice_bytes: 64 << 20,
+        }
+    }
+}
+
+/// Decodes the first frame of a file to Hounsfield units, within the default [`Limits`].
 pub fn read_hu(path: &Path, rsna_fix: bool) -> Result<(SliceHeader, HuImage), FileError> {
+    read_hu_within(path, rsna_fix, &Limits::default())
+}
+
+/// Decodes the first frame of a file to Hounsfield units, refusing a file or a slice larger
+/// than `limits`.
+pub fn read_hu_within(
+    path: &Path,
+    rsna_fix: bool,
+    limits: &Limits,
+) -> Result<(SliceHeader, HuImage), FileError> {
     let fail = |p: FileProblem| FileError::new(path, p);
+    let size = std::fs::metadata(path)
+        .map_err(|e| fail(FileProblem::Io(e)))?
+        .len();
+    if size > limits.max_file_bytes {
+        return Err(fail(FileProblem::TooLarge {
+            what: "file",
+            bytes: size,
+            limit: limits.max_file_bytes,
+        }));
+    }
     let obj = open(path, false).map_err(fail)?;
     let header = header_from(path, &obj).map_err(fail)?;
+    check_pixel_data(&obj, &header, limits).map_err(fail)?;
     // a decoder that panics on hostile data costs this file, not the run
     let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         decode(&obj, &header, rsna_fix)
@@ -232,6 +269,47 @@ pub fn read_hu(path: &Path, rsna_fix: bool) -> Result<(SliceHeader, HuImage), Fi
         )))
     });
     decoded.map(|img| (header, img)).map_err(fail)
+}
+
+/// What the header promises against the ceiling and, for native (uncompressed) pixel data,
+/// against the bytes the file holds.
+fn check_pixel_data(
+    obj: &DefaultDicomObject,
+    header: &SliceHeader,
+    limits: &Limits,
+) -> Result<(), FileProblem> {
+    let samples = int_opt(obj, tags::SAMPLES_PER_PIXEL)
+        .unwrap_or(1)
+        .clamp(1, 4) as u64;
+    let bits = int_opt(obj, tags::BITS_ALLOCATED)
+        .unwrap_or(16)
+        .clamp(1, 64) as u64;
+    let need = header.rows as u64 * header.cols as u64 * samples * bits.div_ceil(8);
+    if need > limits.max_slice_bytes {
+        return Err(FileProblem::TooLarge {
+            what: "decoded slice (Rows × Columns × SamplesPerPixel × BitsAllocated)",
+            bytes: need,
+            limit: limits.max_slice_bytes,
+        });
+    }
+    let native = TransferSyntaxRegistry
+        .get(&header.transfer_syntax)
+        .is_some_and(|t| t.is_codec_free() && !t.is_encapsulated_pixel_data());
+    if native {
+        if let Some(value) = obj
+            .element_opt(tags::PIXEL_DATA)
+            .ok()
+            .flatten()
+            .and_then(|e| e.value().primitive().map(|p| p.calculate_byte_len() as u64))
+        {
+            if value < need {
+                return Err(FileProblem::Corrupt(format!(
+                    "PixelData holds {value} bytes; Rows × Columns × SamplesPerPixel × BitsAllocated need {need}"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The message of a caught panic.

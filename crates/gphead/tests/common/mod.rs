@@ -39,3 +39,13 @@ pub fn synthetic(bags: usize, seed: u64) -> MilData {
     }
     MilData::from_instances(d, x, bn, bl, Some(il), names).unwrap()
 }
+
+/// Bags of one N(0, I) instance in D = 2 whose labels (alternating) carry no signal at all.
+pub fn noise(bags: usize, seed: u64) -> MilData {
+    let d = 2;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let x: Vec<f64> = (0..bags * d).map(|_| rng.sample(StandardNormal)).collect();
+    let names: Vec<String> = (0..bags).map(|b| format!("bag{b}")).collect();
+    let labels: Vec<u8> = (0..bags).map(|b| (b % 2) as u8).collect();
+    MilData::from_instances(d, x, names.clone(), labels, None, names).unwrap()
+}

@@ -162,9 +162,14 @@ pub struct FitArgs {
     /// Fraction of bags held out (stratified) for early stopping and calibration [0, 1).
     #[arg(long, default_value_t = 0.2, value_parser = range::fraction)]
     valid_fraction: f64,
-    /// Fit Platt scaling of bag probabilities on the held-out bags and store it in the model.
+    /// Fit the calibration map (Platt scaling through the bag rule) and store it in the model.
     #[arg(long)]
     calibrate: bool,
+    /// Fit the calibration map on the out-of-fold draws of k-fold cross-fitting over all bags
+    /// (every bag scored by a refit that did not see it: docs/GPHEAD.md); 0 = on the held-out
+    /// bags' draws only [0, 2..=20].
+    #[arg(long, default_value_t = 5, value_parser = parse_calibration_folds)]
+    calibration_folds: usize,
     /// Monte Carlo samples for the validation report [1..=1000000].
     #[arg(long, default_value_t = 500, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
     samples: usize,
@@ -185,6 +190,7 @@ pub fn fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         params: a.gp.params(a.inducing, a.alpha, a.beta),
         valid_fraction: a.valid_fraction,
         calibrate: a.calibrate,
+        calibration_folds: a.calibration_folds,
         samples: a.samples,
         out: a.out.clone(),
         bundle: a.bundle.clone(),
@@ -248,8 +254,16 @@ pub fn print_fitted(f: &Fitted) {
         );
         if let Some((c, ll, e)) = &v.platt {
             println!(
-                "Platt scaling (a = {:.3}, b = {:.3}): log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4} (on the same validation bags)",
-                c.a, c.b, v.log_likelihood, v.ece
+                "Platt scaling (a = {:.3}, b = {:.3}, fitted on {}): held-out bags' log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4}",
+                c.a,
+                c.b,
+                if v.calibration_folds >= 2 {
+                    format!("{}-fold out-of-fold draws of every bag", v.calibration_folds)
+                } else {
+                    "the held-out bags".to_string()
+                },
+                v.log_likelihood,
+                v.ece
             );
         }
     }
@@ -291,6 +305,11 @@ pub struct EvalArgs {
     /// Monte Carlo samples for test predictions [1..=1000000].
     #[arg(long, default_value_t = 200, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
     samples: usize,
+    /// Fit each split's calibration map on the out-of-fold draws of k-fold cross-fitting over its
+    /// fit and validation bags (every training bag scored by a refit that did not see it); 0 = on
+    /// the validation bags' draws only [0, 2..=20].
+    #[arg(long, default_value_t = 5, value_parser = parse_calibration_folds)]
+    calibration_folds: usize,
     #[command(flatten)]
     gp: GpArgs,
     /// Write the full report as JSON.
@@ -316,6 +335,13 @@ fn parse_splits(s: &str) -> Result<Splits, String> {
     }
 }
 
+fn parse_calibration_folds(s: &str) -> Result<usize, String> {
+    match range::int_in(s, 0, 20)? {
+        1 => Err("1 fold cannot score out of fold: 0 or 2..=20".into()),
+        k => Ok(k),
+    }
+}
+
 /// `{split}` in a path replaced by the split's number.
 fn for_split(p: &std::path::Path, k: usize) -> PathBuf {
     PathBuf::from(p.display().to_string().replace("{split}", &k.to_string()))
@@ -337,6 +363,7 @@ pub fn eval(a: EvalArgs) -> anyhow::Result<ExitCode> {
         base: a.gp.params(100, 1.0, 1.0),
         samples: a.samples,
         seed: a.gp.seed,
+        calibration_folds: a.calibration_folds,
     };
     let report = if let Splits::File(sf) = &a.splits {
         let splits = detect::features::read_splits(sf)?;

@@ -49,6 +49,12 @@ pub struct Args {
     /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
     device: DeviceArg,
+    /// Exit 0 when some scans could not be processed (they are listed; the others are
+    /// reported). Without it any failed scan makes the exit code 1; no scan processed is always 1.
+    #[arg(long)]
+    keep_going: bool,
+    #[command(flatten)]
+    limits: super::preprocess::LimitArgs,
 }
 
 pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
@@ -65,11 +71,31 @@ pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
             seed: a.seed,
             keep_phi: a.keep_phi,
             backend: a.device.into(),
+            limits: a.limits.limits(),
         },
     };
     let o = predict(&job, bars)?;
     print_outcome(&o, &job.out, job.html);
-    Ok(ExitCode::SUCCESS)
+    if o.failed.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    eprintln!("{} scan(s) could not be processed:", o.failed.len());
+    for f in &o.failed {
+        eprintln!("  {f}");
+    }
+    if o.report.scans.is_empty() {
+        eprintln!("error: no scan could be processed");
+        Ok(ExitCode::FAILURE)
+    } else if a.keep_going {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!(
+            "error: {} of {} scans failed (the reports hold the others; --keep-going exits 0)",
+            o.failed.len(),
+            o.failed.len() + o.report.scans.len()
+        );
+        Ok(ExitCode::FAILURE)
+    }
 }
 
 /// The summary of a prediction (also printed by `ich demo`).

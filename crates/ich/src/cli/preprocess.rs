@@ -44,6 +44,29 @@ pub struct Args {
     /// Redo scans already present in the output folder.
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// Ceilings on what one DICOM file may cost (checked before its pixel data is read).
+#[derive(clap::Args, Debug)]
+pub struct LimitArgs {
+    /// Skip files larger than this many MiB [1..=65536].
+    #[arg(long, default_value_t = 1024, value_parser = |s: &str| range::int_in(s, 1, 65536))]
+    max_file_mib: usize,
+    /// Skip slices whose decoded size (Rows × Columns × samples × bytes) is over this many MiB
+    /// [1..=4096].
+    #[arg(long, default_value_t = 64, value_parser = |s: &str| range::int_in(s, 1, 4096))]
+    max_slice_mib: usize,
+}
+
+impl LimitArgs {
+    pub fn limits(&self) -> preprocess::read::Limits {
+        preprocess::read::Limits {
+            max_file_bytes: (self.max_file_mib as u64) << 20,
+            max_slice_bytes: (self.max_slice_mib as u64) << 20,
+        }
+    }
 }
 
 pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
@@ -68,6 +91,7 @@ pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode
         keep_phi: a.keep_phi,
         force: a.force,
         labels,
+        limits: a.limits.limits(),
     };
     let t = std::time::Instant::now();
     let s = preprocess::preprocess(&a.inputs, &a.out, &opts, progress)?;
