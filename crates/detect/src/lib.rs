@@ -18,6 +18,7 @@ pub mod error;
 pub mod extract;
 pub mod features;
 pub mod fit;
+pub mod fuzzing;
 pub mod html;
 pub mod predict;
 pub mod report;

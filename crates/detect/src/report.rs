@@ -3,6 +3,7 @@
 
 use gphead::metrics::Metrics;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 use crate::error::{Error, Result};
 
@@ -150,9 +151,9 @@ pub fn reliability(labels: &[u8], p: &[f64], bins: usize) -> Vec<(f64, f64, f64,
 /// A row of `slices.csv`.
 #[derive(Serialize)]
 struct SliceRow<'a> {
-    scan_id: &'a str,
+    scan_id: Cow<'a, str>,
     slice_index: usize,
-    sop_instance_uid: &'a str,
+    sop_instance_uid: Cow<'a, str>,
     z: Option<f64>,
     probability: f64,
     sd: f64,
@@ -167,7 +168,7 @@ struct SliceRow<'a> {
 /// A row of `scans.csv`.
 #[derive(Serialize)]
 struct ScanRow<'a> {
-    scan_id: &'a str,
+    scan_id: Cow<'a, str>,
     n_slices: usize,
     probability: f64,
     sd: f64,
@@ -179,6 +180,18 @@ struct ScanRow<'a> {
     positive_slices: usize,
     uncertain_slices: usize,
     label: Option<u8>,
+}
+
+/// A text cell of a CSV meant for spreadsheets: one that starts with `=`, `+`, `-`, `@`, a tab or
+/// a carriage return would be run as a formula by Excel or LibreOffice (CSV injection, OWASP), so
+/// it gets a leading `'`, which spreadsheets show as text. Quoting (commas, quotes, newlines) is
+/// the csv writer's.
+pub fn spreadsheet_text(s: &str) -> Cow<'_, str> {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{s}"))
+    } else {
+        Cow::Borrowed(s)
+    }
 }
 
 fn csv_bytes<T: Serialize>(rows: impl Iterator<Item = T>) -> Result<Vec<u8>> {
@@ -195,9 +208,9 @@ fn csv_bytes<T: Serialize>(rows: impl Iterator<Item = T>) -> Result<Vec<u8>> {
 pub fn slices_csv(r: &Report) -> Result<Vec<u8>> {
     csv_bytes(r.scans.iter().flat_map(|sc| {
         sc.slices.iter().map(move |sl| SliceRow {
-            scan_id: &sc.id,
+            scan_id: spreadsheet_text(&sc.id),
             slice_index: sl.index,
-            sop_instance_uid: &sl.sop_instance_uid,
+            sop_instance_uid: spreadsheet_text(&sl.sop_instance_uid),
             z: sl.z,
             probability: sl.probability,
             sd: sl.sd,
@@ -214,7 +227,7 @@ pub fn slices_csv(r: &Report) -> Result<Vec<u8>> {
 /// `scans.csv`: a row per scan, in report order (highest probability first).
 pub fn scans_csv(r: &Report) -> Result<Vec<u8>> {
     csv_bytes(r.scans.iter().map(|sc| ScanRow {
-        scan_id: &sc.id,
+        scan_id: spreadsheet_text(&sc.id),
         n_slices: sc.n_slices,
         probability: sc.probability,
         sd: sc.sd,
@@ -240,6 +253,16 @@ pub const SCAN_PAGES: &str = "scans";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn formula_cells_become_text_and_others_stay_as_they_are() {
+        for bad in ["=1+1", "+1", "-2", "@SUM(A1)", "\tx", "\rx"] {
+            assert_eq!(spreadsheet_text(bad), format!("'{bad}"));
+        }
+        for ok in ["1.2.840.113619", "scan-0a", "", "a=b"] {
+            assert_eq!(spreadsheet_text(ok), ok);
+        }
+    }
 
     #[test]
     fn reliability_bins_by_hand() {
@@ -325,7 +348,8 @@ mod tests {
             ]
         );
         let row = rdr.records().next().unwrap().unwrap();
-        assert_eq!(&row[2], "=HYPERLINK(\"x\"),1.2\n3");
+        // quoted by the csv writer, and marked as text for spreadsheets
+        assert_eq!(&row[2], "'=HYPERLINK(\"x\"),1.2\n3");
         assert_eq!(
             (&row[3], &row[6], &row[7], &row[8], &row[9], &row[11]),
             ("", "0.0625", "0.5", "0", "1", "0")

@@ -529,9 +529,8 @@ impl GpModel {
             );
         }
         let k = &self.kernel;
-        if !(k.variance > 0.0 && k.variance.is_finite())
-            || !(k.lengthscale > 0.0 && k.lengthscale.is_finite())
-        {
+        let positive = |v: f64| v > 0.0 && v.is_finite();
+        if !positive(k.variance) || !positive(k.lengthscale) {
             return Err(format!(
                 "kernel variance {} and squared length scale {} must be positive and finite",
                 k.variance, k.lengthscale

@@ -288,3 +288,63 @@ fn broken_datasets_and_bundles_are_named_errors() {
 fn sha256(p: &Path) -> String {
     detect::bundle::sha256_file(p).unwrap()
 }
+
+#[test]
+fn predict_exits_1_when_a_scan_fails_and_paths_cannot_leave_the_dataset() {
+    let t = tempfile::tempdir().unwrap();
+    let ds = dataset(t.path());
+    let (model, _) = bundle(t.path(), &ds);
+    let dsj = ds.join("dataset.json");
+    let ds_original = std::fs::read(&dsj).unwrap();
+    let manifest = json(&dsj);
+    let n = manifest["scans"].as_array().unwrap().len();
+    let predict = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "predict",
+            "--model",
+            s(&model),
+            s(&ds),
+            "--out",
+            s(out),
+            "--no-html",
+        ];
+        args.extend_from_slice(extra);
+        ich(&args)
+    };
+
+    // one scan's pixels broken: the others are reported, the exit code says one failed
+    let npz = ds.join(manifest["scans"][2]["pixels"].as_str().unwrap());
+    let npz_original = std::fs::read(&npz).unwrap();
+    std::fs::write(&npz, b"not a zip").unwrap();
+    let out = t.path().join("pred");
+    let o = predict(&out, &[]);
+    let txt = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{txt}");
+    assert!(txt.contains(&format!("1 of {n} scans failed")), "{txt}");
+    assert!(txt.contains("--keep-going"), "{txt}");
+    // logs written to a pipe carry no terminal colour codes
+    assert!(!txt.contains('\u{1b}'), "colour codes in\n{txt}");
+    let rows = std::fs::read_to_string(out.join("scans.csv")).unwrap();
+    assert_eq!(rows.lines().count(), n, "header + {} scans", n - 1);
+    let o = predict(&t.path().join("pred2"), &["--keep-going"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    std::fs::write(&npz, &npz_original).unwrap();
+
+    // a manifest path that leaves the dataset folder is refused before anything is read
+    let mut d = json(&dsj);
+    d["scans"][0]["meta"] = "../../../etc/passwd".into();
+    put_json(&dsj, &d);
+    refused(
+        &[
+            "-q",
+            "predict",
+            "--model",
+            s(&model),
+            s(&ds),
+            "--out",
+            s(&t.path().join("pred3")),
+        ],
+        &["dataset.json", "outside the dataset folder"],
+    );
+    std::fs::write(&dsj, &ds_original).unwrap();
+}

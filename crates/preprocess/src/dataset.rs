@@ -397,6 +397,41 @@ mod tests {
     }
 
     #[test]
+    fn manifest_paths_stay_inside_the_dataset_folder() {
+        let root = Path::new("/data/ds");
+        let m = Path::new("/data/ds/dataset.json");
+        assert_eq!(
+            inside(root, "scans/a.npz", m).unwrap(),
+            root.join("scans/a.npz")
+        );
+        for bad in [
+            "../x.npz",
+            "scans/../../x",
+            "/etc/passwd",
+            "",
+            "./a/../../b",
+        ] {
+            let e = inside(root, bad, m).unwrap_err().to_string();
+            assert!(
+                e.contains("outside the dataset folder") && e.contains("dataset.json"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn npz_larger_than_the_manifest_allows_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.npz");
+        let data = vec![7u8; 2 * 3 * 4 * 4];
+        write_npz(&p, &[2, 3, 4, 4], &data).unwrap();
+        // the array is 96 bytes plus a 128-byte .npy header
+        let e = read_npz(&p, 100).unwrap_err().to_string();
+        assert!(e.contains("manifest allows 100"), "{e}");
+        assert!(read_npz(&p, 224).is_ok());
+    }
+
+    #[test]
     fn npz_round_trip_and_atomic_write() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a.npz");

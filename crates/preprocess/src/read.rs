@@ -312,6 +312,22 @@ fn check_pixel_data(
     Ok(())
 }
 
+/// An error and its sources, `outer: inner: …` (the decoders put the real cause in a source:
+/// "Could not decode pixel data: … JPEG 2000 codestream is 65536×65536, …").
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut src = e.source();
+    while let Some(s) = src {
+        let t = s.to_string();
+        if !out.contains(&t) {
+            out.push_str(": ");
+            out.push_str(&t);
+        }
+        src = s.source();
+    }
+    out
+}
+
 /// The message of a caught panic.
 pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<&str>()
@@ -359,7 +375,7 @@ fn decode(
     }
     let px = obj
         .decode_pixel_data_frame(0)
-        .map_err(|e| FileProblem::Decode(e.to_string()))?;
+        .map_err(|e| FileProblem::Decode(error_chain(&e)))?;
     if px.samples_per_pixel() != 1 {
         return Err(FileProblem::Colour(px.samples_per_pixel()));
     }

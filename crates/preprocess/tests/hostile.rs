@@ -144,6 +144,28 @@ fn jpeg_and_jpeg_2000_headers_that_disagree_with_their_codestream_are_refused() 
 }
 
 #[test]
+fn a_jpeg_2000_codestream_claiming_a_huge_image_is_refused_before_decoding() {
+    let Some(d) = preprocess::shared_data_or_skip("dicom") else {
+        return;
+    };
+    let mut bytes = fs::read(d.join("693_J2KI.dcm")).unwrap();
+    // SOC + SIZ; Xsiz and Ysiz follow Lsiz and Rsiz (ISO 15444-1 A.5.1): claim 65536 × 65536
+    // (OpenJPEG would allocate 16 GiB for it; the fuzzer found a 33 GB variant)
+    let at = bytes
+        .windows(4)
+        .position(|w| w == [0xFF, 0x4F, 0xFF, 0x51])
+        .expect("SIZ marker");
+    bytes[at + 8..at + 12].copy_from_slice(&0x0001_0000u32.to_be_bytes());
+    bytes[at + 12..at + 16].copy_from_slice(&0x0001_0000u32.to_be_bytes());
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("siz_65536.dcm");
+    fs::write(&p, &bytes).unwrap();
+    assert_refused(&p);
+    let e = read_hu(&p, true).unwrap_err().to_string();
+    assert!(e.contains("65536×65536") && e.contains("512×512"), "{e}");
+}
+
+#[test]
 fn an_element_length_beyond_the_file_costs_the_bytes_present_not_the_length_declared() {
     let Some(d) = preprocess::shared_data_or_skip("dicom") else {
         return;

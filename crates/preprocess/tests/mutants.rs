@@ -214,7 +214,7 @@ fn five_thousand_mutants_never_panic_stay_under_256_mib_and_lose_no_clean_scan()
     };
     // the clean scan's id, from a run on it alone
     let alone = t.path().join("alone");
-    preprocess(&[clean.clone()], &alone, &opts, &Quiet).unwrap();
+    preprocess(std::slice::from_ref(clean), &alone, &opts, &Quiet).unwrap();
     let clean_id = Dataset::open(&alone).unwrap().manifest.scans[0].id.clone();
 
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
@@ -242,7 +242,7 @@ fn five_thousand_mutants_never_panic_stay_under_256_mib_and_lose_no_clean_scan()
             }
         }
         let out = t.path().join(format!("out{batch}"));
-        let s = preprocess(&[input.clone()], &out, &opts, &Quiet)
+        let s = preprocess(std::slice::from_ref(&input), &out, &opts, &Quiet)
             .unwrap_or_else(|e| panic!("batch {batch}: the run failed: {e}"));
         let ds = Dataset::open(&out).unwrap();
         assert!(
