@@ -295,3 +295,100 @@ fn every_model_saves_and_loads() {
         }
     }
 }
+
+#[test]
+fn an_edited_model_file_is_refused_on_load_naming_what_is_wrong() {
+    let data = synthetic(30, 6);
+    let p = FitParams {
+        model: Model::Vgpmil,
+        inducing: 6,
+        max_epochs: 5,
+        ..FitParams::default()
+    };
+    let m = fit(&p, &data, None).unwrap().model;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gp.json");
+    m.save(&path).unwrap();
+    let good: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert!(GpModel::load(&path).is_ok());
+    // each edit once looked like a model and gave plausible probabilities
+    let edits: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>)> = vec![
+        (
+            "standardisation",
+            Box::new(|v| v["standardizer"]["std"][0] = (-1.0).into()),
+        ),
+        (
+            "standardisation",
+            Box::new(|v| v["standardizer"]["std"][1] = 0.0.into()),
+        ),
+        (
+            "standardisation",
+            Box::new(|v| {
+                v["standardizer"]["std"].as_array_mut().unwrap().pop();
+            }),
+        ),
+        (
+            "inducing",
+            Box::new(|v| v["inducing_points"] = serde_json::json!([])),
+        ),
+        (
+            "kernel",
+            Box::new(|v| v["kernel"]["lengthscale"] = (-2.0).into()),
+        ),
+        (
+            "calibration",
+            Box::new(|v| {
+                v["calibration"] = serde_json::json!({"a": -1.0, "b": 0.0});
+            }),
+        ),
+        ("H =", Box::new(|v| v["h"] = 0.5.into())),
+        (
+            "precision factor",
+            Box::new(|v| {
+                let m = v["m_whitened"].as_array().unwrap().len();
+                for i in 0..m {
+                    v["precision_factor"][i * m + i] = 0.0.into();
+                }
+            }),
+        ),
+    ];
+    for (word, edit) in edits {
+        let mut v = good.clone();
+        edit(&mut v);
+        std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+        let e = GpModel::load(&path).unwrap_err().to_string();
+        assert!(e.contains(word) && e.contains("gp.json"), "{word}: {e}");
+    }
+}
+
+#[test]
+fn features_too_large_to_standardise_are_refused_naming_the_instance() {
+    let names: Vec<String> = (0..2).map(|i| format!("slice{i}")).collect();
+    let e = MilData::from_instances(
+        2,
+        vec![0.5, 1.0, 1e308, -2.0],
+        vec!["b".into(); 2],
+        vec![1, 1],
+        None,
+        names.clone(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("slice1") && e.contains("feature 0") && e.contains("1e100"),
+        "{e}"
+    );
+    // the largest accepted value standardises to finite numbers
+    let d = MilData::from_instances(
+        2,
+        vec![1e100, 1.0, -1e100, -2.0],
+        vec!["b".into(); 2],
+        vec![1, 1],
+        None,
+        names,
+    )
+    .unwrap();
+    let s = gphead::Standardizer::fit(&d);
+    assert!(s.mean.iter().chain(&s.std).all(|v| v.is_finite()));
+    assert!(s.apply(&d).iter().all(|v| v.is_finite()));
+}

@@ -309,7 +309,7 @@ impl Dataset {
                 ),
             ));
         }
-        if !(16..=4096).contains(&manifest.config.size) {
+        if !(1..=4096).contains(&manifest.config.size) {
             return Err(Error::format(
                 &path,
                 format!("slice size {} is outside 16..=4096", manifest.config.size),
