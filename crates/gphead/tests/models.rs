@@ -312,7 +312,8 @@ fn an_edited_model_file_is_refused_on_load_naming_what_is_wrong() {
     let good: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert!(GpModel::load(&path).is_ok());
     // each edit once looked like a model and gave plausible probabilities
-    let edits: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>)> = vec![
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let edits: Vec<(&str, Edit)> = vec![
         (
             "standardisation",
             Box::new(|v| v["standardizer"]["std"][0] = (-1.0).into()),
