@@ -130,6 +130,17 @@ fn jpeg_and_jpeg_2000_headers_that_disagree_with_their_codestream_are_refused() 
     assert_refused(&mutant(&rgb, t.path(), "jpeg_cols.dcm", |o| {
         put_int(o, tags::COLUMNS, 10);
     }));
+    // a JPEG whose header promises more than the codestream holds, and JPEG-LS that disagrees
+    // (the decoders allocate what their own headers say)
+    assert_refused(&mutant(&rgb, t.path(), "jpeg_big.dcm", |o| {
+        put_int(o, tags::ROWS, 4096);
+        put_int(o, tags::COLUMNS, 4096);
+    }));
+    let jls = d.join("MR_small_jpeg_ls_lossless.dcm");
+    let p = mutant(&jls, t.path(), "jls_rows.dcm", |o| put_int(o, tags::ROWS, 8));
+    assert_refused(&p);
+    let e = read_hu(&p, true).unwrap_err().to_string();
+    assert!(e.contains("JPEG-LS codestream is 64×64"), "{e}");
     // JPEG 2000 with Rows, Columns or SamplesPerPixel other than the codestream's
     let j2k = d.join("MR_small_jp2klossless.dcm");
     assert_refused(&mutant(&j2k, t.path(), "j2k_rows.dcm", |o| {

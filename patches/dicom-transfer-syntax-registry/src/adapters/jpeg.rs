@@ -72,6 +72,7 @@ impl PixelDataReader for JpegAdapter {
 
         'frame_loop: for i in 0..nr_frames {
             let mut decoder = Decoder::new(&mut cursor);
+            check_jpeg_size(&mut decoder, cols, rows)?;
             let decoded = decoder
                 .decode()
                 .map_err(|e| Box::new(e) as Box<_>)
@@ -232,6 +233,7 @@ impl PixelDataReader for JpegAdapter {
         let dst_offset = base_offset;
 
         let mut decoder = Decoder::new(&mut cursor);
+        check_jpeg_size(&mut decoder, cols, rows)?;
         let decoded = decoder
             .decode()
             .map_err(|e| Box::new(e) as Box<_>)
@@ -250,6 +252,30 @@ impl PixelDataReader for JpegAdapter {
 
         Ok(())
     }
+}
+
+/// Reads the JPEG headers (no pixel data is decoded, nothing large is allocated) and checks the
+/// frame's size against Columns × Rows: the decoder allocates what the SOF marker says, which
+/// in hostile data can be 65535 × 65535 whatever the DICOM header claims.
+fn check_jpeg_size<R: std::io::Read>(
+    decoder: &mut Decoder<R>,
+    cols: u16,
+    rows: u16,
+) -> DecodeResult<()> {
+    decoder
+        .read_info()
+        .map_err(|e| Box::new(e) as Box<_>)
+        .whatever_context("JPEG header unreadable")?;
+    let info = decoder
+        .info()
+        .whatever_context("JPEG header without a frame")?;
+    ensure_whatever!(
+        info.width == cols && info.height == rows,
+        "JPEG codestream is {}×{}, Columns × Rows is {cols}×{rows}",
+        info.width,
+        info.height
+    );
+    Ok(())
 }
 
 impl PixelDataWriter for JpegAdapter {

@@ -17,6 +17,26 @@ pub struct JpegLsAdapter;
 #[derive(Debug, Copy, Clone, PartialEq, Eq, Hash)]
 pub struct JpegLsLosslessWriter;
 
+/// Checks the frame size of a JPEG-LS codestream's SOF55 marker (`FFF7`: length, precision,
+/// lines Y, columns X; ISO 14495-1 C.2.2) against Rows and Columns before CharLS allocates what it
+/// says.
+fn check_jpegls_size(data: &[u8], cols: u16, rows: u16) -> DecodeResult<()> {
+    let head = &data[..data.len().min(1 << 16)];
+    let at = head
+        .windows(2)
+        .position(|w| w == [0xFF, 0xF7])
+        .whatever_context("no JPEG-LS frame header (SOF55) in the frame")?;
+    let sof = &data[at + 2..];
+    ensure_whatever!(sof.len() >= 7, "JPEG-LS frame header truncated");
+    let y = u16::from_be_bytes([sof[3], sof[4]]);
+    let x = u16::from_be_bytes([sof[5], sof[6]]);
+    ensure_whatever!(
+        x == cols && y == rows,
+        "JPEG-LS codestream is {x}×{y}, Columns × Rows is {cols}×{rows}"
+    );
+    Ok(())
+}
+
 impl PixelDataReader for JpegLsAdapter {
     /// Decode a single frame in JPEG-LS from a DICOM object.
     fn decode_frame(
@@ -39,6 +59,14 @@ impl PixelDataReader for JpegLsAdapter {
         let frame_data = src
             .frame_pixel_data(frame)
             .context(decode_error::FrameRangeOutOfBoundsSnafu)?;
+
+        let cols = src
+            .cols()
+            .context(decode_error::MissingAttributeSnafu { name: "Columns" })?;
+        let rows = src
+            .rows()
+            .context(decode_error::MissingAttributeSnafu { name: "Rows" })?;
+        check_jpegls_size(&frame_data, cols, rows)?;
 
         let mut decoded = CharLS::default()
             .decode(&frame_data)
