@@ -137,7 +137,9 @@ fn jpeg_and_jpeg_2000_headers_that_disagree_with_their_codestream_are_refused() 
         put_int(o, tags::COLUMNS, 4096);
     }));
     let jls = d.join("MR_small_jpeg_ls_lossless.dcm");
-    let p = mutant(&jls, t.path(), "jls_rows.dcm", |o| put_int(o, tags::ROWS, 8));
+    let p = mutant(&jls, t.path(), "jls_rows.dcm", |o| {
+        put_int(o, tags::ROWS, 8)
+    });
     assert_refused(&p);
     let e = read_hu(&p, true).unwrap_err().to_string();
     assert!(e.contains("JPEG-LS codestream is 64×64"), "{e}");
