@@ -35,6 +35,7 @@ enum Command {
     EvalGp(cli::gp::EvalArgs),
     Predict(cli::predict::Args),
     Demo(cli::demo::Args),
+    Checkpoint(cli::checkpoint::Args),
 }
 
 fn run() -> anyhow::Result<ExitCode> {
@@ -70,6 +71,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::FitGp(a) => cli::gp::fit(a),
         Command::EvalGp(a) => cli::gp::eval(a),
         Command::Predict(a) => cli::predict::run(a, &bars),
+        Command::Checkpoint(a) => cli::checkpoint::run(a),
         Command::Demo(a) => cli::demo::run(a, &bars),
     }
 }

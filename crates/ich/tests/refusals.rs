@@ -348,3 +348,29 @@ fn predict_exits_1_when_a_scan_fails_and_paths_cannot_leave_the_dataset() {
     );
     std::fs::write(&dsj, &ds_original).unwrap();
 }
+
+#[test]
+fn checkpoint_lists_and_verifies_or_names_the_broken_file() {
+    let Some(dir) = preprocess::shared_data_or_skip("pretrained/sa-dmil") else {
+        return;
+    };
+    let prefix = dir.join("baseline.ckpt");
+    let o = ich(&["checkpoint", s(&prefix)]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("layer_with_weights-12/v/.ATTRIBUTES/VARIABLE_VALUE\tFloat32\t[1152, 64]"));
+    assert!(t.contains("109 variables (43 shown"), "{t}");
+    // a checkpoint whose data was truncated: named, exit 1
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(dir.join("baseline.ckpt.index"), tmp.path().join("b.index")).unwrap();
+    let data = std::fs::read(dir.join("baseline.ckpt.data-00000-of-00001")).unwrap();
+    std::fs::write(
+        tmp.path().join("b.data-00000-of-00001"),
+        &data[..data.len() / 2],
+    )
+    .unwrap();
+    refused(
+        &["checkpoint", s(&tmp.path().join("b"))],
+        &["b.index", "outside the data file"],
+    );
+}
