@@ -183,11 +183,7 @@ fn prefix(s: &str, n: usize) -> String {
 /// A file name the manifest may list: a plain name or a relative path inside the bundle, never
 /// absolute and never climbing out with `..`.
 fn check_name(manifest: &Path, name: &str) -> Result<()> {
-    let p = Path::new(name);
-    let inside = !name.is_empty()
-        && p.components()
-            .all(|c| matches!(c, std::path::Component::Normal(_)));
-    if inside {
+    if milbase::stays_inside(name) {
         Ok(())
     } else {
         Err(Error::file(

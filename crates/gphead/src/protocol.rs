@@ -139,7 +139,8 @@ fn evaluate_set(
     })
 }
 
-/// Bags given by name for one split: fit on `fit`, stop early and calibrate on `valid`, test on
+/// Bags given by name for one split: fit on `fit`, stop early on `valid` (the calibration map:
+/// [`EvalOptions::calibration_folds`]), test on
 /// `test` (the format of `../shared/data/splits/`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct FixedSplit {
@@ -175,7 +176,7 @@ impl FixedSplit {
 type Candidate = ((f64, f64), usize, Model, FitOutput, f64);
 
 /// One split: every grid point fitted on `fit` and stopped on `valid`, the best on `valid` kept,
-/// calibrated on `valid`, tested on `test` and `external`.
+/// calibrated ([`EvalOptions::calibration_folds`]), tested on `test` and `external`.
 fn run_split(
     si: usize,
     base: &crate::params::ValidParams,
@@ -330,7 +331,8 @@ pub fn evaluate(
 }
 
 /// Runs the protocol on given splits: split `k` is fitted, stopped and calibrated on its named
-/// `fit` and `valid` bags of `data(k)` and tested on its `test` bags and on `external(k)` (the
+/// `fit` and `valid` bags of `data(k)` (the map on `valid`, or cross-fitted over both:
+/// [`EvalOptions::calibration_folds`]) and tested on its `test` bags and on `external(k)` (the
 /// data may differ per split, as the five RSNA feature files do).
 pub fn evaluate_fixed<'a>(
     splits: &[(usize, FixedSplit)],

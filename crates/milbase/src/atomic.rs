@@ -64,6 +64,16 @@ fn stale_pid(name: &str) -> Option<u32> {
     pid.parse().ok()
 }
 
+/// Whether `rel`, a path read from a manifest, names a file inside the folder it is relative
+/// to: not empty, not absolute, no drive, no `.` or `..` — only plain components. Every path
+/// that data brings (dataset and bundle manifests) passes this before it is joined.
+pub fn stays_inside(rel: &str) -> bool {
+    !rel.is_empty()
+        && Path::new(rel)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+}
+
 /// Writes `bytes` to `path` atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_atomic_with(path, |tmp| {
@@ -93,6 +103,17 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_plain_relative_paths_stay_inside() {
+        // `a/./b` is `a/b` to Path::components: inside
+        for ok in ["a.json", "scans/a.npz", "x/y/z", "a/./b"] {
+            assert!(stays_inside(ok), "{ok}");
+        }
+        for bad in ["", "../x", "a/../../b", "/etc/passwd", "./a"] {
+            assert!(!stays_inside(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn stale_temporaries_of_dead_processes_are_removed_and_nothing_else() {

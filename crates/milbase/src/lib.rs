@@ -13,7 +13,7 @@ pub mod auc;
 pub mod progress;
 pub mod split;
 
-pub use atomic::{write_atomic, write_atomic_with};
+pub use atomic::{stays_inside, write_atomic, write_atomic_with};
 pub use auc::roc_auc;
 pub use progress::{Progress, Quiet};
 pub use split::{stratified_folds, stratified_holdout, SplitError};

@@ -266,12 +266,8 @@ pub fn read_npz(path: &Path, max_bytes: u64) -> Result<(Vec<usize>, Vec<u8>)> {
 /// `rel` joined to `root` when it names a file inside `root` (relative, no `..`, no root or
 /// drive); the error names `manifest` and the path.
 pub fn inside(root: &Path, rel: &str, manifest: &Path) -> Result<PathBuf> {
-    let p = Path::new(rel);
-    let ok = !rel.is_empty()
-        && p.components()
-            .all(|c| matches!(c, std::path::Component::Normal(_)));
-    if ok {
-        Ok(root.join(p))
+    if milbase::stays_inside(rel) {
+        Ok(root.join(rel))
     } else {
         Err(Error::format(
             manifest,

@@ -62,7 +62,20 @@ pub struct HuImage {
     pub hu: Vec<f32>,
 }
 
-fn open(path: &Path, header_only: bool) -> Result<DefaultDicomObject, FileProblem> {
+fn open(
+    path: &Path,
+    header_only: bool,
+    max_file_bytes: u64,
+) -> Result<DefaultDicomObject, FileProblem> {
+    // checked before any byte is parsed, in the header pass too
+    let size = std::fs::metadata(path).map_err(FileProblem::Io)?.len();
+    if size > max_file_bytes {
+        return Err(FileProblem::TooLarge {
+            what: "file",
+            bytes: size,
+            limit: max_file_bytes,
+        });
+    }
     let mut opts = OpenFileOptions::new();
     if header_only {
         opts = opts.read_until(tags::PIXEL_DATA);
@@ -201,7 +214,9 @@ fn header_from(path: &Path, obj: &DefaultDicomObject) -> Result<SliceHeader, Fil
 
 /// Reads the header of a DICOM Part 10 file, stopping before the pixel data.
 pub fn read_header(path: &Path) -> Result<SliceHeader, FileError> {
-    let obj = open(path, true).map_err(|p| FileError::new(path, p))?;
+    // the grouping pass has no options: the default ceiling
+    let obj =
+        open(path, true, Limits::default().max_file_bytes).map_err(|p| FileError::new(path, p))?;
     header_from(path, &obj).map_err(|p| FileError::new(path, p))
 }
 
@@ -216,7 +231,8 @@ fn ts_name(uid: &str) -> String {
 /// pixel data is read or decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// The largest file read whole (default 1 GiB; a 512² CT slice is ~0.5 MiB).
+    /// The largest file read whole (default 1 GiB; a 512² CT slice is ~0.5 MiB). The header pass
+    /// that groups files into scans uses the default.
     pub max_file_bytes: u64,
     /// The largest decoded slice, Rows × Columns × SamplesPerPixel × BitsAllocated / 8
     /// (default 64 MiB: a 4096² 16-bit slice is 32 MiB).
@@ -245,17 +261,7 @@ pub fn read_hu_within(
     limits: &Limits,
 ) -> Result<(SliceHeader, HuImage), FileError> {
     let fail = |p: FileProblem| FileError::new(path, p);
-    let size = std::fs::metadata(path)
-        .map_err(|e| fail(FileProblem::Io(e)))?
-        .len();
-    if size > limits.max_file_bytes {
-        return Err(fail(FileProblem::TooLarge {
-            what: "file",
-            bytes: size,
-            limit: limits.max_file_bytes,
-        }));
-    }
-    let obj = open(path, false).map_err(fail)?;
+    let obj = open(path, false, limits.max_file_bytes).map_err(fail)?;
     let header = header_from(path, &obj).map_err(fail)?;
     check_pixel_data(&obj, &header, limits).map_err(fail)?;
     // a decoder that panics on hostile data costs this file, not the run

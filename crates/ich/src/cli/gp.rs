@@ -285,8 +285,8 @@ pub struct EvalArgs {
     holdout: Option<f64>,
     /// Number of stratified splits [1..=100], or a splits FILE (`split,bag,role` with role
     /// fit / valid / test, the format of ../shared/data/splits/): then every split is fitted on
-    /// its fit bags, stopped and calibrated on its valid bags and tested on its test bags, and
-    /// `{split}` in --features and --test stands for the split's number (one features file per
+    /// its fit bags, stopped on its valid bags (the calibration map: see --calibration-folds) and
+    /// tested on its test bags, and `{split}` in --features and --test stands for the split's number (one features file per
     /// split, as the RSNA halves).
     #[arg(long, default_value = "5", value_parser = parse_splits)]
     splits: Splits,

@@ -51,7 +51,8 @@ pub struct Args {
 /// Ceilings on what one DICOM file may cost (checked before its pixel data is read).
 #[derive(clap::Args, Debug)]
 pub struct LimitArgs {
-    /// Skip files larger than this many MiB [1..=65536].
+    /// Skip files larger than this many MiB [1..=65536] (the pass that groups files into scans
+    /// reads headers of files up to 1024 MiB whatever this says).
     #[arg(long, default_value_t = 1024, value_parser = |s: &str| range::int_in(s, 1, 65536))]
     max_file_mib: usize,
     /// Skip slices whose decoded size (Rows × Columns × samples × bytes) is over this many MiB
