@@ -7,30 +7,37 @@ use burn::tensor::{Bool, Device, Tensor};
 
 #[derive(Module, Debug)]
 pub struct GatedAttention {
-    v: Linear,
-    u: Linear,
-    w: Linear,
+    pub v: Linear,
+    pub u: Linear,
+    pub w: Linear,
 }
 
 impl GatedAttention {
-    pub fn new(dim: usize, hidden: usize, device: &Device) -> Self {
+    /// `bias`: whether V, U and w have biases (the SA-DMIL weights have none).
+    pub fn new(dim: usize, hidden: usize, bias: bool, device: &Device) -> Self {
+        let lin = |i, o| LinearConfig::new(i, o).with_bias(bias).init(device);
         Self {
-            v: LinearConfig::new(dim, hidden).init(device),
-            u: LinearConfig::new(dim, hidden).init(device),
-            w: LinearConfig::new(hidden, 1).init(device),
+            v: lin(dim, hidden),
+            u: lin(dim, hidden),
+            w: lin(hidden, 1),
         }
     }
 
     /// Features `[B, S, D]`, `mask` `[B, S]` true on padding → weights `[B, S]` (softmax over
     /// the real slices, 0 on padding).
     pub fn forward(&self, h: Tensor<3>, mask: Option<Tensor<2, Bool>>) -> Tensor<2> {
-        let a = tanh(self.v.forward(h.clone())) * sigmoid(self.u.forward(h));
-        let logits: Tensor<2> = self.w.forward(a).squeeze_dim(2);
+        let logits = self.scores(h);
         let logits = match mask {
             Some(m) => logits.mask_fill(m, -1e9),
             None => logits,
         };
         softmax(logits, 1)
+    }
+
+    /// The scores before the softmax: `(tanh(h·V) ⊙ sigmoid(h·U))·w`, `[B, S, D]` → `[B, S]`.
+    pub fn scores(&self, h: Tensor<3>) -> Tensor<2> {
+        let a = tanh(self.v.forward(h.clone())) * sigmoid(self.u.forward(h));
+        self.w.forward(a).squeeze_dim(2)
     }
 
     /// The attention-weighted sum of the features: `[B, S, D]` and weights `[B, S]` → `[B, D]`.

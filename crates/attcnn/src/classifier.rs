@@ -7,8 +7,8 @@ use burn::tensor::{Device, Tensor};
 #[derive(Module, Debug)]
 pub struct Classifier {
     dropout: Dropout,
-    fc1: Linear,
-    fc2: Linear,
+    pub fc1: Linear,
+    pub fc2: Linear,
 }
 
 impl Classifier {

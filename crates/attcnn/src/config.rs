@@ -2,10 +2,30 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Which slice encoder the network has (MODELS.md §8 and the published SA-DMIL weights).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Architecture {
+    /// `ich`'s own: Conv → BN → ReLU → max-pool blocks, then Dense(D) (D = 8, 32 or 128).
+    #[default]
+    Ich,
+    /// The encoder of Wu et al.'s published SA-DMIL weights: Conv → ReLU → BN → max-pool blocks,
+    /// no Dense(D): the 32·s·s values of the last block, flattened in height, width, channel
+    /// order (TensorFlow's), are the slice features; gated attention without biases.
+    SaDmil,
+}
+
+impl Architecture {
+    fn is_ich(&self) -> bool {
+        *self == Architecture::Ich
+    }
+}
+
 /// Architecture hyper-parameters (saved next to the weights).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AttCnnConfig {
-    /// Slice feature dimension D (8, 32 or 128).
+    /// Slice feature dimension D (8, 32 or 128 for [`Architecture::Ich`]; the flatten size,
+    /// 1152 at 512², for [`Architecture::SaDmil`]).
     pub dim: usize,
     /// Input slices are `size × size` (3 channels).
     pub size: usize,
@@ -16,6 +36,28 @@ pub struct AttCnnConfig {
     pub max_blocks: usize,
     pub conv_dropout: f64,
     pub head_dropout: f64,
+    /// The slice encoder (absent in the file: `ich`).
+    #[serde(default, skip_serializing_if = "Architecture::is_ich")]
+    pub architecture: Architecture,
+    /// Batch-norm ε (burn's 1e-5 unless the weights were trained with another, e.g. Keras' 0.001).
+    #[serde(default = "default_epsilon", skip_serializing_if = "is_default_epsilon")]
+    pub bn_epsilon: f64,
+    /// Bags shorter than this are padded with all-zero slices that go through the whole network,
+    /// get attention and enter the pooled sum, as the SA-DMIL authors trained (57); `None`: no
+    /// padding (the attention covers the real slices only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pad_bag_to: Option<usize>,
+}
+
+/// burn's default batch-norm ε.
+pub const DEFAULT_BN_EPSILON: f64 = 1e-5;
+
+fn default_epsilon() -> f64 {
+    DEFAULT_BN_EPSILON
+}
+
+fn is_default_epsilon(e: &f64) -> bool {
+    *e == DEFAULT_BN_EPSILON
 }
 
 impl Default for AttCnnConfig {
@@ -27,11 +69,31 @@ impl Default for AttCnnConfig {
             max_blocks: 5,
             conv_dropout: 0.3,
             head_dropout: 0.25,
+            architecture: Architecture::Ich,
+            bn_epsilon: DEFAULT_BN_EPSILON,
+            pad_bag_to: None,
         }
     }
 }
 
 impl AttCnnConfig {
+    /// The network of the published SA-DMIL checkpoints (Wu et al., MICCAI 2023): 512² input,
+    /// six blocks, 1152 features, attention hidden size 64, Keras' batch-norm ε 0.001, bags
+    /// padded to 57 slices as the authors trained.
+    pub fn sa_dmil() -> Self {
+        Self {
+            dim: 1152,
+            size: 512,
+            att_hidden: 64,
+            max_blocks: 5,
+            conv_dropout: 0.3,
+            head_dropout: 0.25,
+            architecture: Architecture::SaDmil,
+            bn_epsilon: 0.001,
+            pad_bag_to: Some(57),
+        }
+    }
+
     /// (number of 3×3 blocks, spatial size after them): the first block halves the size, each
     /// further block does `(s − 2) / 2`.
     pub fn geometry(&self) -> (usize, usize) {
@@ -44,21 +106,32 @@ impl AttCnnConfig {
         (blocks, s)
     }
 
-    /// Flatten size before Dense(D): 32 · s².
+    /// Flatten size of the last block: 32 · s².
     pub fn flatten(&self) -> usize {
         let (_, s) = self.geometry();
         32 * s * s
     }
 
     pub fn validate(&self) -> Result<(), String> {
-        if ![8, 32, 128].contains(&self.dim) {
-            return Err(format!(
-                "feature dimension must be 8, 32 or 128, got {}",
-                self.dim
-            ));
-        }
         if !(16..=4096).contains(&self.size) {
             return Err(format!("input size {} is not within 16..=4096", self.size));
+        }
+        match self.architecture {
+            Architecture::Ich if ![8, 32, 128].contains(&self.dim) => {
+                return Err(format!(
+                    "feature dimension must be 8, 32 or 128, got {}",
+                    self.dim
+                ))
+            }
+            Architecture::SaDmil if self.dim != self.flatten() => {
+                return Err(format!(
+                    "the SA-DMIL encoder gives {} features at {}², not {}",
+                    self.flatten(),
+                    self.size,
+                    self.dim
+                ))
+            }
+            _ => {}
         }
         for (name, p) in [("conv", self.conv_dropout), ("head", self.head_dropout)] {
             if !(0.0..1.0).contains(&p) {
@@ -67,6 +140,17 @@ impl AttCnnConfig {
         }
         if self.att_hidden == 0 {
             return Err("the attention needs a hidden size ≥ 1".into());
+        }
+        if !(self.bn_epsilon > 0.0 && self.bn_epsilon < 1.0) {
+            return Err(format!(
+                "batch-norm ε {} is not within (0, 1)",
+                self.bn_epsilon
+            ));
+        }
+        if let Some(p) = self.pad_bag_to {
+            if !(1..=4096).contains(&p) {
+                return Err(format!("bag padding {p} is not within 1..=4096"));
+            }
         }
         Ok(())
     }

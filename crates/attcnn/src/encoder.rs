@@ -1,7 +1,8 @@
 //! f_CNN, the slice encoder: the convolution stack of MODELS.md §8 (Conv 16@5×5 same → BN →
 //! ReLU → max-pool, then up to five Conv 32@3×3 valid blocks, dropout after blocks 2, 5 and 6)
-//! and Dense(D). A second encoder architecture goes beside this one, behind [`SliceEncoder`];
-//! the attention and the classifier do not change.
+//! and Dense(D)), and beside it the encoder of the published SA-DMIL weights
+//! ([`SaDmilEncoder`]); [`Encoder`] is the one the network has. The attention and the classifier
+//! do not change.
 
 use burn::module::Module;
 use burn::nn::conv::{Conv2d, Conv2dConfig};
@@ -12,7 +13,7 @@ use burn::nn::{
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor};
 
-use crate::config::AttCnnConfig;
+use crate::config::{Architecture, AttCnnConfig};
 
 /// What the rest of the network needs of a slice encoder.
 pub trait SliceEncoder {
@@ -28,12 +29,21 @@ pub struct ConvBlock {
 }
 
 impl ConvBlock {
-    fn new(cin: usize, cout: usize, k: usize, padding: PaddingConfig2d, device: &Device) -> Self {
+    fn new(
+        cin: usize,
+        cout: usize,
+        k: usize,
+        padding: PaddingConfig2d,
+        epsilon: f64,
+        device: &Device,
+    ) -> Self {
         Self {
             conv: Conv2dConfig::new([cin, cout], [k, k])
                 .with_padding(padding)
                 .init(device),
-            norm: BatchNormConfig::new(cout).init(device),
+            norm: BatchNormConfig::new(cout)
+                .with_epsilon(epsilon)
+                .init(device),
             pool: MaxPool2dConfig::new([2, 2]).with_strides([2, 2]).init(),
         }
     }
@@ -55,16 +65,12 @@ pub struct ConvEncoder {
 impl ConvEncoder {
     pub fn new(cfg: &AttCnnConfig, device: &Device) -> Self {
         let (blocks, _) = cfg.geometry();
-        let first = ConvBlock::new(3, 16, 5, PaddingConfig2d::Same, device);
+        let eps = cfg.bn_epsilon;
+        let first = ConvBlock::new(3, 16, 5, PaddingConfig2d::Same, eps, device);
         let rest = (0..blocks)
             .map(|i| {
-                ConvBlock::new(
-                    if i == 0 { 16 } else { 32 },
-                    32,
-                    3,
-                    PaddingConfig2d::Valid,
-                    device,
-                )
+                let cin = if i == 0 { 16 } else { 32 };
+                ConvBlock::new(cin, 32, 3, PaddingConfig2d::Valid, eps, device)
             })
             .collect();
         Self {
@@ -88,5 +94,151 @@ impl SliceEncoder for ConvEncoder {
         }
         let [n, c, h, w] = x.dims();
         self.dense.forward(x.reshape([n, c * h * w]))
+    }
+}
+
+/// One block of the SA-DMIL encoder: convolution with bias → ReLU → batch norm → max-pool 2×2.
+/// (ReLU before batch norm, so the block's output can be negative.)
+#[derive(Module, Debug)]
+pub struct SaDmilBlock {
+    pub conv: Conv2d,
+    pub norm: BatchNorm,
+    pool: MaxPool2d,
+}
+
+/// What one SA-DMIL block computed, for checking a port layer by layer (NCHW tensors).
+pub struct BlockTrace {
+    pub conv_relu: Tensor<4>,
+    pub norm: Tensor<4>,
+    pub pool: Tensor<4>,
+}
+
+impl SaDmilBlock {
+    fn new(
+        cin: usize,
+        cout: usize,
+        k: usize,
+        padding: PaddingConfig2d,
+        epsilon: f64,
+        device: &Device,
+    ) -> Self {
+        Self {
+            conv: Conv2dConfig::new([cin, cout], [k, k])
+                .with_padding(padding)
+                .init(device),
+            norm: BatchNormConfig::new(cout)
+                .with_epsilon(epsilon)
+                .init(device),
+            pool: MaxPool2dConfig::new([2, 2]).with_strides([2, 2]).init(),
+        }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        self.pool
+            .forward(self.norm.forward(relu(self.conv.forward(x))))
+    }
+
+    fn trace(&self, x: Tensor<4>) -> BlockTrace {
+        let conv_relu = relu(self.conv.forward(x));
+        let norm = self.norm.forward(conv_relu.clone());
+        let pool = self.pool.forward(norm.clone());
+        BlockTrace {
+            conv_relu,
+            norm,
+            pool,
+        }
+    }
+}
+
+/// The slice encoder of the published SA-DMIL weights: Conv 16@5×5 'same', then Conv 32@3×3
+/// 'valid' blocks (as [`ConvEncoder`]'s geometry), each Conv → ReLU → BN → max-pool; dropout
+/// after blocks 2, 5 and 6; the features are the last block's output flattened in height,
+/// width, channel order (index `(h·s + w)·32 + c`, as TensorFlow's `Flatten` on NHWC), so the
+/// attention and Dense-128 weights of the checkpoint apply unchanged.
+#[derive(Module, Debug)]
+pub struct SaDmilEncoder {
+    pub blocks: Vec<SaDmilBlock>,
+    conv_dropout: Dropout,
+}
+
+impl SaDmilEncoder {
+    pub fn new(cfg: &AttCnnConfig, device: &Device) -> Self {
+        let (rest, _) = cfg.geometry();
+        let eps = cfg.bn_epsilon;
+        let mut blocks = vec![SaDmilBlock::new(
+            3,
+            16,
+            5,
+            PaddingConfig2d::Same,
+            eps,
+            device,
+        )];
+        for i in 0..rest {
+            let cin = if i == 0 { 16 } else { 32 };
+            blocks.push(SaDmilBlock::new(
+                cin,
+                32,
+                3,
+                PaddingConfig2d::Valid,
+                eps,
+                device,
+            ));
+        }
+        Self {
+            blocks,
+            conv_dropout: DropoutConfig::new(cfg.conv_dropout).init(),
+        }
+    }
+
+    /// Every block's intermediate outputs on slices `[N, 3, H, W]` (no dropout: for inference).
+    pub fn trace(&self, x: Tensor<4>) -> Vec<BlockTrace> {
+        let mut out: Vec<BlockTrace> = Vec::with_capacity(self.blocks.len());
+        let mut x = x;
+        for b in &self.blocks {
+            let t = b.trace(x);
+            x = t.pool.clone();
+            out.push(t);
+        }
+        out
+    }
+}
+
+impl SliceEncoder for SaDmilEncoder {
+    fn encode(&self, x: Tensor<4>) -> Tensor<2> {
+        let mut x = x;
+        for (i, b) in self.blocks.iter().enumerate() {
+            x = b.forward(x);
+            if matches!(i + 1, 2 | 5 | 6) {
+                x = self.conv_dropout.forward(x);
+            }
+        }
+        let [n, c, h, w] = x.dims();
+        // NCHW → NHWC, then flatten: TensorFlow's feature order
+        x.permute([0, 2, 3, 1]).reshape([n, h * w * c])
+    }
+}
+
+/// The slice encoder a network has.
+#[derive(Module, Debug)]
+pub enum Encoder {
+    Ich(ConvEncoder),
+    SaDmil(SaDmilEncoder),
+}
+
+impl Encoder {
+    pub fn new(cfg: &AttCnnConfig, device: &Device) -> Self {
+        match cfg.architecture {
+            Architecture::Ich => Encoder::Ich(ConvEncoder::new(cfg, device)),
+            Architecture::SaDmil => Encoder::SaDmil(SaDmilEncoder::new(cfg, device)),
+        }
+    }
+}
+
+impl SliceEncoder for Encoder {
+    fn encode(&self, x: Tensor<4>) -> Tensor<2> {
+        match self {
+            Encoder::Ich(e) => e.encode(x),
+            Encoder::SaDmil(e) => e.encode(x),
+        }
     }
 }

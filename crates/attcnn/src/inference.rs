@@ -1,12 +1,14 @@
 //! Inference with a trained model: the slice encoder alone (attention and classifier stripped)
-//! for features, and the whole network for the CNN's own scan probability and attention.
+//! for features, and the whole network for the CNN's own scan probability, its attention and a
+//! per-slice probability (the network on a bag of that slice alone).
 
 use std::path::Path;
 
 use burn::module::Module;
-use burn::tensor::{Device, Tensor};
+use burn::tensor::{Device, Tensor, TensorData};
 
 use crate::data::bag_tensor;
+use crate::encoder::SliceEncoder;
 use crate::model::{AttCnn, AttCnnConfig};
 use crate::{CnnError, Result};
 
@@ -22,10 +24,43 @@ pub struct Trained {
 pub struct ScanOutput {
     /// `[slices][D]` features of f_CNN.
     pub features: Vec<Vec<f32>>,
-    /// Attention weight of every slice (sums to 1).
+    /// Attention weight of every real slice. They sum to 1 unless the bag was padded
+    /// ([`AttCnnConfig::pad_bag_to`]); then the rest went to the padding.
     pub attention: Vec<f32>,
-    /// The CNN's own scan probability.
+    /// The share of attention the all-zero padding slices took (0 without padding).
+    pub padding_attention: f32,
+    /// The CNN's own scan probability (padded as the configuration says).
     pub probability: f64,
+    /// Per slice: the network's probability for a bag holding that slice alone, padded like any
+    /// bag. A probability of the slice, unlike its attention weight.
+    pub slice_probability: Vec<f64>,
+}
+
+/// Slices to encode: bytes (windowed intensities × 255, as datasets store them) or floats in
+/// [0, 1]; `[slices, 3, size, size]`.
+#[derive(Debug, Clone, Copy)]
+pub enum Pixels<'a> {
+    Bytes(&'a [u8]),
+    Floats(&'a [f32]),
+}
+
+impl Pixels<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Pixels::Bytes(b) => b.len(),
+            Pixels::Floats(f) => f.len(),
+        }
+    }
+}
+
+fn host<const D: usize>(t: Tensor<D>) -> Result<Vec<f32>> {
+    t.into_data()
+        .try_to_vec::<f32>()
+        .map_err(|e| CnnError::Data(format!("{e:?}")))
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
 }
 
 impl Trained {
@@ -50,9 +85,23 @@ impl Trained {
         }
     }
 
-    /// Runs a scan (uint8 `[slices, 3, size, size]`) through the network; slices are encoded in
-    /// chunks of 64 so memory stays bounded for long scans.
+    /// The network (eval mode).
+    pub fn model(&self) -> &AttCnn {
+        &self.model
+    }
+
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// Runs a scan (uint8 `[slices, 3, size, size]`) through the network.
     pub fn scan(&self, slices: usize, pixels: &[u8]) -> Result<ScanOutput> {
+        self.scan_pixels(slices, Pixels::Bytes(pixels))
+    }
+
+    /// Runs a scan through the network; slices are encoded in chunks of 64 so memory stays
+    /// bounded for long scans.
+    pub fn scan_pixels(&self, slices: usize, pixels: Pixels) -> Result<ScanOutput> {
         let size = self.config.size;
         let per = 3 * size * size;
         if slices == 0 {
@@ -60,44 +109,114 @@ impl Trained {
         }
         if pixels.len() != slices * per {
             return Err(CnnError::Data(format!(
-                "{} bytes for {slices} slices of {size}²",
+                "{} values for {slices} slices of 3 × {size}²",
                 pixels.len()
             )));
         }
+        let chunk = |start: usize, end: usize| -> Tensor<4> {
+            let n = end - start;
+            match pixels {
+                Pixels::Bytes(b) => {
+                    bag_tensor(&b[start * per..end * per], n, size, &self.device)
+                        .reshape([n, 3, size, size])
+                }
+                Pixels::Floats(f) => Tensor::from_data(
+                    TensorData::new(f[start * per..end * per].to_vec(), [n, 3, size, size]),
+                    &self.device,
+                ),
+            }
+        };
         let mut feats: Vec<Tensor<2>> = Vec::new();
         for start in (0..slices).step_by(64) {
             let end = (start + 64).min(slices);
-            let x = bag_tensor(
-                &pixels[start * per..end * per],
-                end - start,
-                size,
-                &self.device,
-            );
-            let [_, s, c, h, w] = x.dims();
-            feats.push(self.model.encode(x.reshape([s, c, h, w])));
+            feats.push(self.model.encoder.encode(chunk(start, end)));
         }
         let h = Tensor::cat(feats, 0);
         let d = h.dims()[1];
-        let h3 = h.clone().reshape([1, slices, d]);
-        let a = self.model.attention(h3.clone(), None);
-        let z: Tensor<2> = (h3 * a.clone().unsqueeze_dim(2)).sum_dim(1).squeeze_dim(1);
-        let logit = self.model.classify(z);
-        let lv = logit
-            .into_data()
-            .try_to_vec::<f32>()
-            .map_err(|e| CnnError::Data(format!("{e:?}")))?[0] as f64;
-        let fv = h
-            .into_data()
-            .try_to_vec::<f32>()
-            .map_err(|e| CnnError::Data(format!("{e:?}")))?;
-        let av = a
-            .into_data()
-            .try_to_vec::<f32>()
-            .map_err(|e| CnnError::Data(format!("{e:?}")))?;
+        let fv = host(h.clone())?;
+
+        // the padding slices: all-zero input, one feature vector shared by all of them
+        let pad = self
+            .config
+            .pad_bag_to
+            .map_or(0, |p| p.saturating_sub(slices));
+        let zero = match self.config.pad_bag_to {
+            Some(_) => {
+                let z = Tensor::<4>::zeros([1, 3, size, size], &self.device);
+                Some(host(self.model.encoder.encode(z))?)
+            }
+            None => None,
+        };
+        let scores = |x: Tensor<2>| -> Result<Vec<f32>> {
+            let n = x.dims()[0];
+            host(self.model.attention.scores(x.reshape([1, n, d])))
+        };
+        let s = scores(h.clone())?;
+        let s0 = match &zero {
+            Some(z) => Some(scores(Tensor::from_data(
+                TensorData::new(z.clone(), [1, d]),
+                &self.device,
+            ))?[0]),
+            None => None,
+        };
+
+        // scan: softmax over the real slices and the padding, pooled sum, classifier
+        let all: Vec<f64> = s
+            .iter()
+            .map(|&x| x as f64)
+            .chain(std::iter::repeat_n(s0.unwrap_or(0.0) as f64, pad))
+            .collect();
+        let m = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = all.iter().map(|x| (x - m).exp()).collect();
+        let tot: f64 = e.iter().sum();
+        let a: Vec<f64> = e.iter().map(|x| x / tot).collect();
+        let mut pooled = vec![0f64; d];
+        for (i, w) in a.iter().enumerate().take(slices) {
+            for (p, &x) in pooled.iter_mut().zip(&fv[i * d..(i + 1) * d]) {
+                *p += w * x as f64;
+            }
+        }
+        let pad_share: f64 = a[slices..].iter().sum();
+        if let Some(z) = &zero {
+            for (p, &x) in pooled.iter_mut().zip(z) {
+                *p += pad_share * x as f64;
+            }
+        }
+
+        // each slice alone: weight a_i = e^{s_i} / (e^{s_i} + (P − 1) e^{s_0}) against the padding
+        let others = self
+            .config
+            .pad_bag_to
+            .map_or(0, |p| p.saturating_sub(1));
+        let mut alone = Vec::with_capacity((slices + 1) * d);
+        alone.extend(pooled.iter().map(|&v| v as f32));
+        for i in 0..slices {
+            let ai = match s0 {
+                Some(s0) if others > 0 => {
+                    1.0 / (1.0 + others as f64 * ((s0 - s[i]) as f64).exp())
+                }
+                _ => 1.0,
+            };
+            let hi = &fv[i * d..(i + 1) * d];
+            match &zero {
+                Some(z) => alone.extend(
+                    hi.iter()
+                        .zip(z)
+                        .map(|(&x, &z0)| (ai * x as f64 + (1.0 - ai) * z0 as f64) as f32),
+                ),
+                None => alone.extend_from_slice(hi),
+            }
+        }
+        let logits = host(self.model.classify(Tensor::from_data(
+            TensorData::new(alone, [slices + 1, d]),
+            &self.device,
+        )))?;
         Ok(ScanOutput {
             features: fv.chunks(d).map(|c| c.to_vec()).collect(),
-            attention: av,
-            probability: 1.0 / (1.0 + (-lv).exp()),
+            attention: a[..slices].iter().map(|&x| x as f32).collect(),
+            padding_attention: pad_share as f32,
+            probability: sigmoid(logits[0] as f64),
+            slice_probability: logits[1..].iter().map(|&l| sigmoid(l as f64)).collect(),
         })
     }
 }

@@ -11,11 +11,13 @@ pub mod classifier;
 pub mod config;
 pub mod data;
 pub mod encoder;
+pub mod import;
 pub mod inference;
 pub mod model;
 pub mod training;
 
 pub use data::BagSource;
+pub use config::Architecture;
 pub use model::{AttCnn, AttCnnConfig};
 pub use training::TrainConfig;
 

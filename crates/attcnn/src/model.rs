@@ -7,16 +7,18 @@ use burn::tensor::{Bool, Device, Tensor};
 
 use crate::attention::GatedAttention;
 use crate::classifier::Classifier;
-use crate::encoder::{ConvEncoder, SliceEncoder};
+use crate::config::Architecture;
+use crate::encoder::{Encoder, SliceEncoder};
 
 pub use crate::config::AttCnnConfig;
 
 impl AttCnnConfig {
     /// A fresh network (parameters drawn in the order encoder, attention, classifier).
     pub fn init(&self, device: &Device) -> AttCnn {
+        let bias = self.architecture == Architecture::Ich;
         AttCnn {
-            encoder: ConvEncoder::new(self, device),
-            attention: GatedAttention::new(self.dim, self.att_hidden, device),
+            encoder: Encoder::new(self, device),
+            attention: GatedAttention::new(self.dim, self.att_hidden, bias, device),
             classifier: Classifier::new(self.dim, self.head_dropout, device),
         }
     }
@@ -25,12 +27,17 @@ impl AttCnnConfig {
 /// The whole network: f_c(f_Att(f_CNN(slices))).
 #[derive(Module, Debug)]
 pub struct AttCnn {
-    pub(crate) encoder: ConvEncoder,
-    attention: GatedAttention,
-    classifier: Classifier,
+    pub(crate) encoder: Encoder,
+    pub(crate) attention: GatedAttention,
+    pub(crate) classifier: Classifier,
 }
 
 impl AttCnn {
+    /// The slice encoder (to inspect its layers).
+    pub fn encoder(&self) -> &Encoder {
+        &self.encoder
+    }
+
     /// f_CNN: slices `[N, 3, H, W]` in [0, 1] → features `[N, D]`.
     pub fn encode(&self, x: Tensor<4>) -> Tensor<2> {
         self.encoder.encode(x)
@@ -129,11 +136,14 @@ mod tests {
                 .unwrap()[0] as f64
         };
         let grads = model.forward(x.clone(), None).0.sum().backward();
-        let last = model.encoder.blocks.len() - 1;
+        let Encoder::Ich(enc) = &model.encoder else {
+            panic!("the default architecture is ich's")
+        };
+        let last = enc.blocks.len() - 1;
         for which in [None, Some(last)] {
             let w = match which {
-                None => &model.encoder.first.conv.weight,
-                Some(i) => &model.encoder.blocks[i].conv.weight,
+                None => &enc.first.conv.weight,
+                Some(i) => &enc.blocks[i].conv.weight,
             };
             let g = vec4(w.grad(&grads).unwrap());
             let mut idx: Vec<usize> = (0..g.len()).collect();
@@ -147,14 +157,14 @@ mod tests {
                     let mut d = vec![0f32; g.len()];
                     d[k] = sign * eps;
                     let delta: Tensor<4> = Tensor::from_data(TensorData::new(d, dims), &device);
+                    let Encoder::Ich(e) = &mut m.encoder else {
+                        unreachable!()
+                    };
                     match which {
-                        None => {
-                            m.encoder.first.conv.weight =
-                                m.encoder.first.conv.weight.map(|t| t + delta)
-                        }
+                        None => e.first.conv.weight = e.first.conv.weight.clone().map(|t| t + delta),
                         Some(i) => {
-                            m.encoder.blocks[i].conv.weight =
-                                m.encoder.blocks[i].conv.weight.clone().map(|t| t + delta)
+                            e.blocks[i].conv.weight =
+                                e.blocks[i].conv.weight.clone().map(|t| t + delta)
                         }
                     }
                     logit(&m)

@@ -190,7 +190,7 @@ pub fn evaluate(
 }
 
 /// Saves the weights atomically (burn writes `<tmp>.bpk`; it is renamed into place).
-fn save_atomic(model: AttCnn, path: &Path) -> Result<()> {
+pub fn save_atomic(model: AttCnn, path: &Path) -> Result<()> {
     let io = |e: std::io::Error| CnnError::Io(format!("{}: {e}", path.display()));
     milbase::write_atomic_with(path, |tmp| {
         // burn adds the .bpk extension to the name it is given

@@ -22,8 +22,9 @@ use crate::error::{Error, Result};
 /// Version of `manifest.json`.
 pub const BUNDLE_FORMAT: u32 = 1;
 /// Version of the bundle's `config.json` and of the weights' layout: 2 since the network is stored
-/// by part (`encoder.*`, `attention.*`, `classifier.*`); a format-1 bundle must be retrained.
-pub const MODEL_FORMAT: u32 = 2;
+/// by part (`encoder.*`, `attention.*`, `classifier.*`); 3 since the encoder is one of two
+/// architectures (`ich`, `sa-dmil`); bundles of an older format must be retrained.
+pub const MODEL_FORMAT: u32 = 3;
 pub const MANIFEST: &str = "manifest.json";
 pub const CNN_CONFIG: &str = "config.json";
 pub const CNN_WEIGHTS: &str = "model.bpk";
@@ -32,6 +33,8 @@ pub const CNN_LOG: &str = "log.csv";
 pub const CHECKPOINT: &str = "checkpoint";
 pub const GP_MODEL: &str = "gp.json";
 pub const GP_TRACE: &str = "gp.trace.csv";
+/// The projection of the CNN's features onto the GP head's (PCA), when the head has one.
+pub const PROJECTION: &str = "projection.json";
 
 /// Where CNN training writes inside a bundle folder.
 pub fn training_paths(dir: &Path) -> TrainPaths {
@@ -48,7 +51,9 @@ pub fn training_paths(dir: &Path) -> TrainPaths {
 pub struct CnnFolderConfig {
     pub format_version: u32,
     pub model: AttCnnConfig,
-    pub train: TrainConfig,
+    /// Training settings (absent for imported weights).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub train: Option<TrainConfig>,
     pub preprocess: PreprocessConfig,
     pub dataset: String,
     pub train_scans: Vec<String>,
@@ -103,14 +108,43 @@ pub struct CnnPart {
     pub config: String,
     /// Weights of the best epoch (`model.bpk`, burn's binary record).
     pub weights: String,
-    /// Training log (`log.csv`).
-    pub log: String,
+    /// Training log (`log.csv`; absent for imported weights).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
     /// Feature dimension D of the slice encoder.
     pub dim: usize,
     /// Input size (pixels, square).
     pub size: usize,
-    pub training: DataSummary,
-    pub validation: CnnValidation,
+    /// What it was trained on (absent for imported weights: see `imported`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub training: Option<DataSummary>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation: Option<CnnValidation>,
+    /// Where imported weights came from (`ich import`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<Imported>,
+    /// DICOM goes to the network as unquantised float windows (datasets still store bytes).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub float_input: bool,
+}
+
+/// The provenance of imported weights.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Imported {
+    /// What they are, in words.
+    pub name: String,
+    /// Where they are published.
+    pub published: String,
+    /// The paper to cite.
+    pub citation: String,
+    /// The licence of the weights and the terms of the data they were trained on.
+    pub licence: String,
+    /// The source files (as given) and their SHA-256.
+    pub sources: BTreeMap<String, String>,
+    /// The checkpoint format.
+    pub format: String,
+    /// When they were imported (UTC, RFC 3339).
+    pub imported: String,
 }
 
 /// What a model was trained on.
@@ -144,8 +178,11 @@ pub struct GpPart {
     pub trace: String,
     /// Model family (VGPMIL, G-VGPMIL, …).
     pub family: String,
-    /// Feature dimension; must equal the CNN's.
+    /// Feature dimension; must equal the CNN's, or the projection's output.
     pub dim: usize,
+    /// The PCA projection of the CNN's features onto the head's (`projection.json`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub projection: Option<String>,
     pub inducing: usize,
     /// SHA-256 of the features file it was fitted on.
     pub features_sha256: String,
@@ -251,16 +288,53 @@ impl Bundle {
             cnn: CnnPart {
                 config: CNN_CONFIG.into(),
                 weights: CNN_WEIGHTS.into(),
-                log: CNN_LOG.into(),
+                log: Some(CNN_LOG.into()),
                 dim: cnn.model.dim,
                 size: cnn.model.size,
-                training,
-                validation: CnnValidation {
+                training: Some(training),
+                validation: Some(CnnValidation {
                     best_epoch,
                     epochs_run: log.len(),
                     valid_loss: best.map(|b| b.valid_loss).filter(|v| v.is_finite()),
                     valid_bag_auc: best.and_then(|b| b.valid_auc),
-                },
+                }),
+                imported: None,
+                float_input: false,
+            },
+            gp: None,
+            files: BTreeMap::new(),
+        };
+        Self::seal(dir, &mut m)?;
+        Ok(m)
+    }
+
+    /// Writes the manifest of a bundle whose CNN was imported (its `config.json` and weights
+    /// already in `dir`); a GP head of an earlier CNN there is removed.
+    pub fn write_imported(dir: &Path, cnn: &CnnFolderConfig, imported: Imported) -> Result<Manifest> {
+        for stale in [GP_MODEL, GP_TRACE, PROJECTION] {
+            let p = dir.join(stale);
+            if p.exists() {
+                tracing::warn!("{}: removed, it belongs to the previous CNN", p.display());
+                std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
+            }
+        }
+        let created = now();
+        let mut m = Manifest {
+            format_version: BUNDLE_FORMAT,
+            tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
+            created: created.clone(),
+            updated: created,
+            preprocess: cnn.preprocess.clone(),
+            cnn: CnnPart {
+                config: CNN_CONFIG.into(),
+                weights: CNN_WEIGHTS.into(),
+                log: None,
+                dim: cnn.model.dim,
+                size: cnn.model.size,
+                training: None,
+                validation: None,
+                imported: Some(imported),
+                float_input: true,
             },
             gp: None,
             files: BTreeMap::new(),
@@ -271,14 +345,12 @@ impl Bundle {
 
     /// Checksums every file the manifest names and writes it atomically.
     fn seal(dir: &Path, m: &mut Manifest) -> Result<()> {
-        let mut names = vec![
-            m.cnn.config.clone(),
-            m.cnn.weights.clone(),
-            m.cnn.log.clone(),
-        ];
+        let mut names = vec![m.cnn.config.clone(), m.cnn.weights.clone()];
+        names.extend(m.cnn.log.clone());
         if let Some(gp) = &m.gp {
             names.push(gp.model.clone());
             names.push(gp.trace.clone());
+            names.extend(gp.projection.clone());
         }
         m.files.clear();
         for n in names {
@@ -313,6 +385,7 @@ impl Bundle {
         if let Some(gp) = &m.gp {
             needed.push(&gp.model);
             check_name(&mp, &gp.trace)?;
+            needed.extend(gp.projection.as_ref());
         }
         for n in needed {
             if !m.files.contains_key(n) {
@@ -369,7 +442,7 @@ impl Bundle {
             ));
         }
         if let Some(gp) = &m.gp {
-            if gp.dim != m.cnn.dim {
+            if gp.dim != m.cnn.dim && gp.projection.is_none() {
                 return Err(Error::file(
                     dir,
                     format!(
@@ -379,11 +452,35 @@ impl Bundle {
                 ));
             }
         }
-        Ok(Bundle {
+        let b = Bundle {
             dir: dir.to_path_buf(),
             manifest: m,
             cnn,
-        })
+        };
+        b.projection()?;
+        Ok(b)
+    }
+
+    /// The PCA projection between the CNN's features and the GP head's, when there is one
+    /// (checked: finite, its input the CNN's dimension, its output the head's).
+    pub fn projection(&self) -> Result<Option<gphead::pca::Pca>> {
+        let Some(name) = self.manifest.gp.as_ref().and_then(|g| g.projection.as_ref()) else {
+            return Ok(None);
+        };
+        let p = self.dir.join(name);
+        let pca: gphead::pca::Pca = read_json(&p)?;
+        pca.check().map_err(|e| Error::file(&p, e))?;
+        let gp_dim = self.manifest.gp.as_ref().map_or(0, |g| g.dim);
+        if pca.d != self.manifest.cnn.dim || pca.k != gp_dim {
+            return Err(Error::file(
+                &p,
+                format!(
+                    "projects {} features onto {}, but the CNN gives {} and the GP head takes {gp_dim}",
+                    pca.d, pca.k, self.manifest.cnn.dim
+                ),
+            ));
+        }
+        Ok(Some(pca))
     }
 
     pub fn weights(&self) -> PathBuf {
@@ -403,12 +500,12 @@ impl Bundle {
         };
         let p = self.dir.join(&part.model);
         let gp = GpModel::load(&p)?;
-        if gp.d != self.manifest.cnn.dim {
+        if gp.d != part.dim {
             return Err(Error::file(
                 &p,
                 format!(
-                    "the GP head takes {} features, the CNN gives {}",
-                    gp.d, self.manifest.cnn.dim
+                    "the GP head takes {} features, the manifest says {}",
+                    gp.d, part.dim
                 ),
             ));
         }
@@ -446,8 +543,28 @@ impl Bundle {
         Ok(())
     }
 
-    /// Adds (or replaces) the GP head: writes `gp.json` and its trace, then the manifest.
-    pub fn add_gp(&mut self, model: &GpModel, trace_csv: &str, part: GpPart) -> Result<()> {
+    /// Adds (or replaces) the GP head: writes `gp.json`, its trace and its projection (if any),
+    /// then the manifest.
+    pub fn add_gp(
+        &mut self,
+        model: &GpModel,
+        trace_csv: &str,
+        projection: Option<&gphead::pca::Pca>,
+        mut part: GpPart,
+    ) -> Result<()> {
+        let stale = self.dir.join(PROJECTION);
+        match projection {
+            Some(p) => {
+                write_json(&stale, p)?;
+                part.projection = Some(PROJECTION.into());
+            }
+            None => {
+                part.projection = None;
+                if stale.exists() {
+                    std::fs::remove_file(&stale).map_err(|e| Error::io(&stale, e))?;
+                }
+            }
+        }
         model.save(&self.dir.join(&part.model))?;
         write_atomic(&self.dir.join(&part.trace), trace_csv.as_bytes())?;
         self.manifest.gp = Some(part);

@@ -236,6 +236,7 @@ pub fn run(
             samples: 500,
             out: None,
             bundle: Some(bundle.clone()),
+            project: None,
         },
         &|_| {},
     )?;

@@ -26,6 +26,8 @@ pub enum Error {
     Gp(#[from] gphead::GpError),
     #[error(transparent)]
     Cnn(#[from] attcnn::CnnError),
+    #[error(transparent)]
+    Checkpoint(#[from] tfckpt::Error),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

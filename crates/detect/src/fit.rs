@@ -35,6 +35,9 @@ pub struct FitJob {
     pub out: Option<PathBuf>,
     /// Bundle whose features these are: the head goes into it.
     pub bundle: Option<PathBuf>,
+    /// Project the features onto this many principal components first (PCA fitted on the
+    /// training bags' instances only, stored with the head).
+    pub project: Option<usize>,
 }
 
 /// The data, before fitting.
@@ -63,6 +66,8 @@ pub struct Validation {
 /// What a fit produced.
 pub struct Fitted {
     pub output: FitOutput,
+    /// The projection the head's features went through, if any.
+    pub projection: Option<gphead::pca::Pca>,
     pub seconds: f64,
     pub validation: Option<Validation>,
     /// Files written: the model file and its trace, or the bundle folder.
@@ -128,17 +133,22 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
             "at least one Monte Carlo sample is needed".into(),
         ));
     }
-    let data = crate::features::read(&job.features)?;
+    if job.project.is_some() && job.bundle.is_none() {
+        return Err(Error::Invalid(
+            "a projection is stored with the head in a bundle: give a bundle".into(),
+        ));
+    }
+    let raw = crate::features::read(&job.features)?;
     let params = job.params.validate()?;
     let mut bundle = match &job.bundle {
         Some(dir) => {
             let b = Bundle::open(dir)?;
-            if b.manifest.cnn.dim != data.d {
+            if b.manifest.cnn.dim != raw.d {
                 return Err(Error::file(
                     &job.features,
                     format!(
                         "{} features per slice, but the bundle's CNN gives {} (extract them with `ich extract --model {}`)",
-                        data.d,
+                        raw.d,
                         b.manifest.cnn.dim,
                         dir.display()
                     ),
@@ -148,13 +158,35 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
         }
         None => None,
     };
-    let (train, valid) = if job.valid_fraction > 0.0 {
-        let (t, v) =
-            milbase::stratified_holdout(&data.bag_labels(), job.valid_fraction, params.seed)
-                .map_err(|e| Error::file(&job.features, e.to_string()))?;
-        (data.subset(&t), Some(data.subset(&v)))
+    let split = if job.valid_fraction > 0.0 {
+        Some(
+            milbase::stratified_holdout(&raw.bag_labels(), job.valid_fraction, params.seed)
+                .map_err(|e| Error::file(&job.features, e.to_string()))?,
+        )
     } else {
-        (data.clone(), None)
+        None
+    };
+    // the projection is fitted on the training bags only, then applied to every bag
+    let projection = match job.project {
+        Some(k) => {
+            let fit_on = match &split {
+                Some((t, _)) => raw.subset(t),
+                None => raw.clone(),
+            };
+            Some(
+                gphead::pca::Pca::fit(&fit_on, k)
+                    .map_err(|e| Error::file(&job.features, e.to_string()))?,
+            )
+        }
+        None => None,
+    };
+    let data = match &projection {
+        Some(p) => p.transform(&raw)?,
+        None => raw,
+    };
+    let (train, valid) = match &split {
+        Some((t, v)) => (data.subset(t), Some(data.subset(v))),
+        None => (data.clone(), None),
     };
     plan(&FitData {
         bags: data.bags.len(),
@@ -234,6 +266,7 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
             trace: GP_TRACE.into(),
             family: params.model.name(),
             dim: data.d,
+            projection: None,
             inducing: output.model.m(),
             features_sha256: sha256_file(&job.features)?,
             training: DataSummary {
@@ -254,11 +287,12 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
                 })
                 .unwrap_or_default(),
         };
-        b.add_gp(&output.model, &csv, part)?;
+        b.add_gp(&output.model, &csv, projection.as_ref(), part)?;
         written.push(b.dir.clone());
     }
     Ok(Fitted {
         output,
+        projection,
         seconds,
         validation,
         written,

@@ -20,6 +20,7 @@ pub mod features;
 pub mod fit;
 pub mod fuzzing;
 pub mod html;
+pub mod import;
 pub mod predict;
 pub mod report;
 pub mod train;

@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
-use attcnn::inference::Trained;
+use attcnn::inference::{Pixels, Trained};
+use gphead::pca::Pca;
 use gphead::metrics::Metrics;
 use gphead::{GpModel, MilData};
 use milbase::Progress;
 use preprocess::dataset::{Dataset, ScanMeta, Skipped};
 use preprocess::labels::Labels;
-use preprocess::pipeline::{apply_labels, decode_scan, find_scans};
+use preprocess::pipeline::{apply_labels, decode_scan, decode_scan_float, find_scans};
 use preprocess::scan::Scan;
 
 use crate::bundle::{rfc3339, Bundle};
@@ -99,29 +100,42 @@ pub struct ScanPrediction {
     pub pixels: Vec<u8>,
 }
 
+/// What the head of a bundle gives besides the CNN's own classifier.
+pub const CNN_ONLY: &str = "CNN classifier (no GP head)";
+
 /// A bundle opened for prediction.
 pub struct Predictor {
     bundle: Bundle,
     net: Trained,
-    gp: GpModel,
+    /// The GP head; without one, probabilities are the CNN classifier's (no uncertainty).
+    gp: Option<GpModel>,
+    projection: Option<Pca>,
     opts: PredictOptions,
     /// How long opening took.
     pub load_time: Duration,
 }
 
 impl Predictor {
-    /// Opens and verifies a bundle (it needs a GP head) and loads the CNN on the options' backend.
+    /// Opens and verifies a bundle and loads the CNN on the options' backend. A bundle with a GP
+    /// head predicts with it; one without (imported weights) with the CNN's own classifier.
     pub fn open(dir: &Path, opts: PredictOptions) -> Result<Self> {
         opts.validate()?;
         let t = Instant::now();
         let bundle = Bundle::open(dir)?;
-        let gp = bundle.gp()?;
+        let gp = match bundle.manifest.gp {
+            Some(_) => Some(bundle.gp()?),
+            None if bundle.manifest.cnn.imported.is_some() => None,
+            // a bundle we trained ourselves always gets its head before predicting
+            None => Some(bundle.gp()?),
+        };
+        let projection = bundle.projection()?;
         let dev = device(opts.backend)?;
         let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?;
         Ok(Self {
             bundle,
             net,
             gp,
+            projection,
             opts,
             load_time: t.elapsed(),
         })
@@ -137,14 +151,34 @@ impl Predictor {
 
     /// What the reports say of the model.
     pub fn model_info(&self) -> ModelInfo {
-        ModelInfo {
-            bundle: self.bundle.dir.display().to_string(),
-            created: self.bundle.manifest.created.clone(),
-            gp_family: self.gp.model.name().to_string(),
-            feature_dim: self.gp.d,
-            image_size: self.bundle.manifest.preprocess.size,
-            bag_rule: format!("{:?}", self.gp.bag_rule),
-            calibrated: self.gp.calibration.is_some(),
+        let m = &self.bundle.manifest;
+        let imported = m.cnn.imported.as_ref().map(|i| i.name.clone());
+        match &self.gp {
+            Some(gp) => ModelInfo {
+                bundle: self.bundle.dir.display().to_string(),
+                created: m.created.clone(),
+                gp_family: gp.model.name().to_string(),
+                feature_dim: gp.d,
+                image_size: m.preprocess.size,
+                bag_rule: format!("{:?}", gp.bag_rule),
+                calibrated: gp.calibration.is_some(),
+                uncertainty: true,
+                imported,
+            },
+            None => ModelInfo {
+                bundle: self.bundle.dir.display().to_string(),
+                created: m.created.clone(),
+                gp_family: CNN_ONLY.into(),
+                feature_dim: m.cnn.dim,
+                image_size: m.preprocess.size,
+                bag_rule: match self.bundle.cnn.model.pad_bag_to {
+                    Some(p) => format!("attention pooling, bags padded to {p} zero slices"),
+                    None => "attention pooling".into(),
+                },
+                calibrated: false,
+                uncertainty: false,
+                imported,
+            },
         }
     }
 
@@ -165,9 +199,28 @@ impl Predictor {
         time: &mut Timing,
     ) -> Result<ScanPrediction> {
         let t = Instant::now();
+        let pre = &self.bundle.manifest.preprocess;
+        if self.bundle.manifest.cnn.float_input {
+            // the network sees exact window values; the thumbnails are bytes
+            let (meta, floats) = decode_scan_float(
+                scan,
+                pre,
+                &self.opts.limits,
+                self.opts.keep_phi,
+                &milbase::Quiet,
+                skipped,
+            )
+            .map_err(|e| Error::scan(&scan.id, e))?;
+            let bytes = floats
+                .iter()
+                .map(|&v| preprocess::window::to_u8(v))
+                .collect();
+            time.preprocess += t.elapsed();
+            return self.predict_input(meta, bytes, Some(&floats), labels, time);
+        }
         let (meta, pixels) = decode_scan(
             scan,
-            &self.bundle.manifest.preprocess,
+            pre,
             &self.opts.limits,
             self.opts.keep_phi,
             &milbase::Quiet,
@@ -202,15 +255,28 @@ impl Predictor {
     /// CNN then GP head on one preprocessed scan.
     pub fn predict_meta(
         &self,
+        meta: ScanMeta,
+        pixels: Vec<u8>,
+        labels: &Labels,
+        time: &mut Timing,
+    ) -> Result<ScanPrediction> {
+        self.predict_input(meta, pixels, None, labels, time)
+    }
+
+    /// CNN then head on one scan: `pixels` as bytes (thumbnails, and the network's input unless
+    /// `floats` holds the exact window values).
+    fn predict_input(
+        &self,
         mut meta: ScanMeta,
         pixels: Vec<u8>,
+        floats: Option<&[f32]>,
         labels: &Labels,
         time: &mut Timing,
     ) -> Result<ScanPrediction> {
         if !labels.is_empty() {
             apply_labels(&mut meta, labels);
         }
-        let (opts, gp) = (&self.opts, &self.gp);
+        let opts = &self.opts;
         let id = meta.id.clone();
         crate::check_scan_id(&id)?;
         let t = Instant::now();
@@ -224,15 +290,52 @@ impl Predictor {
                 )),
             ));
         }
-        let cnn = self.net.scan(n, &pixels).map_err(|e| Error::scan(&id, e))?;
+        let input = match floats {
+            Some(f) => Pixels::Floats(f),
+            None => Pixels::Bytes(&pixels),
+        };
+        let cnn = self
+            .net
+            .scan_pixels(n, input)
+            .map_err(|e| Error::scan(&id, e))?;
         time.cnn += t.elapsed();
+        let thr = self.thresholds();
+
+        let Some(gp) = &self.gp else {
+            // no GP head: the network's own probabilities, point estimates without a spread
+            let point = |p: f64| (p, 0.0, p, p);
+            let slices = meta
+                .slices
+                .iter()
+                .zip(&cnn.slice_probability)
+                .zip(&cnn.attention)
+                .enumerate()
+                .map(|(i, ((s, &p), &att))| slice_report(i, s, point(p), att, &thr))
+                .collect();
+            let report = self.scan_report(meta, slices, point(cnn.probability), &cnn, &thr);
+            return Ok(ScanPrediction { report, pixels });
+        };
 
         let t = Instant::now();
-        let x: Vec<f64> = cnn
+        let mut x: Vec<f64> = cnn
             .features
             .iter()
             .flat_map(|f| f.iter().map(|&v| v as f64))
             .collect();
+        let mut d = cnn.features.first().map_or(0, |f| f.len());
+        if let Some(p) = &self.projection {
+            x = x.chunks(d).flat_map(|r| p.project(r)).collect();
+            d = p.k;
+        }
+        if d != gp.d {
+            return Err(Error::scan(
+                &id,
+                Error::Invalid(format!(
+                    "the CNN gives {d} features, the GP head takes {}",
+                    gp.d
+                )),
+            ));
+        }
         let data = MilData::from_instances(
             gp.d,
             x,
@@ -250,36 +353,37 @@ impl Predictor {
             .map_err(|e| Error::scan(&id, e))?;
         time.gp += t.elapsed();
 
-        let thr = self.thresholds();
         let slices: Vec<SliceReport> = meta
             .slices
             .iter()
             .zip(&pred.instances)
             .zip(&cnn.attention)
             .enumerate()
-            .map(|(i, ((s, p), &att))| SliceReport {
-                index: i,
-                sop_instance_uid: s.sop_instance_uid.clone(),
-                z: s.z,
-                probability: p.mean,
-                sd: p.sd,
-                lo: p.lo,
-                hi: p.hi,
-                positive: thr.positive(p.mean),
-                uncertain: thr.uncertain(p.sd, p.lo, p.hi),
-                attention: att as f64,
-                label: s.label,
-            })
+            .map(|(i, ((s, p), &att))| slice_report(i, s, (p.mean, p.sd, p.lo, p.hi), att, &thr))
             .collect();
         let bag = pred.bags[0].get(gp.bag_rule);
-        let report = ScanReport {
-            n_slices: n,
-            probability: bag.mean,
-            sd: bag.sd,
-            lo: bag.lo,
-            hi: bag.hi,
-            positive: thr.positive(bag.mean),
-            uncertain: thr.uncertain(bag.sd, bag.lo, bag.hi),
+        let report = self.scan_report(meta, slices, (bag.mean, bag.sd, bag.lo, bag.hi), &cnn, &thr);
+        Ok(ScanPrediction { report, pixels })
+    }
+
+    /// A scan's report from its slices and its (probability, sd, lo, hi).
+    fn scan_report(
+        &self,
+        meta: ScanMeta,
+        slices: Vec<SliceReport>,
+        (p, sd, lo, hi): (f64, f64, f64, f64),
+        cnn: &attcnn::inference::ScanOutput,
+        thr: &Thresholds,
+    ) -> ScanReport {
+        let opts = &self.opts;
+        ScanReport {
+            n_slices: meta.n_slices,
+            probability: p,
+            sd,
+            lo,
+            hi,
+            positive: thr.positive(p),
+            uncertain: thr.uncertain(sd, lo, hi),
             cnn_probability: cnn.probability,
             positive_slices: slices.iter().filter(|s| s.positive).count(),
             uncertain_slices: slices.iter().filter(|s| s.uncertain).count(),
@@ -288,10 +392,9 @@ impl Predictor {
             patient_id: meta.patient_id.filter(|_| opts.keep_phi),
             warnings: meta.warnings,
             page: None,
-            id,
+            id: meta.id,
             slices,
-        };
-        Ok(ScanPrediction { report, pixels })
+        }
     }
 
     /// The HTML page of one predicted scan (thumbnails of the brain window).
@@ -467,6 +570,29 @@ pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<()> {
         write_atomic(&out.join(INDEX_HTML), index_page(r).as_bytes())?;
     }
     Ok(())
+}
+
+/// One slice's report from its (probability, sd, lo, hi) and attention.
+fn slice_report(
+    index: usize,
+    s: &preprocess::dataset::SliceMeta,
+    (p, sd, lo, hi): (f64, f64, f64, f64),
+    attention: f32,
+    thr: &Thresholds,
+) -> SliceReport {
+    SliceReport {
+        index,
+        sop_instance_uid: s.sop_instance_uid.clone(),
+        z: s.z,
+        probability: p,
+        sd,
+        lo,
+        hi,
+        positive: thr.positive(p),
+        uncertain: thr.uncertain(sd, lo, hi),
+        attention: attention as f64,
+        label: s.label,
+    }
 }
 
 /// A scan's Monte Carlo seed depends on its id, not on the order the inputs came in.

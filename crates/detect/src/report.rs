@@ -39,6 +39,17 @@ pub struct ModelInfo {
     /// standard deviations and intervals are then all of the calibrated draws.
     #[serde(default)]
     pub calibrated: bool,
+    /// Whether probabilities come with a spread (a GP head); without one they are the CNN's
+    /// point estimates and sd, lo and hi say nothing (sd 0, lo = hi = probability).
+    #[serde(default = "yes")]
+    pub uncertainty: bool,
+    /// The imported weights the CNN carries, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<String>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Flagging rules: positive when `probability ≥ positive`; uncertain when the 90 % interval
@@ -296,6 +307,8 @@ mod tests {
                 bundle: "b".into(),
                 created: "c".into(),
                 gp_family: "vgpmil".into(),
+                uncertainty: true,
+                imported: None,
                 feature_dim: 8,
                 image_size: 32,
                 bag_rule: "Max".into(),

@@ -130,7 +130,7 @@ pub fn train_cnn(
     let folder = CnnFolderConfig {
         format_version: MODEL_FORMAT,
         model: model.clone(),
-        train: job.train.clone(),
+        train: Some(job.train.clone()),
         preprocess: ds.manifest.config.clone(),
         dataset: job.dataset.display().to_string(),
         train_scans: train_idx.iter().map(|&i| entries[i].id.clone()).collect(),

@@ -32,6 +32,7 @@ pub mod lm;
 pub mod metrics;
 pub mod model;
 pub mod params;
+pub mod pca;
 pub mod predict;
 pub mod probit;
 pub mod protocol;

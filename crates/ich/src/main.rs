@@ -36,6 +36,7 @@ enum Command {
     Predict(cli::predict::Args),
     Demo(cli::demo::Args),
     Checkpoint(cli::checkpoint::Args),
+    Import(cli::checkpoint::ImportArgs),
 }
 
 fn run() -> anyhow::Result<ExitCode> {
@@ -72,6 +73,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::EvalGp(a) => cli::gp::eval(a),
         Command::Predict(a) => cli::predict::run(a, &bars),
         Command::Checkpoint(a) => cli::checkpoint::run(a),
+        Command::Import(a) => cli::checkpoint::import(a),
         Command::Demo(a) => cli::demo::run(a, &bars),
     }
 }

@@ -48,6 +48,28 @@ impl Default for PreprocessConfig {
 }
 
 impl PreprocessConfig {
+    /// The preprocessing the published SA-DMIL weights expect (Wu et al.'s notebook): 512²,
+    /// brain `clip(HU, 0, 80)/80`, subdural `(clip(HU, −20, 180) + 20)/200`, soft
+    /// `(clip(HU, 15, 45) − 15)/30` (windows 40/80, 80/200, 30/30), bilinear resampling when a
+    /// slice is not 512², and no RSNA wrap-around fix (the authors applied none).
+    pub fn sa_dmil() -> Self {
+        Self {
+            windows: Windows::SA_DMIL,
+            size: 512,
+            filter: "triangle".into(),
+            rsna_fix: false,
+        }
+    }
+
+    /// A named preset: `ich` (the default) or `sa-dmil`.
+    pub fn preset(name: &str) -> Option<Self> {
+        match name {
+            "ich" => Some(Self::default()),
+            "sa-dmil" => Some(Self::sa_dmil()),
+            _ => None,
+        }
+    }
+
     /// A short hash of the config: scans written under another config are redone.
     pub fn fingerprint(&self) -> String {
         let json = serde_json::to_vec(self).expect("config serialises");

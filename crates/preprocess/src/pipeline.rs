@@ -207,6 +207,14 @@ pub fn slice_to_channels(img: &HuImage, config: &PreprocessConfig, out: &mut Vec
     window_u8(&hu, &config.windows, out);
 }
 
+/// Windows and resamples one decoded slice into `out` (`[3][size][size]` floats in [0, 1]).
+pub fn slice_to_float_channels(img: &HuImage, config: &PreprocessConfig, out: &mut Vec<f32>) {
+    let hu = resize(&img.hu, img.rows, img.cols, config.size, config.size);
+    for w in &config.windows.0 {
+        out.extend(hu.iter().map(|&h| w.apply(h)));
+    }
+}
+
 fn process_scan(
     scan: &Scan,
     out: &Path,
@@ -262,6 +270,47 @@ pub fn decode_scan(
     progress: &dyn Progress,
     skipped: &Mutex<Skipped>,
 ) -> Result<(ScanMeta, Vec<u8>)> {
+    decode_scan_with(
+        scan,
+        config,
+        limits,
+        keep_phi,
+        progress,
+        skipped,
+        slice_to_channels,
+    )
+}
+
+/// As [`decode_scan`], but the windowed intensities stay floats in [0, 1] (not quantised to
+/// bytes): for networks whose reference numbers were computed on exact window values.
+pub fn decode_scan_float(
+    scan: &Scan,
+    config: &PreprocessConfig,
+    limits: &Limits,
+    keep_phi: bool,
+    progress: &dyn Progress,
+    skipped: &Mutex<Skipped>,
+) -> Result<(ScanMeta, Vec<f32>)> {
+    decode_scan_with(
+        scan,
+        config,
+        limits,
+        keep_phi,
+        progress,
+        skipped,
+        slice_to_float_channels,
+    )
+}
+
+fn decode_scan_with<T>(
+    scan: &Scan,
+    config: &PreprocessConfig,
+    limits: &Limits,
+    keep_phi: bool,
+    progress: &dyn Progress,
+    skipped: &Mutex<Skipped>,
+    channels: fn(&HuImage, &PreprocessConfig, &mut Vec<T>),
+) -> Result<(ScanMeta, Vec<T>)> {
     let size = config.size;
     let mut data = Vec::with_capacity(scan.slices.len() * 3 * size * size);
     let mut kept = Vec::with_capacity(scan.slices.len());
@@ -270,7 +319,7 @@ pub fn decode_scan(
     for (h, z) in scan.slices.iter().zip(&scan.z) {
         match read_hu_within(&h.path, config.rsna_fix, limits) {
             Ok((_, img)) => {
-                slice_to_channels(&img, config, &mut data);
+                channels(&img, config, &mut data);
                 kept.push(h);
                 kept_z.push(*z);
             }

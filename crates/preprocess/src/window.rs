@@ -61,6 +61,18 @@ impl std::fmt::Display for Window {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Windows(pub [Window; 3]);
 
+impl Windows {
+    /// The SA-DMIL authors' windows: brain 40/80, subdural 80/200, soft 30/30.
+    pub const SA_DMIL: Windows = Windows([
+        Window::BRAIN,
+        Window::BLOOD,
+        Window {
+            level: 30.0,
+            width: 30.0,
+        },
+    ]);
+}
+
 impl Default for Windows {
     fn default() -> Self {
         Windows([Window::BRAIN, Window::BLOOD, Window::SOFT_TISSUE])

@@ -145,6 +145,16 @@ impl Checkpoint {
         })
     }
 
+    /// The `.index` file.
+    pub fn index_path(&self) -> &Path {
+        &self.index_path
+    }
+
+    /// The data shard.
+    pub fn data_path(&self) -> &Path {
+        &self.data_path
+    }
+
     /// Every variable, by name (sorted).
     pub fn entries(&self) -> &BTreeMap<String, Entry> {
         &self.entries

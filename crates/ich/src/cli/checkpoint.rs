@@ -39,3 +39,65 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     );
     Ok(ExitCode::SUCCESS)
 }
+
+/// Import published weights as a model bundle: today the SA-DMIL TensorFlow 2 checkpoints of
+/// Wu et al. (MICCAI 2023; github.com/YunanWu2168/SA-MIL, MIT licence, trained on RSNA 2019 data
+/// under RSNA's non-commercial research terms). Every CRC32C is checked; the bundle records the
+/// source files' SHA-256, the licence, the preprocessing the weights expect (`--preset sa-dmil`:
+/// 512², windows 40/80, 80/200, 30/30) and the architecture. It has no GP head: `ich predict`
+/// then gives the network's own probabilities (no uncertainty) until `ich fit-gp --bundle` adds
+/// one.
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    /// The checkpoint prefix (e.g. `baseline.ckpt` for `baseline.ckpt.index` and
+    /// `baseline.ckpt.data-00000-of-00001`).
+    prefix: PathBuf,
+    /// The bundle folder to write (an earlier bundle there is replaced).
+    #[arg(long)]
+    out: PathBuf,
+    /// Do not pad bags to 57 slices with all-zero slices. The authors trained and tested with
+    /// the padding, so it is on by default; without it a scan's probability is the network on
+    /// its real slices only (e.g. 0.106 instead of 0.0003 for one slice alone, baseline).
+    #[arg(long)]
+    no_pad: bool,
+}
+
+pub fn import(a: ImportArgs) -> anyhow::Result<ExitCode> {
+    let out = detect::import::import_sa_dmil(&detect::import::ImportJob {
+        checkpoint: a.prefix.clone(),
+        out: a.out.clone(),
+        pad: !a.no_pad,
+    })
+    .with_context(|| format!("importing {}", a.prefix.display()))?;
+    let m = &out.manifest;
+    let imp = m.cnn.imported.as_ref();
+    println!(
+        "{}: {} variables read, every CRC32C checked; {} model tensors imported",
+        a.prefix.display(),
+        out.variables,
+        out.model_variables
+    );
+    println!(
+        "bundle {}: {} — {} features per slice at {}², bags padded to {}",
+        a.out.display(),
+        imp.map_or("", |i| i.name.as_str()),
+        m.cnn.dim,
+        m.cnn.size,
+        if a.no_pad { "no length (off)".to_string() } else { "57 slices".to_string() }
+    );
+    println!(
+        "preprocessing: windows {} at {}² (preprocess datasets for it with `ich preprocess --preset sa-dmil`)",
+        m.preprocess
+            .windows
+            .0
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        m.preprocess.size
+    );
+    if let Some(i) = imp {
+        println!("licence: {}", i.licence);
+    }
+    Ok(ExitCode::SUCCESS)
+}

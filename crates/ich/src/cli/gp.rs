@@ -182,6 +182,11 @@ pub struct FitArgs {
     /// (gp.json) and its manifest updated.
     #[arg(long)]
     bundle: Option<PathBuf>,
+    /// Project the features onto their K leading principal components first (PCA fitted on the
+    /// training bags only, stored in the bundle as projection.json); e.g. 32 for the 1152
+    /// features of imported SA-DMIL weights. Needs --bundle [1..=4096].
+    #[arg(long, requires = "bundle", value_parser = |s: &str| range::int_in(s, 1, 4096))]
+    project: Option<usize>,
 }
 
 pub fn fit(a: FitArgs) -> anyhow::Result<ExitCode> {
@@ -194,6 +199,7 @@ pub fn fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         samples: a.samples,
         out: a.out.clone(),
         bundle: a.bundle.clone(),
+        project: a.project,
     };
     let plan = |d: &FitData| {
         println!(
@@ -208,6 +214,15 @@ pub fn fit(a: FitArgs) -> anyhow::Result<ExitCode> {
         );
     };
     let f = fit_gp(&job, &plan).context("fitting the GP head")?;
+    if let Some(p) = &f.projection {
+        println!(
+            "projection: PCA {} → {} features, fitted on {} training instances, keeping {:.1} % of their variance",
+            p.d,
+            p.k,
+            p.fitted_on,
+            100.0 * p.explained()
+        );
+    }
     print_fitted(&f);
     if let Some(out) = &a.out {
         println!(

@@ -23,6 +23,10 @@ pub struct Args {
     /// Labels: labels.csv / slice_labels.csv of `ich synth`, or the RSNA stage_2_train.csv. Repeatable.
     #[arg(long)]
     labels: Vec<PathBuf>,
+    /// A named preprocessing instead of --size, the windows and --no-rsna-fix: `sa-dmil` is what
+    /// the imported SA-DMIL weights expect (512², windows 40/80, 80/200, 30/30, no RSNA fix).
+    #[arg(long, value_enum, conflicts_with_all = ["size", "brain_window", "blood_window", "soft_window", "no_rsna_fix"])]
+    preset: Option<PresetArg>,
     /// Output size in pixels (square) [16..=2048], resampled with an antialiased triangle filter.
     #[arg(long, default_value_t = 256, value_parser = |s: &str| range::int_in(s, 16, 2048))]
     size: usize,
@@ -46,6 +50,14 @@ pub struct Args {
     force: bool,
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum PresetArg {
+    /// The defaults of `ich`'s own CNN (256², 40/80, 80/200, 40/380, RSNA fix).
+    Ich,
+    /// The published SA-DMIL weights' (`ich import`).
+    SaDmil,
 }
 
 /// Ceilings on what one DICOM file may cost (checked before its pixel data is read).
@@ -83,11 +95,15 @@ pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode
         );
     }
     let opts = PreprocessOptions {
-        config: PreprocessConfig {
-            windows: Windows([a.brain_window, a.blood_window, a.soft_window]),
-            size: a.size,
-            rsna_fix: !a.no_rsna_fix,
-            ..PreprocessConfig::default()
+        config: match a.preset {
+            Some(PresetArg::Ich) => PreprocessConfig::default(),
+            Some(PresetArg::SaDmil) => PreprocessConfig::sa_dmil(),
+            None => PreprocessConfig {
+                windows: Windows([a.brain_window, a.blood_window, a.soft_window]),
+                size: a.size,
+                rsna_fix: !a.no_rsna_fix,
+                ..PreprocessConfig::default()
+            },
         },
         keep_phi: a.keep_phi,
         force: a.force,
