@@ -40,7 +40,10 @@ pub struct AttCnnConfig {
     #[serde(default, skip_serializing_if = "Architecture::is_ich")]
     pub architecture: Architecture,
     /// Batch-norm ε (burn's 1e-5 unless the weights were trained with another, e.g. Keras' 0.001).
-    #[serde(default = "default_epsilon", skip_serializing_if = "is_default_epsilon")]
+    #[serde(
+        default = "default_epsilon",
+        skip_serializing_if = "is_default_epsilon"
+    )]
     pub bn_epsilon: f64,
     /// Bags shorter than this are padded with all-zero slices that go through the whole network,
     /// get attention and enter the pooled sum, as the SA-DMIL authors trained (57); `None`: no

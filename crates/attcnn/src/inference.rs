@@ -116,10 +116,8 @@ impl Trained {
         let chunk = |start: usize, end: usize| -> Tensor<4> {
             let n = end - start;
             match pixels {
-                Pixels::Bytes(b) => {
-                    bag_tensor(&b[start * per..end * per], n, size, &self.device)
-                        .reshape([n, 3, size, size])
-                }
+                Pixels::Bytes(b) => bag_tensor(&b[start * per..end * per], n, size, &self.device)
+                    .reshape([n, 3, size, size]),
                 Pixels::Floats(f) => Tensor::from_data(
                     TensorData::new(f[start * per..end * per].to_vec(), [n, 3, size, size]),
                     &self.device,
@@ -153,10 +151,12 @@ impl Trained {
         };
         let s = scores(h.clone())?;
         let s0 = match &zero {
-            Some(z) => Some(scores(Tensor::from_data(
-                TensorData::new(z.clone(), [1, d]),
-                &self.device,
-            ))?[0]),
+            Some(z) => Some(
+                scores(Tensor::from_data(
+                    TensorData::new(z.clone(), [1, d]),
+                    &self.device,
+                ))?[0],
+            ),
             None => None,
         };
 
@@ -184,17 +184,12 @@ impl Trained {
         }
 
         // each slice alone: weight a_i = e^{s_i} / (e^{s_i} + (P − 1) e^{s_0}) against the padding
-        let others = self
-            .config
-            .pad_bag_to
-            .map_or(0, |p| p.saturating_sub(1));
+        let others = self.config.pad_bag_to.map_or(0, |p| p.saturating_sub(1));
         let mut alone = Vec::with_capacity((slices + 1) * d);
         alone.extend(pooled.iter().map(|&v| v as f32));
         for i in 0..slices {
             let ai = match s0 {
-                Some(s0) if others > 0 => {
-                    1.0 / (1.0 + others as f64 * ((s0 - s[i]) as f64).exp())
-                }
+                Some(s0) if others > 0 => 1.0 / (1.0 + others as f64 * ((s0 - s[i]) as f64).exp()),
                 _ => 1.0,
             };
             let hi = &fv[i * d..(i + 1) * d];

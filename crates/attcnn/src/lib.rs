@@ -16,8 +16,8 @@ pub mod inference;
 pub mod model;
 pub mod training;
 
-pub use data::BagSource;
 pub use config::Architecture;
+pub use data::BagSource;
 pub use model::{AttCnn, AttCnnConfig};
 pub use training::TrainConfig;
 

@@ -38,6 +38,16 @@ impl AttCnn {
         &self.encoder
     }
 
+    /// The gated attention (to inspect its scores).
+    pub fn gated_attention(&self) -> &GatedAttention {
+        &self.attention
+    }
+
+    /// The classifier (Dense 128 → Dense 1).
+    pub fn classifier(&self) -> &Classifier {
+        &self.classifier
+    }
+
     /// f_CNN: slices `[N, 3, H, W]` in [0, 1] → features `[N, D]`.
     pub fn encode(&self, x: Tensor<4>) -> Tensor<2> {
         self.encoder.encode(x)
@@ -161,7 +171,9 @@ mod tests {
                         unreachable!()
                     };
                     match which {
-                        None => e.first.conv.weight = e.first.conv.weight.clone().map(|t| t + delta),
+                        None => {
+                            e.first.conv.weight = e.first.conv.weight.clone().map(|t| t + delta)
+                        }
                         Some(i) => {
                             e.blocks[i].conv.weight =
                                 e.blocks[i].conv.weight.clone().map(|t| t + delta)

@@ -310,7 +310,11 @@ impl Bundle {
 
     /// Writes the manifest of a bundle whose CNN was imported (its `config.json` and weights
     /// already in `dir`); a GP head of an earlier CNN there is removed.
-    pub fn write_imported(dir: &Path, cnn: &CnnFolderConfig, imported: Imported) -> Result<Manifest> {
+    pub fn write_imported(
+        dir: &Path,
+        cnn: &CnnFolderConfig,
+        imported: Imported,
+    ) -> Result<Manifest> {
         for stale in [GP_MODEL, GP_TRACE, PROJECTION] {
             let p = dir.join(stale);
             if p.exists() {
@@ -464,7 +468,12 @@ impl Bundle {
     /// The PCA projection between the CNN's features and the GP head's, when there is one
     /// (checked: finite, its input the CNN's dimension, its output the head's).
     pub fn projection(&self) -> Result<Option<gphead::pca::Pca>> {
-        let Some(name) = self.manifest.gp.as_ref().and_then(|g| g.projection.as_ref()) else {
+        let Some(name) = self
+            .manifest
+            .gp
+            .as_ref()
+            .and_then(|g| g.projection.as_ref())
+        else {
             return Ok(None);
         };
         let p = self.dir.join(name);

@@ -8,8 +8,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
 use attcnn::inference::{Pixels, Trained};
-use gphead::pca::Pca;
 use gphead::metrics::Metrics;
+use gphead::pca::Pca;
 use gphead::{GpModel, MilData};
 use milbase::Progress;
 use preprocess::dataset::{Dataset, ScanMeta, Skipped};

@@ -111,7 +111,9 @@ impl Pca {
                 self.d, data.d
             )));
         }
-        let x: Vec<f64> = (0..data.n).flat_map(|i| self.project(data.row(i))).collect();
+        let x: Vec<f64> = (0..data.n)
+            .flat_map(|i| self.project(data.row(i)))
+            .collect();
         Ok(MilData {
             d: self.k,
             x,
@@ -201,6 +203,9 @@ mod tests {
         assert!(p.check().is_ok());
         p.mean.push(1.0);
         assert!(p.check().is_err());
-        assert!(Pca::fit(&d, 1).unwrap().transform(&data(1, vec![1.0])).is_err());
+        assert!(Pca::fit(&d, 1)
+            .unwrap()
+            .transform(&data(1, vec![1.0]))
+            .is_err());
     }
 }

@@ -83,7 +83,11 @@ pub fn import(a: ImportArgs) -> anyhow::Result<ExitCode> {
         imp.map_or("", |i| i.name.as_str()),
         m.cnn.dim,
         m.cnn.size,
-        if a.no_pad { "no length (off)".to_string() } else { "57 slices".to_string() }
+        if a.no_pad {
+            "no length (off)".to_string()
+        } else {
+            "57 slices".to_string()
+        }
     );
     println!(
         "preprocessing: windows {} at {}² (preprocess datasets for it with `ich preprocess --preset sa-dmil`)",
