@@ -193,7 +193,12 @@ pub fn reliability_svg(bins: &[(f64, f64, f64, usize)]) -> String {
 }
 
 /// A probability with its 90 % interval and its sd.
-fn pm(p: f64, sd: f64, lo: f64, hi: f64) -> String {
+/// Without a GP head (`uncertainty` false) the probability is the CNN's point estimate: no
+/// interval is shown, since none was computed.
+fn pm(uncertainty: bool, p: f64, sd: f64, lo: f64, hi: f64) -> String {
+    if !uncertainty {
+        return format!("{p:.3} (no interval: CNN point estimate)");
+    }
     format!("{p:.3} [{lo:.3}–{hi:.3}] (sd {sd:.3})")
 }
 
@@ -226,11 +231,12 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
     }
     let _ = write!(
         b,
-        "<table><tr><th class=\"l\">scan probability (GP)</th><td>{}</td></tr>\
+        "<table><tr><th class=\"l\">scan probability ({})</th><td>{}</td></tr>\
 <tr><th class=\"l\">flag</th><td>{}</td></tr>\
 <tr><th class=\"l\">CNN probability (second opinion)</th><td>{:.3}</td></tr>\
 <tr><th class=\"l\">slices</th><td>{} ({} positive, {} uncertain)</td></tr>{}</table>",
-        pm(s.probability, s.sd, s.lo, s.hi),
+        esc(&r.model.gp_family),
+        pm(r.model.uncertainty, s.probability, s.sd, s.lo, s.hi),
         flags(s.positive, s.uncertain),
         s.cnn_probability,
         s.n_slices,
@@ -250,8 +256,14 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
     );
     let _ = write!(
         b,
-        "<h2>Slices (brain window)</h2><p class=\"note\">Red frame: probability ≥ {:.2}; dashed orange outline: uncertain (90 % interval across the threshold, or sd ≥ {:.2}); att: the CNN's attention weight.</p><div class=\"grid\">",
-        r.thresholds.positive, r.thresholds.uncertain_sd
+        "<h2>Slices (brain window)</h2><p class=\"note\">Red frame: probability ≥ {:.2}; dashed orange outline: uncertain (90 % interval across the threshold, or sd ≥ {:.2}); att: the CNN's attention weight (how much the slice counts in the scan's probability; not a probability){}.</p><div class=\"grid\">",
+        r.thresholds.positive,
+        r.thresholds.uncertain_sd,
+        if r.model.uncertainty {
+            ""
+        } else {
+            "; slice probability: the network on that slice alone, padded like every scan"
+        }
     );
     for (sl, uri) in s.slices.iter().zip(thumbs) {
         let mut class = String::from("tile");
@@ -272,7 +284,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
 <div>#{} {}</div><div>att {:.3}{label}</div></div>",
             sl.index,
             sl.index,
-            pm(sl.probability, sl.sd, sl.lo, sl.hi),
+            pm(r.model.uncertainty, sl.probability, sl.sd, sl.lo, sl.hi),
             sl.attention
         );
     }
@@ -357,7 +369,7 @@ pub fn index_page(r: &Report) -> String {
         let _ = write!(
             b,
             "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"l\">{}</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td>",
-            pm(s.probability, s.sd, s.lo, s.hi),
+            pm(r.model.uncertainty, s.probability, s.sd, s.lo, s.hi),
             flags(s.positive, s.uncertain),
             s.cnn_probability,
             s.n_slices,

@@ -278,3 +278,61 @@ fn with_suffix(prefix: &Path, suffix: &str) -> PathBuf {
     s.push(suffix);
     PathBuf::from(s)
 }
+
+/// Encodes a float32 tensor as NumPy `.npy` (format 1.0, little endian, C order), e.g. to hand
+/// the weights to another framework for a side-by-side check.
+pub fn npy_f32(t: &Tensor<f32>) -> Vec<u8> {
+    let shape = match t.shape.len() {
+        1 => format!("({},)", t.shape[0]),
+        _ => format!(
+            "({})",
+            t.shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': {shape}, }}");
+    // magic (6) + version (2) + length (2) + header + '\n' is a multiple of 64
+    let pad = (64 - (10 + header.len() + 1) % 64) % 64;
+    header.push_str(&" ".repeat(pad));
+    header.push('\n');
+    let mut out = Vec::with_capacity(10 + header.len() + 4 * t.data.len());
+    out.extend_from_slice(b"\x93NUMPY\x01\x00");
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    for v in &t.data {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out
+}
+
+#[cfg(test)]
+mod npy_tests {
+    use super::*;
+
+    /// The bytes NumPy writes for `np.save(f, np.array([[1, 2], [3, 4]], dtype='<f4'))`.
+    #[test]
+    fn npy_header_as_numpy_writes_it() {
+        let b = npy_f32(&Tensor {
+            shape: vec![2, 2],
+            data: vec![1.0, 2.0, 3.0, 4.0],
+        });
+        assert_eq!(&b[..8], b"\x93NUMPY\x01\x00");
+        let hl = u16::from_le_bytes([b[8], b[9]]) as usize;
+        assert_eq!((10 + hl) % 64, 0);
+        let h = std::str::from_utf8(&b[10..10 + hl]).unwrap();
+        assert!(h.starts_with("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }"));
+        assert!(h.ends_with('\n'));
+        assert_eq!(&b[10 + hl..10 + hl + 4], &1f32.to_le_bytes());
+        assert_eq!(b.len(), 10 + hl + 16);
+        let one = npy_f32(&Tensor {
+            shape: vec![3],
+            data: vec![0.0; 3],
+        });
+        let hl = u16::from_le_bytes([one[8], one[9]]) as usize;
+        let h = std::str::from_utf8(&one[10..10 + hl]).unwrap();
+        assert!(h.contains("'shape': (3,)"), "{h}");
+    }
+}

@@ -15,6 +15,10 @@ pub struct Args {
     /// Also list the optimiser's slots, step counters and the object graph.
     #[arg(long)]
     all: bool,
+    /// Write every float32 model variable as a NumPy `.npy` file into this folder (name:
+    /// the variable's with `/` as `__`), to run the same weights in another framework.
+    #[arg(long)]
+    export_npy: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -37,6 +41,26 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         c.entries().len(),
         c.data_len()
     );
+    if let Some(dir) = &a.export_npy {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let mut n = 0;
+        for (name, e) in c.entries() {
+            let model = name.starts_with("layer_with_weights-") && !name.contains("OPTIMIZER_SLOT");
+            if !model || e.dtype != tfckpt::DType::Float32 {
+                continue;
+            }
+            let t = c.tensor(name)?;
+            let file = dir.join(format!(
+                "{}.npy",
+                name.trim_end_matches("/.ATTRIBUTES/VARIABLE_VALUE")
+                    .replace('/', "__")
+            ));
+            preprocess::dataset::write_atomic(&file, &tfckpt::npy_f32(&t))
+                .with_context(|| format!("writing {}", file.display()))?;
+            n += 1;
+        }
+        println!("{n} variables written to {} as .npy", dir.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,0 +1,215 @@
+//! Published weights through the real binary: `ich import` of the SA-DMIL baseline checkpoint,
+//! `ich predict` with no GP head on the RSNA DICOM file (TensorFlow's probability), then a GP head
+//! fitted on the imported network's 1152 features through a PCA projection, on synthetic bleeds
+//! drawn into the real head CT (`ich synth --base`), and predictions with uncertainty from it.
+
+mod common;
+
+use common::{ich, ok, s, text};
+
+use std::path::PathBuf;
+
+fn shared(rel: &str) -> Option<PathBuf> {
+    let base = std::env::var_os("ICH_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    let p = base.join(rel);
+    if p.exists() {
+        return Some(p);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{} is missing and CI is set",
+        p.display()
+    );
+    eprintln!("skipped: {} is missing", p.display());
+    None
+}
+
+fn json(p: &std::path::Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+}
+
+#[test]
+fn import_predict_then_fit_a_gp_head_on_the_imported_features() {
+    let (Some(dir), Some(ct)) = (
+        shared("pretrained/sa-dmil"),
+        shared("ct/cranium_hu_i16le_108x256x256.raw.gz"),
+    ) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let bundle = tmp.path().join("sa-dmil");
+    let ckpt = dir.join("baseline.ckpt");
+    let out = ok(&["import", s(&ckpt), "--out", s(&bundle)]);
+    assert!(out.contains("109 variables read"), "{out}");
+
+    // provenance: the source files' SHA-256 as sha256 of the files themselves
+    let m = json(&bundle.join("manifest.json"));
+    let imp = &m["cnn"]["imported"];
+    for f in ["baseline.ckpt.index", "baseline.ckpt.data-00000-of-00001"] {
+        let p = dir.join(f);
+        let want = detect::bundle::sha256_file(&p).unwrap();
+        assert_eq!(imp["sources"][s(&p)], want.as_str(), "{f}");
+    }
+    assert!(imp["licence"].as_str().unwrap().contains("MIT"));
+    assert!(imp["licence"].as_str().unwrap().contains("RSNA"));
+    assert_eq!(m["preprocess"]["size"], 512);
+    assert_eq!(m["cnn"]["dim"], 1152);
+    assert!(m.get("gp").is_none());
+
+    // no GP head: the network's probability, TensorFlow's for this bag padded to 57 (case d)
+    let r1 = tmp.path().join("r1");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&dir.join("ID_000012eaf.dcm")),
+        "--out",
+        s(&r1),
+    ]);
+    let tf = json(&dir.join("reference_tf.json"));
+    let want = tf["models"]["baseline"]["d"]["probability"]
+        .as_f64()
+        .unwrap();
+    let rep = json(&r1.join("report.json"));
+    let got = rep["scans"][0]["probability"].as_f64().unwrap();
+    assert!(
+        ((got - want) / want).abs() < 1e-4,
+        "{got} vs TensorFlow {want}"
+    );
+    assert_eq!(rep["model"]["uncertainty"], false);
+    let index = std::fs::read_to_string(r1.join("index.html")).unwrap();
+    assert!(
+        index.contains("no GP head"),
+        "the page says where probabilities come from"
+    );
+
+    // a GP head on the imported features, through PCA to 8 dimensions
+    let raw = tmp.path().join("dicom");
+    ok(&[
+        "-q",
+        "synth",
+        "--out",
+        s(&raw),
+        "--scans",
+        "10",
+        "--slices",
+        "4",
+        "--size",
+        "512",
+        "--seed",
+        "4",
+        "--base",
+        s(&ct),
+    ]);
+    let ds = tmp.path().join("ds");
+    ok(&[
+        "-q",
+        "preprocess",
+        s(&raw),
+        "--out",
+        s(&ds),
+        "--preset",
+        "sa-dmil",
+        "--labels",
+        s(&raw.join("labels.csv")),
+        "--labels",
+        s(&raw.join("slice_labels.csv")),
+    ]);
+    let feats = tmp.path().join("features.csv");
+    ok(&[
+        "-q",
+        "extract",
+        "--model",
+        s(&bundle),
+        "--dataset",
+        s(&ds),
+        "--out",
+        s(&feats),
+    ]);
+    let header = std::fs::read_to_string(&feats).unwrap();
+    let header = header.lines().next().unwrap();
+    assert!(
+        header.contains("feature_1151,") && !header.contains("feature_1152"),
+        "1152 features"
+    );
+    let fit = ok(&[
+        "fit-gp",
+        "--features",
+        s(&feats),
+        "--bundle",
+        s(&bundle),
+        "--project",
+        "8",
+        "--inducing",
+        "12",
+        "--valid-fraction",
+        "0",
+    ]);
+    assert!(fit.contains("PCA 1152 → 8"), "{fit}");
+    let m = json(&bundle.join("manifest.json"));
+    assert_eq!(m["gp"]["dim"], 8);
+    assert_eq!(m["gp"]["projection"], "projection.json");
+    assert!(m["files"]["projection.json"].is_string(), "checksummed");
+    let pca = json(&bundle.join("projection.json"));
+    assert_eq!(
+        (pca["d"].as_u64(), pca["k"].as_u64()),
+        (Some(1152), Some(8))
+    );
+
+    let r2 = tmp.path().join("r2");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&ds),
+        "--out",
+        s(&r2),
+        "--no-html",
+    ]);
+    let rep = json(&r2.join("report.json"));
+    assert_eq!(rep["model"]["uncertainty"], true);
+    assert_eq!(rep["model"]["feature_dim"], 8);
+    let scans = rep["scans"].as_array().unwrap();
+    assert_eq!(scans.len(), 10);
+    let spread = scans
+        .iter()
+        .flat_map(|sc| sc["slices"].as_array().unwrap())
+        .filter(|sl| sl["sd"].as_f64().unwrap() > 0.0)
+        .count();
+    assert_eq!(spread, 40, "every slice has a spread from the GP head");
+
+    // a projection that no longer matches its checksum is refused by name
+    std::fs::write(bundle.join("projection.json"), "{}").unwrap();
+    let o = ich(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&ds),
+        "--out",
+        s(&r2),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("projection.json"), "{}", text(&o));
+}
+
+#[test]
+fn the_preset_excludes_its_own_settings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = ich(&[
+        "preprocess",
+        s(tmp.path()),
+        "--out",
+        s(&tmp.path().join("x")),
+        "--preset",
+        "sa-dmil",
+        "--size",
+        "256",
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("--size"), "{}", text(&o));
+}
