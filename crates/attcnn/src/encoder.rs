@@ -218,27 +218,55 @@ impl SliceEncoder for SaDmilEncoder {
     }
 }
 
-/// The slice encoder a network has.
+/// The slice encoder a network has: exactly one of the two, chosen by the configuration's
+/// architecture. (A struct of two options rather than an enum: burn's `Module` derive takes no
+/// boxed variants, and the two encoders differ too much in size to sit unboxed in one enum.)
 #[derive(Module, Debug)]
-pub enum Encoder {
-    Ich(ConvEncoder),
-    SaDmil(SaDmilEncoder),
+pub struct Encoder {
+    ich: Option<ConvEncoder>,
+    sa_dmil: Option<SaDmilEncoder>,
 }
 
 impl Encoder {
     pub fn new(cfg: &AttCnnConfig, device: &Device) -> Self {
         match cfg.architecture {
-            Architecture::Ich => Encoder::Ich(ConvEncoder::new(cfg, device)),
-            Architecture::SaDmil => Encoder::SaDmil(SaDmilEncoder::new(cfg, device)),
+            Architecture::Ich => Encoder {
+                ich: Some(ConvEncoder::new(cfg, device)),
+                sa_dmil: None,
+            },
+            Architecture::SaDmil => Encoder {
+                ich: None,
+                sa_dmil: Some(SaDmilEncoder::new(cfg, device)),
+            },
         }
+    }
+
+    /// `ich`'s own encoder, if that is the architecture.
+    pub fn ich(&self) -> Option<&ConvEncoder> {
+        self.ich.as_ref()
+    }
+
+    pub fn ich_mut(&mut self) -> Option<&mut ConvEncoder> {
+        self.ich.as_mut()
+    }
+
+    /// The SA-DMIL encoder, if that is the architecture.
+    pub fn sa_dmil(&self) -> Option<&SaDmilEncoder> {
+        self.sa_dmil.as_ref()
+    }
+
+    pub fn sa_dmil_mut(&mut self) -> Option<&mut SaDmilEncoder> {
+        self.sa_dmil.as_mut()
     }
 }
 
 impl SliceEncoder for Encoder {
     fn encode(&self, x: Tensor<4>) -> Tensor<2> {
-        match self {
-            Encoder::Ich(e) => e.encode(x),
-            Encoder::SaDmil(e) => e.encode(x),
+        match (&self.ich, &self.sa_dmil) {
+            (Some(e), _) => e.encode(x),
+            (None, Some(e)) => e.encode(x),
+            // `new` always sets one; a record cannot remove it (loading keeps the structure)
+            (None, None) => unreachable!("an encoder without an architecture"),
         }
     }
 }

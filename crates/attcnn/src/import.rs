@@ -7,7 +7,6 @@ use burn::module::{Param, RunningState};
 use burn::tensor::{Device, Tensor, TensorData};
 
 use crate::config::Architecture;
-use crate::encoder::Encoder;
 use crate::model::{AttCnn, AttCnnConfig};
 use crate::{CnnError, Result};
 
@@ -61,9 +60,10 @@ pub fn sa_dmil_from_variables(
         Ok(t.values)
     };
     let t1 = |v: Vec<f32>| Tensor::<1>::from_data(TensorData::new(v.clone(), [v.len()]), device);
-    let Encoder::SaDmil(enc) = &mut model.encoder else {
-        unreachable!("validated architecture")
-    };
+    let enc = model
+        .encoder
+        .sa_dmil_mut()
+        .ok_or_else(|| CnnError::Config("the network has no SA-DMIL encoder".into()))?;
     for (k, block) in enc.blocks.iter_mut().enumerate() {
         let [cout, cin, kh, kw] = block.conv.weight.val().dims();
         let hwio = take(2 * k, "kernel", &[kh, kw, cin, cout])?;

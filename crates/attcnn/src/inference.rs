@@ -70,6 +70,17 @@ impl Trained {
             .try_load_file(weights)
             .map_err(|e| CnnError::Io(format!("{}: {e}", weights.display())))?
             .valid();
+        let has = match config.architecture {
+            crate::Architecture::Ich => model.encoder.ich().is_some(),
+            crate::Architecture::SaDmil => model.encoder.sa_dmil().is_some(),
+        };
+        if !has {
+            return Err(CnnError::Io(format!(
+                "{}: the weights hold no {:?} encoder",
+                weights.display(),
+                config.architecture
+            )));
+        }
         Ok(Self {
             config,
             model,

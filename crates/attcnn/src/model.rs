@@ -146,9 +146,10 @@ mod tests {
                 .unwrap()[0] as f64
         };
         let grads = model.forward(x.clone(), None).0.sum().backward();
-        let Encoder::Ich(enc) = &model.encoder else {
-            panic!("the default architecture is ich's")
-        };
+        let enc = model
+            .encoder
+            .ich()
+            .expect("the default architecture is ich's");
         let last = enc.blocks.len() - 1;
         for which in [None, Some(last)] {
             let w = match which {
@@ -167,9 +168,7 @@ mod tests {
                     let mut d = vec![0f32; g.len()];
                     d[k] = sign * eps;
                     let delta: Tensor<4> = Tensor::from_data(TensorData::new(d, dims), &device);
-                    let Encoder::Ich(e) = &mut m.encoder else {
-                        unreachable!()
-                    };
+                    let e = m.encoder.ich_mut().expect("ich's architecture");
                     match which {
                         None => {
                             e.first.conv.weight = e.first.conv.weight.clone().map(|t| t + delta)

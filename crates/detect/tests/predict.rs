@@ -114,6 +114,7 @@ fn cohort() -> Cohort {
             samples: 200,
             out: None,
             bundle: Some(bundle.clone()),
+            project: None,
         },
         &|_| {},
     )

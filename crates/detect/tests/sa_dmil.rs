@@ -8,7 +8,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use attcnn::encoder::Encoder;
 use attcnn::inference::{Pixels, Trained};
 use burn::tensor::{Tensor, TensorData};
 use detect::import::{import_sa_dmil, ImportJob};
@@ -161,9 +160,11 @@ fn every_block_of_the_baseline_matches_tensorflow_on_one_slice() {
     };
     let r = reference(&dir);
     let (_tmp, net) = imported(&dir, "baseline.ckpt", true);
-    let Encoder::SaDmil(enc) = net.model().encoder() else {
-        panic!("an imported bundle has the SA-DMIL encoder")
-    };
+    let enc = net
+        .model()
+        .encoder()
+        .sa_dmil()
+        .expect("an imported bundle has the SA-DMIL encoder");
     let x: Tensor<4> = Tensor::from_data(
         TensorData::new(example_input(&dir), [1, 3, N, N]),
         net.device(),
@@ -344,7 +345,8 @@ fn predicting_the_dicom_file_gives_tensorflows_probability() {
         })
         .unwrap();
         let p = Predictor::open(&bundle, PredictOptions::default()).unwrap();
-        let (scans, _) = preprocess::pipeline::find_scans(&[dcm.clone()], &milbase::Quiet).unwrap();
+        let (scans, _) =
+            preprocess::pipeline::find_scans(std::slice::from_ref(&dcm), &milbase::Quiet).unwrap();
         assert_eq!(scans.len(), 1);
         let skipped = Mutex::new(Default::default());
         let pred = p
