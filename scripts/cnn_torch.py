@@ -3,8 +3,9 @@
 Same layers as crates/attcnn/src/model.rs: Conv 16@5x5 same -> BN -> ReLU -> maxpool 2; blocks of
 [Conv 32@3x3 valid -> BN -> ReLU -> maxpool 2] while they fit (at most 5); dropout 0.3 after
 overall blocks 2, 5, 6; Dense(D); gated attention (hidden 64); dropout 0.25 -> Dense 128 -> Dense 1.
-Prints seconds per training step (forward, backward, Adam) for one bag.
-Usage: python3 scripts/cnn_torch.py SIZE SLICES STEPS
+Prints seconds per training step (forward, backward, Adam) for one bag (the median of STEPS after
+one warm-up step).
+Usage: python3 scripts/cnn_torch.py SIZE SLICES STEPS [cpu|cuda]   (default cpu)
 """
 import sys
 import time
@@ -44,11 +45,12 @@ class AttCnn(nn.Module):
 
 def main():
     size, slices, steps = (int(a) for a in sys.argv[1:4])
+    device = torch.device(sys.argv[4] if len(sys.argv) > 4 else "cpu")
     torch.manual_seed(0)
-    model = AttCnn(size)
+    model = AttCnn(size).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=5e-5)
-    x = torch.rand(slices, 3, size, size)
-    y = torch.tensor(1.0)
+    x = torch.rand(slices, 3, size, size, device=device)
+    y = torch.tensor(1.0, device=device)
     times = []
     for step in range(steps + 1):
         t = time.perf_counter()
@@ -56,6 +58,8 @@ def main():
         loss = nn.functional.binary_cross_entropy_with_logits(model(x), y)
         loss.backward()
         opt.step()
+        if device.type == "cuda":
+            torch.cuda.synchronize()
         if step > 0:
             times.append(time.perf_counter() - t)
     times.sort()
