@@ -13,6 +13,7 @@ checkpoint by ich's reader). Input: array `x` (uint8 [slices, 3, 512, 512]) of a
 Runs each scan once (no warm-up, as one `ich predict` process) and prints, per scan, its file,
 the seconds the network took and the probability, then the mean seconds per scan.
 Usage: python3 scripts/sa_dmil_torch.py WEIGHTS_DIR PAD_TO SCAN.npz...   (PAD_TO 0: no padding)
+TORCH_DEVICE=cuda runs it on the GPU (timings synchronised).
 """
 import os
 import sys
@@ -23,8 +24,13 @@ import torch
 import torch.nn.functional as F
 
 
+DEVICE = torch.device(os.environ.get("TORCH_DEVICE", "cpu"))
+
+
 def load(d, n, field):
-    return torch.from_numpy(np.load(os.path.join(d, f"layer_with_weights-{n}__{field}.npy")))
+    return torch.from_numpy(np.load(os.path.join(d, f"layer_with_weights-{n}__{field}.npy"))).to(
+        DEVICE
+    )
 
 
 def main():
@@ -58,7 +64,7 @@ def main():
     def network(x):
         n = x.shape[0]
         pad = max(pad_to - n, 0)
-        inp = torch.cat([x, torch.zeros(1, 3, x.shape[2], x.shape[3])]) if pad else x
+        inp = torch.cat([x, torch.zeros(1, 3, x.shape[2], x.shape[3], device=DEVICE)]) if pad else x
         h = encode(inp)
         if pad:
             h = torch.cat([h[:n], h[n:].expand(pad, -1)])
@@ -72,7 +78,9 @@ def main():
         for scan in scans:
             x = torch.from_numpy(np.load(scan)["x"].astype(np.float32) / 255.0)
             t = time.perf_counter()
-            p = network(x)
+            p = network(x.to(DEVICE))  # the copy to the GPU is part of the job, as in ich
+            if DEVICE.type == "cuda":
+                torch.cuda.synchronize()
             dt = time.perf_counter() - t
             total += dt
             print(f"{os.path.basename(scan)} {dt:.4f} {p:.8f}")
