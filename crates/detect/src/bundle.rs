@@ -123,7 +123,8 @@ pub struct CnnPart {
     /// Where imported weights came from (`ich import`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<Imported>,
-    /// DICOM goes to the network as unquantised float windows (datasets still store bytes).
+    /// Without a GP head, DICOM goes to the network as unquantised float windows (datasets still
+    /// store bytes, and a head fitted on their features gets bytes from DICOM too).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub float_input: bool,
 }

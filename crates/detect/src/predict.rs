@@ -200,8 +200,9 @@ impl Predictor {
     ) -> Result<ScanPrediction> {
         let t = Instant::now();
         let pre = &self.bundle.manifest.preprocess;
-        if self.bundle.manifest.cnn.float_input {
-            // the network sees exact window values; the thumbnails are bytes
+        // exact window values for the network alone (the numbers its authors' framework gives);
+        // a GP head was fitted on features of dataset bytes, so with one the input is bytes too
+        if self.bundle.manifest.cnn.float_input && self.gp.is_none() {
             let (meta, floats) = decode_scan_float(
                 scan,
                 pre,

@@ -182,6 +182,42 @@ fn import_predict_then_fit_a_gp_head_on_the_imported_features() {
         .count();
     assert_eq!(spread, 40, "every slice has a spread from the GP head");
 
+    // with a head, DICOM reaches the network as the dataset's bytes (the input the head was
+    // fitted on): predicting the DICOM folder gives the dataset's numbers
+    let r3 = tmp.path().join("r3");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&raw),
+        "--out",
+        s(&r3),
+        "--no-html",
+    ]);
+    let from_dicom = json(&r3.join("report.json"));
+    let probs = |r: &serde_json::Value| {
+        let mut v: Vec<(String, f64)> = r["scans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|sc| {
+                (
+                    sc["id"].as_str().unwrap().to_string(),
+                    sc["probability"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    let (a, b) = (probs(&rep), probs(&from_dicom));
+    assert_eq!(a.len(), b.len());
+    for ((ia, pa), (ib, pb)) in a.iter().zip(&b) {
+        assert_eq!(ia, ib);
+        assert!((pa - pb).abs() < 1e-9, "{ia}: dataset {pa} vs DICOM {pb}");
+    }
+
     // a projection that no longer matches its checksum is refused by name
     std::fs::write(bundle.join("projection.json"), "{}").unwrap();
     let o = ich(&[
