@@ -10,6 +10,9 @@ use clap::{Parser, Subcommand};
 mod cli;
 mod progress;
 
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Intracranial hemorrhage detection in head CT from scan-level labels (multiple instance
 /// learning), with per-slice probabilities and their uncertainty.
 #[derive(Parser, Debug)]

@@ -29,6 +29,23 @@ impl SampleFormat {
     /// Reads the first `n` samples of a little-endian buffer as integers, masking to `bits_stored`
     /// and sign-extending signed values.
     pub fn read(&self, data: &[u8], n: usize) -> Result<Vec<i32>, PixelError> {
+        self.read_map(data, n, |v| v)
+    }
+
+    /// [`SampleFormat::read`] and [`to_hu`] in one pass: HU of the first `n` samples, without the
+    /// intermediate integer buffer (same arithmetic, same results).
+    pub fn read_hu(&self, data: &[u8], n: usize, opts: &HuOptions) -> Result<Vec<f32>, PixelError> {
+        let hu = Hu::new(*self, opts);
+        self.read_map(data, n, |v| hu.of(v))
+    }
+
+    /// Every sample read as in [`SampleFormat::read`], then mapped by `f`.
+    fn read_map<T>(
+        &self,
+        data: &[u8],
+        n: usize,
+        f: impl Fn(i32) -> T,
+    ) -> Result<Vec<T>, PixelError> {
         let bytes = match self.bits_allocated {
             8 => 1,
             16 => 2,
@@ -53,22 +70,32 @@ impl SampleFormat {
         } else {
             (1u64 << bits) - 1
         };
-        let out = data[..n * bytes]
-            .chunks_exact(bytes)
-            .map(|c| {
-                let raw: u64 = match bytes {
-                    1 => u64::from(c[0]),
-                    2 => u64::from(u16::from_le_bytes([c[0], c[1]])),
-                    _ => u64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-                };
-                let v = raw & mask;
-                if self.signed && bits < 64 && (v >> (bits - 1)) & 1 == 1 {
-                    (v as i64 - (1i64 << bits)) as i32
-                } else {
-                    v as i64 as i32
-                }
-            })
-            .collect();
+        let signed = self.signed;
+        // sign extension of a `bits`-bit value held in the low bits (bits ≤ 32)
+        let extend = move |v: u64| -> i32 {
+            if signed && (v >> (bits - 1)) & 1 == 1 {
+                (v as i64 - (1i64 << bits)) as i32
+            } else {
+                v as i64 as i32
+            }
+        };
+        let data = &data[..n * bytes];
+        // one loop per sample width, so each compiles to a tight loop
+        let out = match bytes {
+            1 => data.iter().map(|&b| f(extend(u64::from(b) & mask))).collect(),
+            2 => data
+                .chunks_exact(2)
+                .map(|c| f(extend(u64::from(u16::from_le_bytes([c[0], c[1]])) & mask)))
+                .collect(),
+            _ => data
+                .chunks_exact(4)
+                .map(|c| {
+                    f(extend(
+                        u64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]])) & mask,
+                    ))
+                })
+                .collect(),
+        };
         Ok(out)
     }
 }
@@ -100,39 +127,59 @@ impl Default for HuOptions {
     }
 }
 
+/// The stored-value → HU map of one image, its constants worked out once.
+struct Hu {
+    opts: HuOptions,
+    wrap: bool,
+    slope: f64,
+    intercept: f64,
+    max_stored: i64,
+}
+
+impl Hu {
+    fn new(format: SampleFormat, opts: &HuOptions) -> Self {
+        let wrap = opts.rsna_fix
+            && format.bits_stored == 12
+            && !format.signed
+            && opts.intercept > -100.0;
+        let intercept = if wrap { -1000.0 } else { opts.intercept };
+        let max_stored = if format.signed {
+            (1i64 << (format.bits_stored - 1)) - 1
+        } else {
+            (1i64 << format.bits_stored) - 1
+        };
+        Hu {
+            opts: *opts,
+            wrap,
+            slope: opts.slope,
+            intercept,
+            max_stored,
+        }
+    }
+
+    #[inline]
+    fn of(&self, s: i32) -> f32 {
+        if self.opts.padding == Some(s) {
+            return AIR_HU;
+        }
+        let mut v = i64::from(s);
+        if self.wrap {
+            v += 1000;
+            if v >= 4096 {
+                v -= 4096;
+            }
+        }
+        if self.opts.monochrome1_without_rescale {
+            v = self.max_stored - v;
+        }
+        ((self.slope * v as f64 + self.intercept) as f32).max(MIN_HU)
+    }
+}
+
 /// Converts stored values to HU (clipped below at [`MIN_HU`]).
 pub fn to_hu(stored: &[i32], format: SampleFormat, opts: &HuOptions) -> Vec<f32> {
-    let wrap =
-        opts.rsna_fix && format.bits_stored == 12 && !format.signed && opts.intercept > -100.0;
-    let (slope, intercept) = if wrap {
-        (opts.slope, -1000.0)
-    } else {
-        (opts.slope, opts.intercept)
-    };
-    let max_stored = if format.signed {
-        (1i64 << (format.bits_stored - 1)) - 1
-    } else {
-        (1i64 << format.bits_stored) - 1
-    };
-    stored
-        .iter()
-        .map(|&s| {
-            if opts.padding == Some(s) {
-                return AIR_HU;
-            }
-            let mut v = i64::from(s);
-            if wrap {
-                v += 1000;
-                if v >= 4096 {
-                    v -= 4096;
-                }
-            }
-            if opts.monochrome1_without_rescale {
-                v = max_stored - v;
-            }
-            ((slope * v as f64 + intercept) as f32).max(MIN_HU)
-        })
-        .collect()
+    let hu = Hu::new(format, opts);
+    stored.iter().map(|&s| hu.of(s)).collect()
 }
 
 #[cfg(test)]
@@ -262,5 +309,44 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(to_hu(&[0, 255, 55], u8f, &opts), vec![255.0, 0.0, 200.0]);
+    }
+
+    /// The one-pass conversion gives exactly what reading and then converting gives, for every
+    /// sample width, signedness, wrap-around, padding and MONOCHROME1 case.
+    #[test]
+    fn one_pass_equals_two_passes() {
+        let data: Vec<u8> = (0..64u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+            .collect();
+        for (alloc, stored) in [(8u16, 8u16), (16, 12), (16, 16), (32, 32), (32, 20)] {
+            for signed in [false, true] {
+                let f = SampleFormat {
+                    bits_allocated: alloc,
+                    bits_stored: stored,
+                    signed,
+                };
+                let n = data.len() / (alloc as usize / 8);
+                for opts in [
+                    HuOptions::default(),
+                    HuOptions {
+                        slope: 0.5,
+                        intercept: 20.0,
+                        padding: Some(f.read(&data, 1).unwrap()[0]),
+                        ..HuOptions::default()
+                    },
+                    HuOptions {
+                        monochrome1_without_rescale: true,
+                        rsna_fix: false,
+                        ..HuOptions::default()
+                    },
+                ] {
+                    let two = to_hu(&f.read(&data, n).unwrap(), f, &opts);
+                    let one = f.read_hu(&data, n, &opts).unwrap();
+                    let same = one.iter().zip(&two).all(|(a, b)| a.to_bits() == b.to_bits());
+                    assert!(same && one.len() == n, "{f:?} {opts:?}");
+                }
+            }
+        }
+        assert!(U16_12.read_hu(&data[..3], 2, &HuOptions::default()).is_err());
     }
 }

@@ -10,7 +10,7 @@ use dicom_pixeldata::PixelDecoder;
 use dicom_transfer_syntax_registry::TransferSyntaxRegistry;
 
 use crate::error::{FileError, FileProblem};
-use crate::hu::{to_hu, HuOptions, SampleFormat};
+use crate::hu::{HuOptions, SampleFormat};
 
 /// What grouping and ordering need from one file, read without its pixel data.
 #[derive(Debug, Clone)]
@@ -392,7 +392,6 @@ fn decode(
         bits_stored: px.bits_stored(),
         signed: int_opt(obj, tags::PIXEL_REPRESENTATION) == Some(1),
     };
-    let stored = format.read(px.data(), rows * cols)?;
     let slope = float_opt(obj, tags::RESCALE_SLOPE, "RescaleSlope")?;
     let intercept = float_opt(obj, tags::RESCALE_INTERCEPT, "RescaleIntercept")?;
     let has_rescale = slope.is_some() || intercept.is_some();
@@ -408,6 +407,6 @@ fn decode(
     Ok(HuImage {
         rows,
         cols,
-        hu: to_hu(&stored, format, &opts),
+        hu: format.read_hu(px.data(), rows * cols, &opts)?,
     })
 }

@@ -50,13 +50,30 @@ pub fn resize(src: &[f32], rows: usize, cols: usize, out_rows: usize, out_cols: 
     if rows == out_rows && cols == out_cols {
         return src.to_vec();
     }
-    // horizontal pass: rows × out_cols
+    // horizontal pass: rows × out_cols; the taps of every output column, flattened once
     let ax = axis(cols, out_cols);
+    let taps: Vec<(usize, usize, usize)> = {
+        let mut off = 0;
+        ax.start
+            .iter()
+            .zip(&ax.weights)
+            .map(|(&s, w)| {
+                let t = (s, off, w.len());
+                off += w.len();
+                t
+            })
+            .collect()
+    };
+    let flat: Vec<f32> = ax.weights.iter().flatten().copied().collect();
     let mut tmp = vec![0f32; rows * out_cols];
-    for r in 0..rows {
-        let row = &src[r * cols..(r + 1) * cols];
-        for (c, (s, w)) in ax.start.iter().zip(&ax.weights).enumerate() {
-            tmp[r * out_cols + c] = w.iter().zip(&row[*s..]).map(|(a, b)| a * b).sum();
+    for (row, out) in src.chunks_exact(cols).zip(tmp.chunks_exact_mut(out_cols)) {
+        for (o, &(s, off, len)) in out.iter_mut().zip(&taps) {
+            // the same products summed in the same order as before: bit-identical results
+            let mut acc = 0f32;
+            for (a, b) in flat[off..off + len].iter().zip(&row[s..s + len]) {
+                acc += a * b;
+            }
+            *o = acc;
         }
     }
     // vertical pass
