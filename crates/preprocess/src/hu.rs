@@ -82,7 +82,10 @@ impl SampleFormat {
         let data = &data[..n * bytes];
         // one loop per sample width, so each compiles to a tight loop
         let out = match bytes {
-            1 => data.iter().map(|&b| f(extend(u64::from(b) & mask))).collect(),
+            1 => data
+                .iter()
+                .map(|&b| f(extend(u64::from(b) & mask)))
+                .collect(),
             2 => data
                 .chunks_exact(2)
                 .map(|c| f(extend(u64::from(u16::from_le_bytes([c[0], c[1]])) & mask)))
@@ -138,10 +141,8 @@ struct Hu {
 
 impl Hu {
     fn new(format: SampleFormat, opts: &HuOptions) -> Self {
-        let wrap = opts.rsna_fix
-            && format.bits_stored == 12
-            && !format.signed
-            && opts.intercept > -100.0;
+        let wrap =
+            opts.rsna_fix && format.bits_stored == 12 && !format.signed && opts.intercept > -100.0;
         let intercept = if wrap { -1000.0 } else { opts.intercept };
         let max_stored = if format.signed {
             (1i64 << (format.bits_stored - 1)) - 1
@@ -342,11 +343,16 @@ mod tests {
                 ] {
                     let two = to_hu(&f.read(&data, n).unwrap(), f, &opts);
                     let one = f.read_hu(&data, n, &opts).unwrap();
-                    let same = one.iter().zip(&two).all(|(a, b)| a.to_bits() == b.to_bits());
+                    let same = one
+                        .iter()
+                        .zip(&two)
+                        .all(|(a, b)| a.to_bits() == b.to_bits());
                     assert!(same && one.len() == n, "{f:?} {opts:?}");
                 }
             }
         }
-        assert!(U16_12.read_hu(&data[..3], 2, &HuOptions::default()).is_err());
+        assert!(U16_12
+            .read_hu(&data[..3], 2, &HuOptions::default())
+            .is_err());
     }
 }
