@@ -7,6 +7,10 @@
 
 use std::time::Instant;
 
+/// The allocator of the `ich` binary (burn-flex allocates per operation; the allocator shows).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use attcnn::training::{bag_tensor, weighted_bce};
 use attcnn::AttCnnConfig;
 use burn::optim::{AdamConfig, GradientsParams};
