@@ -5,7 +5,9 @@ Same layers as crates/attcnn/src/model.rs: Conv 16@5x5 same -> BN -> ReLU -> max
 overall blocks 2, 5, 6; Dense(D); gated attention (hidden 64); dropout 0.25 -> Dense 128 -> Dense 1.
 Prints seconds per training step (forward, backward, Adam) for one bag (the median of STEPS after
 one warm-up step).
-Usage: python3 scripts/cnn_torch.py SIZE SLICES STEPS [cpu|cuda]   (default cpu)
+With MODE `infer`: the median of STEPS eval-mode forward passes under `torch.no_grad()` instead
+(what `ich predict` does with a scan), after one warm-up pass.
+Usage: python3 scripts/cnn_torch.py SIZE SLICES STEPS [cpu|cuda] [train|infer]   (default cpu train)
 """
 import sys
 import time
@@ -46,8 +48,22 @@ class AttCnn(nn.Module):
 def main():
     size, slices, steps = (int(a) for a in sys.argv[1:4])
     device = torch.device(sys.argv[4] if len(sys.argv) > 4 else "cpu")
+    mode = sys.argv[5] if len(sys.argv) > 5 else "train"
     torch.manual_seed(0)
     model = AttCnn(size).to(device)
+    if mode == "infer":
+        model.eval()
+        x = torch.rand(slices, 3, size, size, device=device)
+        times = []
+        with torch.no_grad():
+            for step in range(steps + 1):
+                t = time.perf_counter()
+                model(x).item()
+                if step > 0:
+                    times.append(time.perf_counter() - t)
+        times.sort()
+        print(f"{times[len(times) // 2]:.4f}")
+        return
     opt = torch.optim.Adam(model.parameters(), lr=5e-5)
     x = torch.rand(slices, 3, size, size, device=device)
     y = torch.tensor(1.0, device=device)
