@@ -111,3 +111,119 @@ pub fn sa_dmil_from_variables(
     model.classifier.fc2.bias = Some(Param::from_tensor(t1(take(att + 2, "bias", &[1])?)));
     Ok(model)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// Every variable the SA-DMIL network needs at its shape (small input: the same names).
+    fn variables(cfg: &AttCnnConfig) -> HashMap<String, HostTensor> {
+        let mut m = HashMap::new();
+        let mut put = |n: usize, f: &str, shape: Vec<usize>| {
+            let len = shape.iter().product();
+            m.insert(
+                keras_variable(n, f),
+                HostTensor {
+                    shape,
+                    values: (0..len).map(|i| (i % 7) as f32 * 0.01).collect(),
+                },
+            );
+        };
+        let (rest, _) = cfg.geometry();
+        for k in 0..=rest {
+            let (cin, kk) = if k == 0 {
+                (3, 5)
+            } else if k == 1 {
+                (16, 3)
+            } else {
+                (32, 3)
+            };
+            let cout = if k == 0 { 16 } else { 32 };
+            put(2 * k, "kernel", vec![kk, kk, cin, cout]);
+            put(2 * k, "bias", vec![cout]);
+            for f in ["gamma", "beta", "moving_mean", "moving_variance"] {
+                put(2 * k + 1, f, vec![cout]);
+            }
+        }
+        let a = 2 * (rest + 1);
+        put(a, "v", vec![cfg.dim, cfg.att_hidden]);
+        put(a, "u", vec![cfg.dim, cfg.att_hidden]);
+        put(a, "w", vec![cfg.att_hidden, 1]);
+        put(a + 1, "kernel", vec![cfg.dim, 128]);
+        put(a + 1, "bias", vec![128]);
+        put(a + 2, "kernel", vec![128, 1]);
+        put(a + 2, "bias", vec![1]);
+        m
+    }
+
+    fn small() -> AttCnnConfig {
+        let mut c = AttCnnConfig {
+            size: 64,
+            ..AttCnnConfig::sa_dmil()
+        };
+        c.dim = c.flatten();
+        c
+    }
+
+    fn build(cfg: &AttCnnConfig, vars: &HashMap<String, HostTensor>) -> Result<AttCnn> {
+        sa_dmil_from_variables(
+            cfg,
+            |name| {
+                vars.get(name)
+                    .cloned()
+                    .ok_or_else(|| "no such variable".into())
+            },
+            &crate::cpu_device(),
+        )
+    }
+
+    /// A convolution kernel lands transposed (height × width × in × out → out × in × height ×
+    /// width): the value at TF index (h, w, i, o) is burn's (o, i, h, w).
+    #[test]
+    fn kernels_are_transposed_and_everything_loads() {
+        let cfg = small();
+        let mut vars = variables(&cfg);
+        let k0 = keras_variable(0, "kernel");
+        let t = vars.get_mut(&k0).unwrap();
+        let (h, w, i, o) = (4, 1, 2, 9);
+        t.values[((h * 5 + w) * 3 + i) * 16 + o] = 42.0;
+        let m = build(&cfg, &vars).unwrap();
+        let enc = m.encoder().sa_dmil().unwrap();
+        let burn_w = enc.blocks[0]
+            .conv
+            .weight
+            .val()
+            .into_data()
+            .try_to_vec::<f32>()
+            .unwrap();
+        assert_eq!(burn_w[((o * 3 + i) * 5 + h) * 5 + w], 42.0);
+        assert_eq!(burn_w.iter().filter(|&&v| v == 42.0).count(), 1);
+    }
+
+    #[test]
+    fn a_missing_misshapen_or_broken_variable_is_named() {
+        let cfg = small();
+        let vars = variables(&cfg);
+        let name = keras_variable(3, "moving_variance");
+        let mut missing = vars.clone();
+        missing.remove(&name);
+        let mut shape = vars.clone();
+        shape.get_mut(&name).unwrap().shape = vec![31];
+        let mut nan = vars.clone();
+        nan.get_mut(&name).unwrap().values[2] = f32::NAN;
+        let mut negative = vars.clone();
+        negative.get_mut(&name).unwrap().values[2] = -1.0;
+        for (what, v) in [
+            ("missing", missing),
+            ("shape", shape),
+            ("nan", nan),
+            ("negative", negative),
+        ] {
+            let e = build(&cfg, &v).err().expect(what).to_string();
+            assert!(e.contains(&name), "{what}: {e}");
+        }
+        // and the ich architecture is refused
+        assert!(build(&AttCnnConfig::default(), &vars).is_err());
+    }
+}
