@@ -220,7 +220,7 @@ mod tests {
             ("nan", nan),
             ("negative", negative),
         ] {
-            let e = build(&cfg, &v).err().expect(what).to_string();
+            let e = build(&cfg, &v).expect_err(what).to_string();
             assert!(e.contains(&name), "{what}: {e}");
         }
         // and the ich architecture is refused
