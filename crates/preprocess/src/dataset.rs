@@ -236,15 +236,25 @@ pub fn parse_npy_u8(bytes: &[u8]) -> std::result::Result<(Vec<usize>, Vec<u8>), 
     Ok((shape, data.to_vec()))
 }
 
-/// Writes a scan's pixels, uint8 `[slices, 3, size, size]`, as `x` in an `.npz`, atomically.
+/// Writes a scan's pixels, uint8 `[slices, 3, size, size]`, as `x` in an `.npz` (deflate level
+/// 1), atomically.
 pub fn write_npz(path: &Path, shape: &[usize], data: &[u8]) -> Result<()> {
+    write_npz_with(path, shape, data, true)
+}
+
+/// As [`write_npz`]; `compress` false stores the array uncompressed.
+pub fn write_npz_with(path: &Path, shape: &[usize], data: &[u8], compress: bool) -> Result<()> {
     let mut buf = std::io::Cursor::new(Vec::new());
     {
         let mut zip = zip::ZipWriter::new(&mut buf);
-        let opts = zip::write::SimpleFileOptions::default()
-            .compression_method(zip::CompressionMethod::Deflated)
-            .compression_level(Some(1))
-            .large_file(data.len() > u32::MAX as usize / 2);
+        let base = zip::write::SimpleFileOptions::default();
+        let opts = if compress {
+            base.compression_method(zip::CompressionMethod::Deflated)
+                .compression_level(Some(1))
+        } else {
+            base.compression_method(zip::CompressionMethod::Stored)
+        }
+        .large_file(data.len() > u32::MAX as usize / 2);
         let io = |e: zip::result::ZipError| Error::format(path, e.to_string());
         zip.start_file("x.npy", opts).map_err(io)?;
         zip.write_all(&npy_u8(shape, data))
@@ -447,6 +457,26 @@ mod tests {
         let e = read_npz(&p, 100).unwrap_err().to_string();
         assert!(e.contains("manifest allows 100"), "{e}");
         assert!(read_npz(&p, 224).is_ok());
+    }
+
+    /// Stored (uncompressed) arrays read back the same, and hold the raw bytes as they are.
+    #[test]
+    fn stored_npz_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let (c, u) = (dir.path().join("c.npz"), dir.path().join("u.npz"));
+        let data = vec![0u8; 2 * 3 * 64 * 64];
+        write_npz_with(&c, &[2, 3, 64, 64], &data, true).unwrap();
+        write_npz_with(&u, &[2, 3, 64, 64], &data, false).unwrap();
+        assert_eq!(
+            read_npz(&u, 1 << 20).unwrap(),
+            read_npz(&c, 1 << 20).unwrap()
+        );
+        let (cl, ul) = (
+            std::fs::metadata(&c).unwrap().len(),
+            std::fs::metadata(&u).unwrap().len(),
+        );
+        // zeros deflate to almost nothing; stored they take their 24,576 bytes
+        assert!(cl < 1000 && ul > 24_576, "{cl} {ul}");
     }
 
     #[test]

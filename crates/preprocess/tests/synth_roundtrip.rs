@@ -298,3 +298,48 @@ fn synth_draws_only_the_subtypes_asked_for() {
     };
     assert!(synth(&tmp.path().join("none"), &none, &Quiet).is_err());
 }
+
+/// `--uncompressed` writes the same pixels, stored instead of deflated (larger files).
+#[test]
+fn uncompressed_datasets_hold_the_same_pixels() {
+    let tmp = tempfile::tempdir().unwrap();
+    let raw = tmp.path().join("raw");
+    let opts = SynthOptions {
+        scans: 2,
+        slices: 4,
+        size: 64,
+        seed: 3,
+        ..SynthOptions::default()
+    };
+    synth(&raw, &opts, &Quiet).unwrap();
+    let run = |name: &str, uncompressed: bool| {
+        let out = tmp.path().join(name);
+        let p = PreprocessOptions {
+            config: PreprocessConfig {
+                size: 32,
+                ..PreprocessConfig::default()
+            },
+            uncompressed,
+            ..PreprocessOptions::default()
+        };
+        preprocess(std::slice::from_ref(&raw), &out, &p, &Quiet).unwrap();
+        let ds = Dataset::open(&out).unwrap();
+        let mut px: Vec<(String, Vec<u8>, u64)> = ds
+            .manifest
+            .scans
+            .iter()
+            .map(|e| {
+                let bytes = fs::metadata(out.join(&e.pixels)).unwrap().len();
+                (e.id.clone(), ds.scan_pixels(e).unwrap().data, bytes)
+            })
+            .collect();
+        px.sort();
+        px
+    };
+    let (c, u) = (run("c", false), run("u", true));
+    assert_eq!(c.len(), 2);
+    for ((ic, pc, bc), (iu, pu, bu)) in c.iter().zip(&u) {
+        assert_eq!((ic, pc), (iu, pu));
+        assert!(bu > bc && *bu as usize > pc.len(), "{bc} vs {bu}");
+    }
+}

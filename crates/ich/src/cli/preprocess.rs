@@ -48,6 +48,10 @@ pub struct Args {
     /// Redo scans already present in the output folder.
     #[arg(long)]
     force: bool,
+    /// Store the pixel arrays uncompressed: faster (deflate is a third of the work), about 5× the
+    /// disk (7.9 MB instead of 1.6 MB per 40-slice 256² scan); `numpy.load` reads both.
+    #[arg(long)]
+    uncompressed: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -109,6 +113,7 @@ pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode
         force: a.force,
         labels,
         limits: a.limits.limits(),
+        uncompressed: a.uncompressed,
     };
     let t = std::time::Instant::now();
     let s = preprocess::preprocess(&a.inputs, &a.out, &opts, progress)?;
