@@ -4,10 +4,12 @@
 # Then the same input through the field's yardstick, ../shared/bench/pydicom_preprocess.py (pydicom +
 # numpy + OpenCV, 2 worker processes; pip-installed into .venv-bench), best of three, and the
 # ratio of the two wall times.
-# Usage: scripts/bench-preprocess.sh [SCANS] [SLICES] [SIZE_OUT]
+# Usage: scripts/bench-preprocess.sh [SCANS] [SLICES] [SIZE_OUT] [ICH_OPTION...]
+#   e.g. scripts/bench-preprocess.sh 8 40 256 --uncompressed
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scans="${1:-8}"; slices="${2:-40}"; out_size="${3:-256}"
+extra=("${@:4}")
 cargo build --release --locked -p ich >/dev/null 2>&1
 ich="${CARGO_TARGET_DIR:-target}/release/ich"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
@@ -18,7 +20,7 @@ best=""
 for run in 1 2 3; do
   rm -rf "$work/ds"; sync
   t0=$(date +%s.%N)
-  "$ich" -q preprocess "$work/dicom" --out "$work/ds" --size "$out_size" >/dev/null
+  "$ich" -q preprocess "$work/dicom" --out "$work/ds" --size "$out_size" "${extra[@]}" >/dev/null
   t1=$(date +%s.%N)
   s=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", b-a}')
   echo "run $run: $n slices in ${s}s"
