@@ -21,6 +21,27 @@ pub trait SliceEncoder {
     fn encode(&self, x: Tensor<4>) -> Tensor<2>;
 }
 
+/// The layers of one block, shared by both encoders: a k×k convolution, batch norm with ε, and a
+/// 2×2 max-pool of stride 2 (the order they run in is the encoder's).
+fn conv_norm_pool(
+    cin: usize,
+    cout: usize,
+    k: usize,
+    padding: PaddingConfig2d,
+    epsilon: f64,
+    device: &Device,
+) -> (Conv2d, BatchNorm, MaxPool2d) {
+    (
+        Conv2dConfig::new([cin, cout], [k, k])
+            .with_padding(padding)
+            .init(device),
+        BatchNormConfig::new(cout)
+            .with_epsilon(epsilon)
+            .init(device),
+        MaxPool2dConfig::new([2, 2]).with_strides([2, 2]).init(),
+    )
+}
+
 #[derive(Module, Debug)]
 pub struct ConvBlock {
     pub(crate) conv: Conv2d,
@@ -37,15 +58,8 @@ impl ConvBlock {
         epsilon: f64,
         device: &Device,
     ) -> Self {
-        Self {
-            conv: Conv2dConfig::new([cin, cout], [k, k])
-                .with_padding(padding)
-                .init(device),
-            norm: BatchNormConfig::new(cout)
-                .with_epsilon(epsilon)
-                .init(device),
-            pool: MaxPool2dConfig::new([2, 2]).with_strides([2, 2]).init(),
-        }
+        let (conv, norm, pool) = conv_norm_pool(cin, cout, k, padding, epsilon, device);
+        Self { conv, norm, pool }
     }
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
         self.pool
@@ -122,15 +136,8 @@ impl SaDmilBlock {
         epsilon: f64,
         device: &Device,
     ) -> Self {
-        Self {
-            conv: Conv2dConfig::new([cin, cout], [k, k])
-                .with_padding(padding)
-                .init(device),
-            norm: BatchNormConfig::new(cout)
-                .with_epsilon(epsilon)
-                .init(device),
-            pool: MaxPool2dConfig::new([2, 2]).with_strides([2, 2]).init(),
-        }
+        let (conv, norm, pool) = conv_norm_pool(cin, cout, k, padding, epsilon, device);
+        Self { conv, norm, pool }
     }
 
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {

@@ -261,6 +261,18 @@ fn now() -> String {
     rfc3339(SystemTime::now())
 }
 
+/// Removes the GP head's files (model, trace, projection): they belong to a CNN being replaced.
+fn remove_head(dir: &Path) -> Result<()> {
+    for stale in [GP_MODEL, GP_TRACE, PROJECTION] {
+        let p = dir.join(stale);
+        if p.exists() {
+            tracing::warn!("{}: removed, it belongs to the previous CNN", p.display());
+            std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
+        }
+    }
+    Ok(())
+}
+
 impl Bundle {
     /// Writes a fresh manifest after CNN training. A GP head fitted on an earlier CNN no longer
     /// fits the new features and is removed.
@@ -271,13 +283,7 @@ impl Bundle {
         log: &[EpochLog],
         best_epoch: usize,
     ) -> Result<Manifest> {
-        for stale in [GP_MODEL, GP_TRACE] {
-            let p = dir.join(stale);
-            if p.exists() {
-                tracing::warn!("{}: removed, it belongs to the previous CNN", p.display());
-                std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
-            }
-        }
+        remove_head(dir)?;
         let best = log.iter().find(|l| l.epoch == best_epoch);
         let created = now();
         let mut m = Manifest {
@@ -316,13 +322,7 @@ impl Bundle {
         cnn: &CnnFolderConfig,
         imported: Imported,
     ) -> Result<Manifest> {
-        for stale in [GP_MODEL, GP_TRACE, PROJECTION] {
-            let p = dir.join(stale);
-            if p.exists() {
-                tracing::warn!("{}: removed, it belongs to the previous CNN", p.display());
-                std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
-            }
-        }
+        remove_head(dir)?;
         let created = now();
         let mut m = Manifest {
             format_version: BUNDLE_FORMAT,
@@ -596,6 +596,20 @@ fn windows_text(c: &PreprocessConfig) -> String {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    /// A new CNN takes the old head with it, its PCA projection included.
+    #[test]
+    fn a_replaced_cnn_leaves_no_head_files() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in [GP_MODEL, GP_TRACE, PROJECTION, CNN_CONFIG] {
+            std::fs::write(dir.path().join(f), "x").unwrap();
+        }
+        remove_head(dir.path()).unwrap();
+        for f in [GP_MODEL, GP_TRACE, PROJECTION] {
+            assert!(!dir.path().join(f).exists(), "{f}");
+        }
+        assert!(dir.path().join(CNN_CONFIG).exists());
+    }
 
     #[test]
     fn prefix_never_splits_a_character() {

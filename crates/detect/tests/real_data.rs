@@ -10,18 +10,7 @@ use gphead::protocol::{evaluate, EvalOptions};
 use gphead::{FitParams, Gibbs, Grid, Model};
 
 fn shared(rel: &str) -> Option<PathBuf> {
-    let root = std::env::var("ICH_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
-    let p = root.join(rel);
-    if p.exists() {
-        return Some(p);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("{} is missing and CI is set", p.display());
-    }
-    eprintln!("SKIPPED: {} not found (set ICH_SHARED_DATA)", p.display());
-    None
+    preprocess::shared_data_or_skip(rel)
 }
 
 fn mean(v: &[f64]) -> f64 {

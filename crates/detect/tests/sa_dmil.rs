@@ -16,20 +16,7 @@ use preprocess::PreprocessConfig;
 use serde_json::Value;
 
 fn shared(rel: &str) -> Option<PathBuf> {
-    let base = std::env::var_os("ICH_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
-    let p = base.join(rel);
-    if p.exists() {
-        return Some(p);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{} is missing and CI is set",
-        p.display()
-    );
-    eprintln!("skipped: {} is missing", p.display());
-    None
+    preprocess::shared_data_or_skip(rel)
 }
 
 const N: usize = 512;

@@ -10,20 +10,7 @@ use common::{ich, ok, s, text};
 use std::path::PathBuf;
 
 fn shared(rel: &str) -> Option<PathBuf> {
-    let base = std::env::var_os("ICH_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
-    let p = base.join(rel);
-    if p.exists() {
-        return Some(p);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{} is missing and CI is set",
-        p.display()
-    );
-    eprintln!("skipped: {} is missing", p.display());
-    None
+    preprocess::shared_data_or_skip(rel)
 }
 
 fn json(p: &std::path::Path) -> serde_json::Value {
