@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages ich needs to build on Debian/Ubuntu: a C/C++ toolchain and cmake
-# (the JPEG-LS decoder, CharLS, is C++ built with cmake). Does nothing when they are present.
+# (the JPEG-LS decoder, CharLS, is C++ built with cmake; the mimalloc allocator is C). Does nothing when they are present.
 set -euo pipefail
 need=()
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
