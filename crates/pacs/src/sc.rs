@@ -1,0 +1,251 @@
+//! Secondary Capture images of flagged slices, annotated as on the HTML page: the slice (brain
+//! window) enlarged to at least 512 pixels, a solid red frame when the slice is positive, a dashed
+//! orange outline when it is uncertain, and burned-in text above it (the probability with its
+//! 90 % interval, the flag, the slice, the model, "not for diagnostic use"). RGB, 8 bits, one
+//! frame per object, so that any viewer shows it.
+
+use dicom_core::value::PrimitiveValue;
+use dicom_core::{DataElement, VR};
+use dicom_dictionary_std::{tags, uids};
+use dicom_object::InMemDicomObject;
+
+use crate::context::SourceContext;
+use crate::error::{Error, Result};
+use crate::font;
+use crate::write::{put_common, put_seq, put_str, put_u16, to_file_bytes, Equipment};
+
+pub const SECONDARY_CAPTURE: &str = uids::SECONDARY_CAPTURE_IMAGE_STORAGE;
+
+/// The frame colours of the HTML page.
+pub const RED: [u8; 3] = [0xee, 0, 0];
+pub const ORANGE: [u8; 3] = [0xff, 0x99, 0];
+const WHITE: [u8; 3] = [0xee, 0xee, 0xee];
+
+/// One annotated slice.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    pub context: SourceContext,
+    pub equipment: Equipment,
+    pub sop_instance_uid: String,
+    pub series_instance_uid: String,
+    pub series_number: i32,
+    pub series_description: String,
+    pub instance_number: i32,
+    pub source_sop_class_uid: String,
+    pub source_sop_instance_uid: String,
+    /// The slice in the brain window, `size × size` bytes, row-major.
+    pub gray: Vec<u8>,
+    pub size: usize,
+    /// Text above the image, first line largest.
+    pub lines: Vec<String>,
+    pub positive: bool,
+    pub uncertain: bool,
+    pub created: (String, String),
+}
+
+/// An RGB picture.
+#[derive(Debug, Clone)]
+pub struct Rgb {
+    pub width: usize,
+    pub height: usize,
+    pub data: Vec<u8>,
+}
+
+const MARGIN: usize = 8;
+
+impl Capture {
+    /// The annotated picture.
+    pub fn render(&self) -> Result<Rgb> {
+        let n = self.size;
+        if n == 0 || self.gray.len() != n * n {
+            return Err(Error::Invalid(format!(
+                "{} pixels for a {n}×{n} slice",
+                self.gray.len()
+            )));
+        }
+        let k = (512 / n).max(1);
+        let side = n * k;
+        let mut width = side + 2 * MARGIN;
+        width += width % 2; // even, so the pixel data has even length
+        let scale0 = if font::width(self.lines.first().map_or("", |s| s), 2) + 2 * MARGIN <= width {
+            2
+        } else {
+            1
+        };
+        let line_h = |i: usize| if i == 0 { 8 * scale0 + 6 } else { 12 };
+        let caption: usize = MARGIN + (0..self.lines.len()).map(line_h).sum::<usize>();
+        let height = caption + side + 2 * MARGIN;
+        let mut data = vec![0u8; width * height * 3];
+        let (x0, y0) = (MARGIN, caption + MARGIN);
+        for y in 0..side {
+            let row = &self.gray[(y / k) * n..(y / k + 1) * n];
+            for x in 0..side {
+                let v = row[x / k];
+                let o = 3 * ((y0 + y) * width + x0 + x);
+                data[o..o + 3].copy_from_slice(&[v, v, v]);
+            }
+        }
+        let mut put = |x: usize, y: usize, c: [u8; 3]| {
+            if x < width && y < height {
+                let o = 3 * (y * width + x);
+                data[o..o + 3].copy_from_slice(&c);
+            }
+        };
+        let (x1, y1) = (x0 + side, y0 + side);
+        if self.positive {
+            // solid red, 4 px, just outside the image
+            for t in 1..=4 {
+                for x in x0 - t..x1 + t {
+                    put(x, y0 - t, RED);
+                    put(x, y1 + t - 1, RED);
+                }
+                for y in y0 - t..y1 + t {
+                    put(x0 - t, y, RED);
+                    put(x1 + t - 1, y, RED);
+                }
+            }
+        }
+        if self.uncertain {
+            // dashed orange, 2 px, 8 on 8 off, at the edge of the margin
+            let dash = |i: usize| (i / 8) % 2 == 0;
+            for t in 6..=7 {
+                for x in x0 - t..x1 + t {
+                    if dash(x) {
+                        put(x, y0 - t, ORANGE);
+                        put(x, y1 + t - 1, ORANGE);
+                    }
+                }
+                for y in y0 - t..y1 + t {
+                    if dash(y) {
+                        put(x0 - t, y, ORANGE);
+                        put(x1 + t - 1, y, ORANGE);
+                    }
+                }
+            }
+        }
+        let first = if self.positive {
+            RED
+        } else if self.uncertain {
+            ORANGE
+        } else {
+            WHITE
+        };
+        let mut y = MARGIN;
+        for (i, line) in self.lines.iter().enumerate() {
+            let (scale, colour) = if i == 0 { (scale0, first) } else { (1, WHITE) };
+            font::draw(&mut data, width, MARGIN, y, line, scale, colour);
+            y += line_h(i);
+        }
+        Ok(Rgb {
+            width,
+            height,
+            data,
+        })
+    }
+
+    /// The Secondary Capture Image as a dataset.
+    pub fn dataset(&self) -> Result<InMemDicomObject> {
+        for u in [
+            &self.sop_instance_uid,
+            &self.series_instance_uid,
+            &self.source_sop_class_uid,
+            &self.source_sop_instance_uid,
+            &self.context.study_instance_uid,
+        ] {
+            if !crate::uid::is_valid(u) {
+                return Err(Error::Invalid(format!("{u:?} is not a valid UID")));
+            }
+        }
+        let pic = self.render()?;
+        if pic.width > u16::MAX as usize || pic.height > u16::MAX as usize {
+            return Err(Error::Invalid(
+                "the picture is too large for DICOM rows/columns".into(),
+            ));
+        }
+        let mut o = InMemDicomObject::new_empty();
+        put_str(&mut o, tags::SOP_CLASS_UID, VR::UI, SECONDARY_CAPTURE);
+        put_str(
+            &mut o,
+            tags::SOP_INSTANCE_UID,
+            VR::UI,
+            &self.sop_instance_uid,
+        );
+        put_common(&mut o, &self.context, &self.equipment, &self.created);
+        // General Series
+        put_str(&mut o, tags::MODALITY, VR::CS, "OT");
+        put_str(
+            &mut o,
+            tags::SERIES_INSTANCE_UID,
+            VR::UI,
+            &self.series_instance_uid,
+        );
+        put_str(
+            &mut o,
+            tags::SERIES_NUMBER,
+            VR::IS,
+            &self.series_number.to_string(),
+        );
+        put_str(
+            &mut o,
+            tags::SERIES_DESCRIPTION,
+            VR::LO,
+            &self.series_description,
+        );
+        put_str(&mut o, tags::SERIES_DATE, VR::DA, &self.created.0);
+        put_str(&mut o, tags::SERIES_TIME, VR::TM, &self.created.1);
+        // SC Equipment
+        put_str(&mut o, tags::CONVERSION_TYPE, VR::CS, "WSD");
+        // General Image
+        put_str(
+            &mut o,
+            tags::INSTANCE_NUMBER,
+            VR::IS,
+            &self.instance_number.to_string(),
+        );
+        put_str(&mut o, tags::PATIENT_ORIENTATION, VR::CS, "");
+        put_str(&mut o, tags::CONTENT_DATE, VR::DA, &self.created.0);
+        put_str(&mut o, tags::CONTENT_TIME, VR::TM, &self.created.1);
+        put_str(&mut o, tags::IMAGE_TYPE, VR::CS, "DERIVED\\SECONDARY");
+        put_str(&mut o, tags::BURNED_IN_ANNOTATION, VR::CS, "YES");
+        put_str(
+            &mut o,
+            tags::DERIVATION_DESCRIPTION,
+            VR::ST,
+            "brain window of the source slice, resampled, with the probability of intracranial hemorrhage burned in (research software, not for diagnostic use)",
+        );
+        let mut src = InMemDicomObject::new_empty();
+        put_str(
+            &mut src,
+            tags::REFERENCED_SOP_CLASS_UID,
+            VR::UI,
+            &self.source_sop_class_uid,
+        );
+        put_str(
+            &mut src,
+            tags::REFERENCED_SOP_INSTANCE_UID,
+            VR::UI,
+            &self.source_sop_instance_uid,
+        );
+        put_seq(&mut o, tags::SOURCE_IMAGE_SEQUENCE, vec![src]);
+        // Image Pixel
+        put_u16(&mut o, tags::SAMPLES_PER_PIXEL, 3);
+        put_str(&mut o, tags::PHOTOMETRIC_INTERPRETATION, VR::CS, "RGB");
+        put_u16(&mut o, tags::PLANAR_CONFIGURATION, 0);
+        put_u16(&mut o, tags::ROWS, pic.height as u16);
+        put_u16(&mut o, tags::COLUMNS, pic.width as u16);
+        put_u16(&mut o, tags::BITS_ALLOCATED, 8);
+        put_u16(&mut o, tags::BITS_STORED, 8);
+        put_u16(&mut o, tags::HIGH_BIT, 7);
+        put_u16(&mut o, tags::PIXEL_REPRESENTATION, 0);
+        o.put(DataElement::new(
+            tags::PIXEL_DATA,
+            VR::OB,
+            PrimitiveValue::from(pic.data),
+        ));
+        Ok(o)
+    }
+
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        to_file_bytes(self.dataset()?, SECONDARY_CAPTURE, &self.sop_instance_uid)
+    }
+}

@@ -1,0 +1,177 @@
+//! Sending written objects to a PACS with bounded retries. Files are only read, never moved or
+//! deleted: whatever fails stays on disk to be sent again (`ich send`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+use crate::store::{c_store, Node};
+use crate::web::{stow, Service};
+
+/// Where results go: a DICOM node by C-STORE, or a DICOMweb service by STOW-RS.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// `AE_TITLE@host:port`.
+    Dimse(Node),
+    /// `http://host:port/dicom-web`.
+    Stow(Service),
+}
+
+impl Destination {
+    /// `http://…` is a DICOMweb root (STOW-RS); anything else `AE_TITLE@host:port` (C-STORE).
+    pub fn parse(s: &str) -> Result<Self> {
+        if s.starts_with("http://") || s.starts_with("https://") {
+            Ok(Destination::Stow(Service::parse(s)?))
+        } else {
+            Ok(Destination::Dimse(Node::parse(s)?))
+        }
+    }
+}
+
+impl std::fmt::Display for Destination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Destination::Dimse(n) => write!(f, "C-STORE {n}"),
+            Destination::Stow(s) => write!(f, "STOW-RS {s}"),
+        }
+    }
+}
+
+/// How to send. Defaults: calling AE title `ICH`, 3 retries after the first try, waits of 1 s,
+/// 2 s, 4 s between them, 30 s network timeout.
+#[derive(Debug, Clone)]
+pub struct SendOptions {
+    pub calling_ae: String,
+    /// Further tries after the first (each only of the files not yet stored).
+    pub retries: u32,
+    /// Wait before the first retry; doubled each time.
+    pub backoff: Duration,
+    pub timeout: Duration,
+}
+
+impl Default for SendOptions {
+    fn default() -> Self {
+        Self {
+            calling_ae: "ICH".into(),
+            retries: 3,
+            backoff: Duration::from_secs(1),
+            timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// What a send did.
+#[derive(Debug, Clone)]
+pub struct SendReport {
+    pub destination: String,
+    pub sent: usize,
+    /// `file: reason` of each file not stored after the last try.
+    pub failed: Vec<String>,
+    pub attempts: u32,
+}
+
+/// One try: per file, `Ok` or why not.
+fn attempt(
+    dest: &Destination,
+    files: &[PathBuf],
+    opts: &SendOptions,
+) -> Result<Vec<std::result::Result<(), String>>> {
+    match dest {
+        Destination::Dimse(node) => c_store(&opts.calling_ae, node, files, opts.timeout),
+        Destination::Stow(svc) => {
+            let mut objects = Vec::with_capacity(files.len());
+            for f in files {
+                objects.push(std::fs::read(f).map_err(|e| Error::io(f, e))?);
+            }
+            // one request; the server's answer is for the whole batch
+            Ok(match stow(svc, &objects, opts.timeout) {
+                Ok(()) => vec![Ok(()); files.len()],
+                Err(e) => vec![Err(e.to_string()); files.len()],
+            })
+        }
+    }
+}
+
+/// Sends `files`, retrying the ones not stored up to `opts.retries` times.
+pub fn send(files: &[PathBuf], dest: &Destination, opts: &SendOptions) -> SendReport {
+    let mut pending: Vec<PathBuf> = files.to_vec();
+    let mut reasons: Vec<String> = Vec::new();
+    let mut attempts = 0;
+    let mut wait = opts.backoff;
+    while !pending.is_empty() && attempts <= opts.retries {
+        if attempts > 0 {
+            tracing::warn!(
+                "{dest}: {} object(s) not stored, retrying in {:.1} s ({}/{})",
+                pending.len(),
+                wait.as_secs_f64(),
+                attempts,
+                opts.retries
+            );
+            std::thread::sleep(wait);
+            wait *= 2;
+        }
+        attempts += 1;
+        match attempt(dest, &pending, opts) {
+            Ok(results) => {
+                let mut still = Vec::new();
+                reasons.clear();
+                for (f, r) in pending.iter().zip(results) {
+                    if let Err(why) = r {
+                        reasons.push(format!("{}: {why}", f.display()));
+                        still.push(f.clone());
+                    }
+                }
+                pending = still;
+            }
+            Err(e) => {
+                reasons = pending
+                    .iter()
+                    .map(|f| format!("{}: {e}", f.display()))
+                    .collect();
+            }
+        }
+    }
+    SendReport {
+        destination: dest.to_string(),
+        sent: files.len() - pending.len(),
+        failed: if pending.is_empty() {
+            Vec::new()
+        } else {
+            reasons
+        },
+        attempts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closed_port_is_tried_a_bounded_number_of_times_and_files_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("x.dcm");
+        std::fs::write(&f, b"not even DICOM").unwrap();
+        // a port nothing listens on: bind one, then drop it
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let opts = SendOptions {
+            retries: 2,
+            backoff: Duration::from_millis(10),
+            timeout: Duration::from_secs(2),
+            ..Default::default()
+        };
+        let dest = Destination::parse(&format!("http://127.0.0.1:{port}/dicom-web")).unwrap();
+        let r = send(std::slice::from_ref(&f), &dest, &opts);
+        assert_eq!((r.sent, r.attempts, r.failed.len()), (0, 3, 1), "{r:?}");
+        assert!(r.failed[0].contains("x.dcm"), "{r:?}");
+        assert!(f.is_file());
+        let dest = Destination::parse(&format!("PACS@127.0.0.1:{port}")).unwrap();
+        let r = send(&[f.clone()], &dest, &opts);
+        assert_eq!((r.sent, r.attempts), (0, 3), "{r:?}");
+        assert!(f.is_file());
+    }
+}

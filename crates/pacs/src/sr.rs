@@ -1,0 +1,477 @@
+//! A Comprehensive 3D SR following TID 1500 (Measurement Report) with `ich`'s findings.
+//!
+//! ```text
+//! CONTAINER (126000, DCM, "Imaging Measurement Report")           template 1500
+//! ├─ HAS CONCEPT MOD CODE  Language of Content = English (United States)
+//! ├─ HAS OBS CONTEXT       Observer Type = Device; Device Observer UID / Name / Manufacturer / Model Name
+//! ├─ HAS CONCEPT MOD CODE  Procedure reported = CT of head
+//! ├─ CONTAINS CONTAINER    Image Library
+//! │  └─ CONTAINER Image Library Group ─ IMAGE (every source slice)
+//! └─ CONTAINS CONTAINER    Imaging Measurements
+//!    ├─ CONTAINER Measurement Group (TID 1501) — the scan
+//!    │  ├─ HAS OBS CONTEXT TEXT Tracking Identifier = "scan", UIDREF Tracking Unique Identifier
+//!    │  ├─ CONTAINS CODE Finding = Intracranial hemorrhage
+//!    │  ├─ CONTAINS NUM  Probability of intracranial hemorrhage (1, UCUM, "no units")
+//!    │  │  └─ HAS CONCEPT MOD TEXT Algorithm Name / Version / Parameters (TID 4019)
+//!    │  ├─ CONTAINS NUM  the same, HAS CONCEPT MOD Derivation = Standard Deviation
+//!    │  ├─ CONTAINS NUM  5th and 95th percentile of the probability (the 90 % interval)
+//!    │  └─ CONTAINS CODE Intracranial hemorrhage = Present | Absent | Indeterminate
+//!    └─ CONTAINER Measurement Group — one per slice, as above, plus
+//!       CONTAINS IMAGE Source of Measurement = the slice (SOP Class / Instance UID)
+//! ```
+//!
+//! Codes of DCM and SNOMED CT where the standard has one; the probability and its percentiles
+//! have none, so they are coded in the private scheme `99ICH` (declared in the Coding Scheme
+//! Identification Sequence). Every NUM carries its exact value as FloatingPointValue beside the
+//! 16-character NumericValue. The document is UNVERIFIED and COMPLETE; its series says it is
+//! research software, not for diagnostic use.
+
+use dicom_core::value::PrimitiveValue;
+use dicom_core::{DataElement, VR};
+use dicom_dictionary_std::{tags, uids};
+use dicom_object::InMemDicomObject;
+
+use crate::context::SourceContext;
+use crate::error::{Error, Result};
+use crate::write::{ds, put_code, put_common, put_seq, put_str, to_file_bytes, Code, Equipment};
+
+/// Comprehensive 3D SR Storage.
+pub const COMPREHENSIVE_3D_SR: &str = uids::COMPREHENSIVE3_DSR_STORAGE;
+
+pub const REPORT: Code = Code("126000", "DCM", "Imaging Measurement Report");
+pub const LANGUAGE: Code = Code("121049", "DCM", "Language of Content Item and Descendants");
+pub const ENGLISH_US: Code = Code("en-US", "RFC5646", "English (United States)");
+pub const OBSERVER_TYPE: Code = Code("121005", "DCM", "Observer Type");
+pub const DEVICE: Code = Code("121007", "DCM", "Device");
+pub const DEVICE_UID: Code = Code("121012", "DCM", "Device Observer UID");
+pub const DEVICE_NAME: Code = Code("121013", "DCM", "Device Observer Name");
+pub const DEVICE_MANUFACTURER: Code = Code("121014", "DCM", "Device Observer Manufacturer");
+pub const DEVICE_MODEL: Code = Code("121015", "DCM", "Device Observer Model Name");
+pub const PROCEDURE_REPORTED: Code = Code("121058", "DCM", "Procedure reported");
+pub const CT_HEAD: Code = Code("303653007", "SCT", "Computed tomography of head");
+pub const IMAGE_LIBRARY: Code = Code("111028", "DCM", "Image Library");
+pub const IMAGE_LIBRARY_GROUP: Code = Code("126200", "DCM", "Image Library Group");
+pub const IMAGING_MEASUREMENTS: Code = Code("126010", "DCM", "Imaging Measurements");
+pub const MEASUREMENT_GROUP: Code = Code("125007", "DCM", "Measurement Group");
+pub const TRACKING_ID: Code = Code("112039", "DCM", "Tracking Identifier");
+pub const TRACKING_UID: Code = Code("112040", "DCM", "Tracking Unique Identifier");
+pub const FINDING: Code = Code("121071", "DCM", "Finding");
+pub const ICH: Code = Code("1386000", "SCT", "Intracranial hemorrhage");
+pub const SOURCE_OF_MEASUREMENT: Code = Code("121112", "DCM", "Source of Measurement");
+pub const PROBABILITY: Code = Code("ICH-P", "99ICH", "Probability of intracranial hemorrhage");
+pub const P05: Code = Code(
+    "ICH-P05",
+    "99ICH",
+    "5th percentile of probability of intracranial hemorrhage",
+);
+pub const P95: Code = Code(
+    "ICH-P95",
+    "99ICH",
+    "95th percentile of probability of intracranial hemorrhage",
+);
+pub const NO_UNITS: Code = Code("1", "UCUM", "no units");
+pub const DERIVATION: Code = Code("121401", "DCM", "Derivation");
+pub const STANDARD_DEVIATION: Code = Code("386136009", "SCT", "Standard Deviation");
+pub const ALGORITHM_NAME: Code = Code("111001", "DCM", "Algorithm Name");
+pub const ALGORITHM_VERSION: Code = Code("111003", "DCM", "Algorithm Version");
+pub const ALGORITHM_PARAMETERS: Code = Code("111002", "DCM", "Algorithm Parameters");
+pub const PRESENT: Code = Code("52101004", "SCT", "Present");
+pub const ABSENT: Code = Code("2667000", "SCT", "Absent");
+pub const INDETERMINATE: Code = Code("82334004", "SCT", "Indeterminate");
+
+/// The report's call on a slice or the scan, by its thresholds: uncertain wins over present
+/// and absent (the 90 % interval reaches across the threshold, or the sd is large).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Assessment {
+    Present,
+    Absent,
+    Uncertain,
+}
+
+impl Assessment {
+    pub fn from_flags(positive: bool, uncertain: bool) -> Self {
+        match (positive, uncertain) {
+            (_, true) => Assessment::Uncertain,
+            (true, false) => Assessment::Present,
+            (false, false) => Assessment::Absent,
+        }
+    }
+    pub fn code(self) -> Code {
+        match self {
+            Assessment::Present => PRESENT,
+            Assessment::Absent => ABSENT,
+            Assessment::Uncertain => INDETERMINATE,
+        }
+    }
+}
+
+/// A probability with its spread (all of one distribution: mean, sd, 5th and 95th percentile).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    pub probability: f64,
+    pub sd: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// One slice's finding.
+#[derive(Debug, Clone)]
+pub struct SliceFinding {
+    pub sop_class_uid: String,
+    pub sop_instance_uid: String,
+    /// Position in z order, from 0.
+    pub index: usize,
+    pub estimate: Estimate,
+    pub assessment: Assessment,
+}
+
+/// The algorithm, as TID 4019 names it.
+#[derive(Debug, Clone)]
+pub struct Algorithm {
+    pub name: String,
+    pub version: String,
+    pub parameters: String,
+}
+
+/// Everything one SR holds.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub context: SourceContext,
+    pub source_series_uid: String,
+    pub sop_instance_uid: String,
+    pub series_instance_uid: String,
+    pub series_number: i32,
+    pub series_description: String,
+    pub equipment: Equipment,
+    pub algorithm: Algorithm,
+    /// The device observer's UID (stable per model).
+    pub observer_uid: String,
+    pub scan: Estimate,
+    pub scan_assessment: Assessment,
+    /// Tracking UIDs: one for the scan, then one per slice (same order as `slices`).
+    pub tracking_uids: Vec<String>,
+    pub slices: Vec<SliceFinding>,
+    /// Whether the probabilities have a spread (a GP head); without, no sd or percentiles are
+    /// written (they would say nothing).
+    pub uncertainty: bool,
+    /// (DA, TM) of the content.
+    pub created: (String, String),
+}
+
+fn item(rel: Option<&str>, value_type: &str, name: Option<Code>) -> InMemDicomObject {
+    let mut o = InMemDicomObject::new_empty();
+    if let Some(r) = rel {
+        put_str(&mut o, tags::RELATIONSHIP_TYPE, VR::CS, r);
+    }
+    put_str(&mut o, tags::VALUE_TYPE, VR::CS, value_type);
+    if let Some(c) = name {
+        put_code(&mut o, tags::CONCEPT_NAME_CODE_SEQUENCE, c);
+    }
+    o
+}
+
+fn container(rel: Option<&str>, name: Code, children: Vec<InMemDicomObject>) -> InMemDicomObject {
+    let mut o = item(rel, "CONTAINER", Some(name));
+    put_str(&mut o, tags::CONTINUITY_OF_CONTENT, VR::CS, "SEPARATE");
+    put_seq(&mut o, tags::CONTENT_SEQUENCE, children);
+    o
+}
+
+fn code(rel: &str, name: Code, value: Code) -> InMemDicomObject {
+    let mut o = item(Some(rel), "CODE", Some(name));
+    put_code(&mut o, tags::CONCEPT_CODE_SEQUENCE, value);
+    o
+}
+
+fn text(rel: &str, name: Code, value: &str) -> InMemDicomObject {
+    let mut o = item(Some(rel), "TEXT", Some(name));
+    put_str(&mut o, tags::TEXT_VALUE, VR::UT, value);
+    o
+}
+
+fn uidref(rel: &str, name: Code, value: &str) -> InMemDicomObject {
+    let mut o = item(Some(rel), "UIDREF", Some(name));
+    put_str(&mut o, tags::UID, VR::UI, value);
+    o
+}
+
+fn sop_ref(class: &str, instance: &str) -> InMemDicomObject {
+    let mut r = InMemDicomObject::new_empty();
+    put_str(&mut r, tags::REFERENCED_SOP_CLASS_UID, VR::UI, class);
+    put_str(&mut r, tags::REFERENCED_SOP_INSTANCE_UID, VR::UI, instance);
+    r
+}
+
+fn image(rel: &str, name: Option<Code>, class: &str, instance: &str) -> InMemDicomObject {
+    let mut o = item(Some(rel), "IMAGE", name);
+    put_seq(
+        &mut o,
+        tags::REFERENCED_SOP_SEQUENCE,
+        vec![sop_ref(class, instance)],
+    );
+    o
+}
+
+fn num(name: Code, v: f64, modifiers: Vec<InMemDicomObject>) -> InMemDicomObject {
+    let mut o = item(Some("CONTAINS"), "NUM", Some(name));
+    let mut mv = InMemDicomObject::new_empty();
+    put_code(&mut mv, tags::MEASUREMENT_UNITS_CODE_SEQUENCE, NO_UNITS);
+    put_str(&mut mv, tags::NUMERIC_VALUE, VR::DS, &ds(v));
+    mv.put(DataElement::new(
+        tags::FLOATING_POINT_VALUE,
+        VR::FD,
+        PrimitiveValue::from(v),
+    ));
+    put_seq(&mut o, tags::MEASURED_VALUE_SEQUENCE, vec![mv]);
+    if !modifiers.is_empty() {
+        put_seq(&mut o, tags::CONTENT_SEQUENCE, modifiers);
+    }
+    o
+}
+
+impl Document {
+    fn algorithm_items(&self) -> Vec<InMemDicomObject> {
+        vec![
+            text("HAS CONCEPT MOD", ALGORITHM_NAME, &self.algorithm.name),
+            text(
+                "HAS CONCEPT MOD",
+                ALGORITHM_VERSION,
+                &self.algorithm.version,
+            ),
+            text(
+                "HAS CONCEPT MOD",
+                ALGORITHM_PARAMETERS,
+                &self.algorithm.parameters,
+            ),
+        ]
+    }
+
+    fn group(
+        &self,
+        tracking: &str,
+        tracking_uid: &str,
+        source: Option<&SliceFinding>,
+        e: &Estimate,
+        a: Assessment,
+    ) -> InMemDicomObject {
+        let mut c = vec![
+            text("HAS OBS CONTEXT", TRACKING_ID, tracking),
+            uidref("HAS OBS CONTEXT", TRACKING_UID, tracking_uid),
+            code("CONTAINS", FINDING, ICH),
+        ];
+        if let Some(s) = source {
+            c.push(image(
+                "CONTAINS",
+                Some(SOURCE_OF_MEASUREMENT),
+                &s.sop_class_uid,
+                &s.sop_instance_uid,
+            ));
+        }
+        c.push(num(PROBABILITY, e.probability, self.algorithm_items()));
+        if self.uncertainty {
+            c.push(num(
+                PROBABILITY,
+                e.sd,
+                vec![code("HAS CONCEPT MOD", DERIVATION, STANDARD_DEVIATION)],
+            ));
+            c.push(num(P05, e.lo, Vec::new()));
+            c.push(num(P95, e.hi, Vec::new()));
+        }
+        c.push(code("CONTAINS", ICH, a.code()));
+        container(None, MEASUREMENT_GROUP, c).with_rel("CONTAINS")
+    }
+
+    /// Checks what the standard requires of the values (UIDs, one tracking UID per group).
+    fn check(&self) -> Result<()> {
+        let mut uids_to_check = vec![
+            &self.sop_instance_uid,
+            &self.series_instance_uid,
+            &self.source_series_uid,
+            &self.observer_uid,
+            &self.context.study_instance_uid,
+        ];
+        uids_to_check.extend(self.tracking_uids.iter());
+        for s in &self.slices {
+            uids_to_check.push(&s.sop_class_uid);
+            uids_to_check.push(&s.sop_instance_uid);
+        }
+        if let Some(bad) = uids_to_check.iter().find(|u| !crate::uid::is_valid(u)) {
+            return Err(Error::Invalid(format!("{bad:?} is not a valid UID")));
+        }
+        if self.tracking_uids.len() != self.slices.len() + 1 {
+            return Err(Error::Invalid(format!(
+                "{} tracking UIDs for a scan and {} slices",
+                self.tracking_uids.len(),
+                self.slices.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The SR as a dataset.
+    pub fn dataset(&self) -> Result<InMemDicomObject> {
+        self.check()?;
+        let mut o = InMemDicomObject::new_empty();
+        put_str(&mut o, tags::SOP_CLASS_UID, VR::UI, COMPREHENSIVE_3D_SR);
+        put_str(
+            &mut o,
+            tags::SOP_INSTANCE_UID,
+            VR::UI,
+            &self.sop_instance_uid,
+        );
+        put_common(&mut o, &self.context, &self.equipment, &self.created);
+        // SR Document Series
+        put_str(&mut o, tags::MODALITY, VR::CS, "SR");
+        put_str(
+            &mut o,
+            tags::SERIES_INSTANCE_UID,
+            VR::UI,
+            &self.series_instance_uid,
+        );
+        put_str(
+            &mut o,
+            tags::SERIES_NUMBER,
+            VR::IS,
+            &self.series_number.to_string(),
+        );
+        put_str(
+            &mut o,
+            tags::SERIES_DESCRIPTION,
+            VR::LO,
+            &self.series_description,
+        );
+        put_str(&mut o, tags::SERIES_DATE, VR::DA, &self.created.0);
+        put_str(&mut o, tags::SERIES_TIME, VR::TM, &self.created.1);
+        put_seq(
+            &mut o,
+            tags::REFERENCED_PERFORMED_PROCEDURE_STEP_SEQUENCE,
+            Vec::new(),
+        );
+        // SR Document General
+        put_str(&mut o, tags::INSTANCE_NUMBER, VR::IS, "1");
+        put_str(&mut o, tags::COMPLETION_FLAG, VR::CS, "COMPLETE");
+        put_str(&mut o, tags::VERIFICATION_FLAG, VR::CS, "UNVERIFIED");
+        put_str(&mut o, tags::CONTENT_DATE, VR::DA, &self.created.0);
+        put_str(&mut o, tags::CONTENT_TIME, VR::TM, &self.created.1);
+        put_seq(&mut o, tags::PERFORMED_PROCEDURE_CODE_SEQUENCE, Vec::new());
+        // every instance the content references, by study and series
+        let refs: Vec<_> = self
+            .slices
+            .iter()
+            .map(|s| sop_ref(&s.sop_class_uid, &s.sop_instance_uid))
+            .collect();
+        let mut series = InMemDicomObject::new_empty();
+        put_str(
+            &mut series,
+            tags::SERIES_INSTANCE_UID,
+            VR::UI,
+            &self.source_series_uid,
+        );
+        put_seq(&mut series, tags::REFERENCED_SOP_SEQUENCE, refs);
+        let mut study = InMemDicomObject::new_empty();
+        put_str(
+            &mut study,
+            tags::STUDY_INSTANCE_UID,
+            VR::UI,
+            &self.context.study_instance_uid,
+        );
+        put_seq(&mut study, tags::REFERENCED_SERIES_SEQUENCE, vec![series]);
+        put_seq(
+            &mut o,
+            tags::CURRENT_REQUESTED_PROCEDURE_EVIDENCE_SEQUENCE,
+            vec![study],
+        );
+        // the private coding scheme
+        let mut scheme = InMemDicomObject::new_empty();
+        put_str(&mut scheme, tags::CODING_SCHEME_DESIGNATOR, VR::SH, "99ICH");
+        put_str(
+            &mut scheme,
+            tags::CODING_SCHEME_NAME,
+            VR::ST,
+            "ich research codes",
+        );
+        put_str(
+            &mut scheme,
+            tags::CODING_SCHEME_RESPONSIBLE_ORGANIZATION,
+            VR::ST,
+            "the ich project",
+        );
+        put_seq(
+            &mut o,
+            tags::CODING_SCHEME_IDENTIFICATION_SEQUENCE,
+            vec![scheme],
+        );
+
+        // SR Document Content: the root container, template 1500
+        put_str(&mut o, tags::VALUE_TYPE, VR::CS, "CONTAINER");
+        put_code(&mut o, tags::CONCEPT_NAME_CODE_SEQUENCE, REPORT);
+        put_str(&mut o, tags::CONTINUITY_OF_CONTENT, VR::CS, "SEPARATE");
+        let mut tpl = InMemDicomObject::new_empty();
+        put_str(&mut tpl, tags::MAPPING_RESOURCE, VR::CS, "DCMR");
+        put_str(&mut tpl, tags::TEMPLATE_IDENTIFIER, VR::CS, "1500");
+        put_seq(&mut o, tags::CONTENT_TEMPLATE_SEQUENCE, vec![tpl]);
+
+        let mut root = vec![
+            code("HAS CONCEPT MOD", LANGUAGE, ENGLISH_US),
+            code("HAS OBS CONTEXT", OBSERVER_TYPE, DEVICE),
+            uidref("HAS OBS CONTEXT", DEVICE_UID, &self.observer_uid),
+            text("HAS OBS CONTEXT", DEVICE_NAME, &self.algorithm.name),
+            text(
+                "HAS OBS CONTEXT",
+                DEVICE_MANUFACTURER,
+                &self.equipment.manufacturer,
+            ),
+            text("HAS OBS CONTEXT", DEVICE_MODEL, &self.equipment.model_name),
+            code("HAS CONCEPT MOD", PROCEDURE_REPORTED, CT_HEAD),
+        ];
+        let library: Vec<_> = self
+            .slices
+            .iter()
+            .map(|s| image("CONTAINS", None, &s.sop_class_uid, &s.sop_instance_uid))
+            .collect();
+        root.push(
+            container(
+                None,
+                IMAGE_LIBRARY,
+                vec![container(None, IMAGE_LIBRARY_GROUP, library).with_rel("CONTAINS")],
+            )
+            .with_rel("CONTAINS"),
+        );
+        let mut groups = vec![self.group(
+            "scan",
+            &self.tracking_uids[0],
+            None,
+            &self.scan,
+            self.scan_assessment,
+        )];
+        let n = self.slices.len();
+        for (s, t) in self.slices.iter().zip(&self.tracking_uids[1..]) {
+            groups.push(self.group(
+                &format!("slice {} of {n}", s.index + 1),
+                t,
+                Some(s),
+                &s.estimate,
+                s.assessment,
+            ));
+        }
+        root.push(container(None, IMAGING_MEASUREMENTS, groups).with_rel("CONTAINS"));
+        put_seq(&mut o, tags::CONTENT_SEQUENCE, root);
+        Ok(o)
+    }
+
+    /// The SR as a DICOM Part 10 file.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        to_file_bytes(self.dataset()?, COMPREHENSIVE_3D_SR, &self.sop_instance_uid)
+    }
+}
+
+trait WithRel {
+    fn with_rel(self, rel: &str) -> Self;
+}
+
+impl WithRel for InMemDicomObject {
+    fn with_rel(mut self, rel: &str) -> Self {
+        put_str(&mut self, tags::RELATIONSHIP_TYPE, VR::CS, rel);
+        self
+    }
+}

@@ -1,0 +1,231 @@
+//! DICOMweb over HTTP: STOW-RS (store) and WADO-RS (retrieve a study), PS3.18.
+//!
+//! Plain `http://` only: TLS belongs to the hospital's reverse proxy in front of the PACS (or a
+//! later feature); an `https://` address is refused with that reason.
+
+use std::io::Read;
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+
+const BOUNDARY: &str = "ich-dicom-part-7f3a9c21e4b8";
+
+/// A DICOMweb service root, e.g. `http://pacs:8042/dicom-web`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Service {
+    pub root: String,
+}
+
+impl Service {
+    pub fn parse(url: &str) -> Result<Self> {
+        if url.starts_with("https://") {
+            return Err(Error::Invalid(format!(
+                "{url}: https is not built in; reach the PACS through a TLS proxy on http"
+            )));
+        }
+        let rest = url.strip_prefix("http://").ok_or_else(|| {
+            Error::Invalid(format!("{url:?}: a DICOMweb root is http://host:port/path"))
+        })?;
+        if rest.is_empty() || rest.starts_with('/') {
+            return Err(Error::Invalid(format!("{url:?}: no host")));
+        }
+        Ok(Service {
+            root: url.trim_end_matches('/').to_string(),
+        })
+    }
+}
+
+impl std::fmt::Display for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.root)
+    }
+}
+
+fn agent(timeout: Duration) -> ureq::Agent {
+    ureq::AgentBuilder::new()
+        .timeout_connect(timeout)
+        .timeout_read(timeout)
+        .timeout_write(timeout)
+        .build()
+}
+
+/// The body of a `multipart/related; type="application/dicom"` request.
+pub fn multipart(parts: &[Vec<u8>], boundary: &str) -> Vec<u8> {
+    let mut body = Vec::new();
+    for p in parts {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Type: application/dicom\r\n\r\n").as_bytes(),
+        );
+        body.extend_from_slice(p);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    body
+}
+
+/// The boundary parameter of a multipart content type.
+pub fn boundary_of(content_type: &str) -> Option<String> {
+    content_type.split(';').find_map(|p| {
+        let (k, v) = p.trim().split_once('=')?;
+        k.trim()
+            .eq_ignore_ascii_case("boundary")
+            .then(|| v.trim().trim_matches('"').to_string())
+    })
+}
+
+fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    if needle.is_empty() || hay.len() < needle.len() {
+        return None;
+    }
+    (from..=hay.len() - needle.len()).find(|&i| &hay[i..i + needle.len()] == needle)
+}
+
+/// The bodies of the parts of a multipart message (RFC 2046), headers removed.
+pub fn parse_multipart<'a>(body: &'a [u8], boundary: &str) -> Result<Vec<&'a [u8]>> {
+    let delim = format!("--{boundary}");
+    let d = delim.as_bytes();
+    let bad = |what: &str| Error::Invalid(format!("multipart answer: {what}"));
+    let mut pos = find(body, d, 0).ok_or_else(|| bad("no boundary"))?;
+    let mut parts = Vec::new();
+    loop {
+        let after = pos + d.len();
+        if body[after..].starts_with(b"--") {
+            return Ok(parts);
+        }
+        let head_end = find(body, b"\r\n\r\n", after).ok_or_else(|| bad("part without headers"))?;
+        let start = head_end + 4;
+        let mut next_delim = Vec::with_capacity(d.len() + 2);
+        next_delim.extend_from_slice(b"\r\n");
+        next_delim.extend_from_slice(d);
+        let end = find(body, &next_delim, start).ok_or_else(|| bad("unterminated part"))?;
+        parts.push(&body[start..end]);
+        pos = end + 2;
+    }
+}
+
+/// STOW-RS: stores Part 10 objects in one request. `Ok` when the server stored them all.
+pub fn stow(service: &Service, objects: &[Vec<u8>], timeout: Duration) -> Result<()> {
+    let url = format!("{}/studies", service.root);
+    let body = multipart(objects, BOUNDARY);
+    let ct = format!("multipart/related; type=\"application/dicom\"; boundary={BOUNDARY}");
+    let resp = agent(timeout)
+        .post(&url)
+        .set("Content-Type", &ct)
+        .set("Accept", "application/dicom+json")
+        .send_bytes(&body);
+    match resp {
+        Ok(r) => {
+            let status = r.status();
+            let text = r.into_string().unwrap_or_default();
+            // a FailedSOPSequence (0008,1198) in the answer: some were not stored
+            if status == 202 || text.contains("00081198") {
+                Err(Error::net(
+                    &url,
+                    format!(
+                        "HTTP {status}: some objects were not stored: {}",
+                        clip(&text)
+                    ),
+                ))
+            } else {
+                Ok(())
+            }
+        }
+        Err(ureq::Error::Status(code, r)) => Err(Error::net(
+            &url,
+            format!(
+                "HTTP {code}: {}",
+                clip(&r.into_string().unwrap_or_default())
+            ),
+        )),
+        Err(e) => Err(Error::net(&url, e)),
+    }
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(300).collect()
+}
+
+/// WADO-RS: every instance of a study, as Part 10 files (at most `max_bytes` in all).
+pub fn retrieve_study(
+    service: &Service,
+    study_uid: &str,
+    max_bytes: u64,
+    timeout: Duration,
+) -> Result<Vec<Vec<u8>>> {
+    if !crate::uid::is_valid(study_uid) {
+        return Err(Error::Invalid(format!(
+            "{study_uid:?} is not a StudyInstanceUID"
+        )));
+    }
+    let url = format!("{}/studies/{study_uid}", service.root);
+    let resp = agent(timeout)
+        .get(&url)
+        .set("Accept", "multipart/related; type=\"application/dicom\"")
+        .call();
+    let r = match resp {
+        Ok(r) => r,
+        Err(ureq::Error::Status(code, r)) => {
+            return Err(Error::net(
+                &url,
+                format!(
+                    "HTTP {code}: {}",
+                    clip(&r.into_string().unwrap_or_default())
+                ),
+            ))
+        }
+        Err(e) => return Err(Error::net(&url, e)),
+    };
+    let ct = r.header("Content-Type").unwrap_or_default().to_string();
+    let boundary =
+        boundary_of(&ct).ok_or_else(|| Error::net(&url, format!("not multipart: {ct:?}")))?;
+    let mut body = Vec::new();
+    r.into_reader()
+        .take(max_bytes + 1)
+        .read_to_end(&mut body)
+        .map_err(|e| Error::net(&url, e))?;
+    if body.len() as u64 > max_bytes {
+        return Err(Error::net(
+            &url,
+            format!("the study is larger than the {max_bytes}-byte limit"),
+        ));
+    }
+    let parts = parse_multipart(&body, &boundary).map_err(|e| Error::net(&url, e))?;
+    if parts.is_empty() {
+        return Err(Error::net(&url, "the study has no instances"));
+    }
+    Ok(parts.into_iter().map(|p| p.to_vec()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multipart_round_trips_and_finds_its_boundary() {
+        let parts = vec![
+            b"DICM one".to_vec(),
+            b"\r\n--not-the-boundary\r\n".to_vec(),
+            Vec::new(),
+        ];
+        let body = multipart(&parts, "b0und");
+        let back = parse_multipart(&body, "b0und").unwrap();
+        assert_eq!(back, parts.iter().map(|p| p.as_slice()).collect::<Vec<_>>());
+        assert_eq!(
+            boundary_of("multipart/related; type=\"application/dicom\"; boundary=\"abc\"")
+                .as_deref(),
+            Some("abc")
+        );
+        assert!(parse_multipart(b"--b0und\r\nContent-Type: x\r\n\r\nno end", "b0und").is_err());
+    }
+
+    #[test]
+    fn services_are_plain_http_with_a_host() {
+        assert_eq!(
+            Service::parse("http://h:8042/dicom-web/").unwrap().root,
+            "http://h:8042/dicom-web"
+        );
+        for bad in ["https://h/dicom-web", "ftp://h", "http:///x", "h:8042"] {
+            assert!(Service::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
