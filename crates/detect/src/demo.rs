@@ -255,9 +255,14 @@ pub fn run(
             seed: 0,
             ..PredictOptions::default()
         },
+        // the demo is for reading the pages; `ich predict` writes the DICOM results
+        pacs: crate::predict::PacsJob {
+            dicom: None,
+            ..Default::default()
+        },
     };
     tell(DemoEvent::Step(format!(
-        "ich predict --model {} {} --out {} --labels {} --labels {}",
+        "ich predict --model {} {} --out {} --labels {} --labels {} --no-dicom",
         p(&bundle),
         p(&test_dicom),
         p(&reports),

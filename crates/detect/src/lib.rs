@@ -14,6 +14,7 @@
 pub mod bundle;
 pub mod demo;
 pub mod device;
+pub mod dicomout;
 pub mod error;
 pub mod extract;
 pub mod features;
@@ -28,7 +29,7 @@ pub mod train;
 pub use bundle::Bundle;
 pub use device::Backend;
 pub use error::{Error, Result};
-pub use predict::{PredictJob, PredictOptions, Predictor, ScanPrediction};
+pub use predict::{PacsJob, PredictJob, PredictOptions, Predictor, ScanPrediction};
 pub use report::{Report, ScanReport, SliceReport};
 
 /// A scan id that may become a file name: letters, digits, `-`, `_` and `.`, not starting with a

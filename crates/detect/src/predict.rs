@@ -12,6 +12,7 @@ use gphead::metrics::Metrics;
 use gphead::pca::Pca;
 use gphead::{GpModel, MilData};
 use milbase::Progress;
+use pacs::{Destination, SendOptions, SendReport};
 use preprocess::dataset::{Dataset, ScanMeta, Skipped};
 use preprocess::labels::Labels;
 use preprocess::pipeline::{apply_labels, decode_scan, decode_scan_float, find_scans};
@@ -21,6 +22,7 @@ use crate::bundle::{rfc3339, Bundle};
 use crate::device::{device, Backend};
 use preprocess::dataset::write_atomic;
 
+use crate::dicomout::{dicom_files, pull_study, write_scan, DicomOptions, ModelIdentity, Pull};
 use crate::error::{Error, Result};
 use crate::html::{index_page, png_data_uri, scan_page};
 use crate::report::{
@@ -393,6 +395,7 @@ impl Predictor {
             patient_id: meta.patient_id.filter(|_| opts.keep_phi),
             warnings: meta.warnings,
             page: None,
+            dicom: None,
             id: meta.id,
             slices,
         }
@@ -425,6 +428,32 @@ pub struct PredictJob {
     /// Write HTML pages (index and one per scan).
     pub html: bool,
     pub options: PredictOptions,
+    /// DICOM results, sending them, pulling a study.
+    pub pacs: PacsJob,
+}
+
+/// The PACS side of a job. Default: DICOM results written (UIDs under `2.25`), nothing sent,
+/// nothing pulled.
+#[derive(Debug, Clone)]
+pub struct PacsJob {
+    /// Write the SR and the Secondary Captures of every scan predicted from DICOM (None: don't).
+    pub dicom: Option<DicomOptions>,
+    /// Send them here (each destination gets every file).
+    pub send: Vec<Destination>,
+    pub send_options: SendOptions,
+    /// Predict a study pulled from a PACS (besides the inputs).
+    pub pull: Option<Pull>,
+}
+
+impl Default for PacsJob {
+    fn default() -> Self {
+        Self {
+            dicom: Some(DicomOptions::default()),
+            send: Vec::new(),
+            send_options: SendOptions::default(),
+            pull: None,
+        }
+    }
 }
 
 /// What a job produced.
@@ -435,6 +464,10 @@ pub struct Outcome {
     pub timing: Timing,
     /// The scans that could not be processed, each with its reason (also in `report.skipped`).
     pub failed: Vec<String>,
+    /// The DICOM results written (SR and Secondary Captures of every scan).
+    pub dicom_files: Vec<PathBuf>,
+    /// One per destination.
+    pub sent: Vec<SendReport>,
 }
 
 /// Where a scan comes from.
@@ -455,8 +488,11 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
     for f in &job.labels {
         labels.load(f)?;
     }
-    let (ds_paths, dicom_paths): (Vec<PathBuf>, Vec<PathBuf>) = job
-        .inputs
+    let mut inputs = job.inputs.clone();
+    if let Some(pull) = &job.pacs.pull {
+        inputs.push(pull_study(&job.out, pull)?);
+    }
+    let (ds_paths, dicom_paths): (Vec<PathBuf>, Vec<PathBuf>) = inputs
         .iter()
         .cloned()
         .partition(|p| p.join("dataset.json").is_file());
@@ -483,7 +519,7 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
     if work.is_empty() {
         return Err(Error::Invalid(format!(
             "no CT scan found in {} (skipped: {:?})",
-            job.inputs
+            inputs
                 .iter()
                 .map(|p| p.display().to_string())
                 .collect::<Vec<_>>()
@@ -510,6 +546,19 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
     };
     let skipped = Mutex::new(skipped);
     let mut failed = Vec::new();
+    let identity = match &job.pacs.dicom {
+        Some(_) => Some(ModelIdentity::of_bundle(
+            &job.model,
+            predictor.model_info(),
+        )?),
+        None => None,
+    };
+    if job.pacs.dicom.is_some() && !datasets.is_empty() {
+        tracing::info!(
+            "DICOM results are written for scans predicted from DICOM files only, not from datasets"
+        );
+    }
+    let mut written = Vec::new();
     progress.stage("predicting scans", work.len() as u64);
     for src in &work {
         let one = match src {
@@ -525,6 +574,23 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
                 p.report.page = Some(page.clone());
                 let html = predictor.scan_page(&report, &p)?;
                 write_atomic(&job.out.join(&page), html.as_bytes())?;
+            }
+            if let (Some(opts), Some(id), Source::Dicom(scan)) = (&job.pacs.dicom, &identity, src) {
+                let w = write_scan(
+                    &job.out,
+                    opts,
+                    id,
+                    &report.thresholds,
+                    scan,
+                    &p,
+                    predictor.bundle().manifest.preprocess.size,
+                )?;
+                let rel = |f: &PathBuf| f.strip_prefix(&job.out).unwrap_or(f).display().to_string();
+                p.report.dicom = Some(crate::report::DicomFiles {
+                    sr: rel(&w.sr),
+                    sc: w.sc.iter().map(rel).collect(),
+                });
+                written.extend(w.all());
             }
             time.reports += t.elapsed();
             Ok(p.report)
@@ -551,12 +617,61 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
     report.metrics = metrics(&report.scans);
     write_reports(&report, &job.out, job.html)?;
     time.reports += t.elapsed();
+    // sending last: every report is on disk whatever the network does
+    let sent = send_all(&written, &job.pacs.send, &job.pacs.send_options, progress);
     Ok(Outcome {
         index: job.out.join(INDEX_HTML),
         report,
         timing: time,
         failed,
+        dicom_files: written,
+        sent,
     })
+}
+
+/// Sends `files` to every destination (bounded retries each); files stay on disk whatever
+/// happens.
+pub fn send_all(
+    files: &[PathBuf],
+    dests: &[Destination],
+    opts: &SendOptions,
+    progress: &dyn Progress,
+) -> Vec<SendReport> {
+    if files.is_empty() {
+        return Vec::new();
+    }
+    progress.stage("sending DICOM results", dests.len() as u64);
+    let out = dests
+        .iter()
+        .map(|d| {
+            let r = pacs::send::send(files, d, opts);
+            progress.inc(1);
+            r
+        })
+        .collect();
+    progress.done();
+    out
+}
+
+/// `ich send`: every `.dcm` under `paths` to every destination.
+pub fn send_folders(
+    paths: &[PathBuf],
+    dests: &[Destination],
+    opts: &SendOptions,
+    progress: &dyn Progress,
+) -> Result<Vec<SendReport>> {
+    let files = dicom_files(paths)?;
+    if files.is_empty() {
+        return Err(Error::Invalid(format!(
+            "no .dcm file in {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(send_all(&files, dests, opts, progress))
 }
 
 /// Writes `slices.csv`, `scans.csv`, `report.json` and (unless `html` is false) `index.html` into

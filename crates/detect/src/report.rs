@@ -97,8 +97,19 @@ pub struct ScanReport {
     /// The HTML page, relative to the output folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<String>,
+    /// The DICOM results (SR and Secondary Captures), relative to the output folder; only for
+    /// scans predicted from DICOM files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dicom: Option<DicomFiles>,
     /// In z order (feet to head as the scan was ordered).
     pub slices: Vec<SliceReport>,
+}
+
+/// A scan's DICOM results, relative to the output folder.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct DicomFiles {
+    pub sr: String,
+    pub sc: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

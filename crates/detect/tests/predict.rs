@@ -208,6 +208,7 @@ fn a_job_writes_every_report_and_refuses_a_hostile_scan_id() {
         labels: vec![],
         html: true,
         options: opts(),
+        pacs: Default::default(),
     };
     let o = run(&job, &Quiet).unwrap();
     assert_eq!(o.report.scans.len(), 12);

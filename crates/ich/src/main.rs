@@ -40,6 +40,7 @@ enum Command {
     Demo(cli::demo::Args),
     Checkpoint(cli::checkpoint::Args),
     Import(cli::checkpoint::ImportArgs),
+    Send(cli::pacs::SendCmd),
 }
 
 fn run() -> anyhow::Result<ExitCode> {
@@ -78,6 +79,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Checkpoint(a) => cli::checkpoint::run(a),
         Command::Import(a) => cli::checkpoint::import(a),
         Command::Demo(a) => cli::demo::run(a, &bars),
+        Command::Send(a) => cli::pacs::send(a, &bars),
     }
 }
 

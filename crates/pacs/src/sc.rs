@@ -170,7 +170,8 @@ impl Capture {
             VR::UI,
             &self.sop_instance_uid,
         );
-        put_common(&mut o, &self.context, &self.equipment, &self.created);
+        // the burned-in lines are pixels, not text
+        put_common(&mut o, &self.context, &self.equipment, &self.created, true);
         // General Series
         put_str(&mut o, tags::MODALITY, VR::CS, "OT");
         put_str(
@@ -193,6 +194,7 @@ impl Capture {
         );
         put_str(&mut o, tags::SERIES_DATE, VR::DA, &self.created.0);
         put_str(&mut o, tags::SERIES_TIME, VR::TM, &self.created.1);
+        put_str(&mut o, tags::LATERALITY, VR::CS, "");
         // SC Equipment
         put_str(&mut o, tags::CONVERSION_TYPE, VR::CS, "WSD");
         // General Image

@@ -319,7 +319,11 @@ impl Document {
             VR::UI,
             &self.sop_instance_uid,
         );
-        put_common(&mut o, &self.context, &self.equipment, &self.created);
+        let a = &self.algorithm;
+        let ascii = [&a.name, &a.version, &a.parameters]
+            .iter()
+            .all(|t| t.is_ascii());
+        put_common(&mut o, &self.context, &self.equipment, &self.created, ascii);
         // SR Document Series
         put_str(&mut o, tags::MODALITY, VR::CS, "SR");
         put_str(

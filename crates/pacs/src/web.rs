@@ -117,8 +117,8 @@ pub fn stow(service: &Service, objects: &[Vec<u8>], timeout: Duration) -> Result
         Ok(r) => {
             let status = r.status();
             let text = r.into_string().unwrap_or_default();
-            // a FailedSOPSequence (0008,1198) in the answer: some were not stored
-            if status == 202 || text.contains("00081198") {
+            // a FailedSOPSequence (0008,1198) with items in the answer: some were not stored
+            if status == 202 || failed_count(&text) > 0 {
                 Err(Error::net(
                     &url,
                     format!(
@@ -139,6 +139,14 @@ pub fn stow(service: &Service, objects: &[Vec<u8>], timeout: Duration) -> Result
         )),
         Err(e) => Err(Error::net(&url, e)),
     }
+}
+
+/// The number of items of the FailedSOPSequence (0008,1198) of a STOW-RS answer (DICOM JSON).
+pub fn failed_count(answer: &str) -> usize {
+    serde_json::from_str::<serde_json::Value>(answer)
+        .ok()
+        .and_then(|v| v["00081198"]["Value"].as_array().map(|a| a.len()))
+        .unwrap_or(0)
 }
 
 fn clip(s: &str) -> String {
@@ -216,6 +224,16 @@ mod tests {
             Some("abc")
         );
         assert!(parse_multipart(b"--b0und\r\nContent-Type: x\r\n\r\nno end", "b0und").is_err());
+    }
+
+    #[test]
+    fn failed_sop_items_are_counted() {
+        assert_eq!(failed_count(r#"{"00081198": {"vr": "SQ"}}"#), 0);
+        assert_eq!(
+            failed_count(r#"{"00081198": {"vr": "SQ", "Value": [{}, {}]}}"#),
+            2
+        );
+        assert_eq!(failed_count("not json"), 0);
     }
 
     #[test]

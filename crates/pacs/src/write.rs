@@ -92,8 +92,21 @@ pub fn put_common(
     ctx: &SourceContext,
     equipment: &Equipment,
     created: &(String, String),
+    extra_text_ascii: bool,
 ) {
-    put_str(obj, tags::SPECIFIC_CHARACTER_SET, VR::CS, "ISO_IR 192");
+    // UTF-8 only where some text needs it (the default repertoire is ASCII)
+    let texts = [
+        &ctx.patient_name,
+        &ctx.patient_id,
+        &ctx.referring_physician_name,
+        &ctx.study_id,
+        &ctx.accession_number,
+        &equipment.model_name,
+        &equipment.description,
+    ];
+    if texts.iter().any(|t| !t.is_ascii()) || !extra_text_ascii {
+        put_str(obj, tags::SPECIFIC_CHARACTER_SET, VR::CS, "ISO_IR 192");
+    }
     put_str(obj, tags::INSTANCE_CREATION_DATE, VR::DA, &created.0);
     put_str(obj, tags::INSTANCE_CREATION_TIME, VR::TM, &created.1);
     put_str(obj, tags::TIMEZONE_OFFSET_FROM_UTC, VR::SH, "+0000");

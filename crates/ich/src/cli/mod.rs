@@ -4,6 +4,7 @@ pub mod checkpoint;
 pub mod cnn;
 pub mod demo;
 pub mod gp;
+pub mod pacs;
 pub mod predict;
 pub mod preprocess;
 pub mod range;

@@ -17,8 +17,8 @@ pub struct Args {
     #[arg(long)]
     model: PathBuf,
     /// DICOM files or folders (searched recursively), or datasets written by `ich preprocess`
-    /// (folders holding dataset.json).
-    #[arg(required = true)]
+    /// (folders holding dataset.json). Not needed with `--study`.
+    #[arg(required_unless_present = "study")]
     inputs: Vec<PathBuf>,
     /// Output folder.
     #[arg(long)]
@@ -55,9 +55,12 @@ pub struct Args {
     keep_going: bool,
     #[command(flatten)]
     limits: super::preprocess::LimitArgs,
+    #[command(flatten)]
+    pacs: super::pacs::PredictPacsArgs,
 }
 
 pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+    let pacs = a.pacs.job()?;
     let job = PredictJob {
         model: a.model,
         inputs: a.inputs,
@@ -73,29 +76,45 @@ pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
             backend: a.device.into(),
             limits: a.limits.limits(),
         },
+        pacs,
     };
     let o = predict(&job, bars)?;
     print_outcome(&o, &job.out, job.html);
-    if o.failed.is_empty() {
-        return Ok(ExitCode::SUCCESS);
-    }
-    eprintln!("{} scan(s) could not be processed:", o.failed.len());
-    for f in &o.failed {
-        eprintln!("  {f}");
-    }
-    if o.report.scans.is_empty() {
-        eprintln!("error: no scan could be processed");
-        Ok(ExitCode::FAILURE)
-    } else if a.keep_going {
-        Ok(ExitCode::SUCCESS)
-    } else {
-        eprintln!(
-            "error: {} of {} scans failed (the reports hold the others; --keep-going exits 0)",
-            o.failed.len(),
-            o.failed.len() + o.report.scans.len()
+    if !o.dicom_files.is_empty() {
+        println!(
+            "DICOM results: {} object(s) (Structured Reports and Secondary Captures) in {}",
+            o.dicom_files.len(),
+            job.out.join(detect::dicomout::DICOM_DIR).display()
         );
-        Ok(ExitCode::FAILURE)
     }
+    let hint = format!(
+        "ich send {} --to …",
+        job.out.join(detect::dicomout::DICOM_DIR).display()
+    );
+    let sent_ok = super::pacs::print_sent(&o.sent, &hint);
+    let mut ok = sent_ok;
+    if !o.failed.is_empty() {
+        eprintln!("{} scan(s) could not be processed:", o.failed.len());
+        for f in &o.failed {
+            eprintln!("  {f}");
+        }
+        if o.report.scans.is_empty() {
+            eprintln!("error: no scan could be processed");
+            ok = false;
+        } else if !a.keep_going {
+            eprintln!(
+                "error: {} of {} scans failed (the reports hold the others; --keep-going exits 0)",
+                o.failed.len(),
+                o.failed.len() + o.report.scans.len()
+            );
+            ok = false;
+        }
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// The summary of a prediction (also printed by `ich demo`).

@@ -1,0 +1,380 @@
+//! The DICOM results of a scan predicted from DICOM files: a Comprehensive 3D SR (TID 1500) with
+//! every slice's probability and the scan's, and a Secondary Capture image of every slice flagged
+//! positive or uncertain, in `OUT/dicom/<scan id>/` (docs/REPORT.md, "DICOM SR"); sending them to
+//! a PACS; pulling a study from one.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use pacs::sc::Capture;
+use pacs::sr::{Algorithm, Assessment, Document, Estimate, SliceFinding};
+use pacs::uid::UidRoot;
+use pacs::{Equipment, SourceContext};
+use preprocess::dataset::write_atomic;
+use preprocess::scan::Scan;
+
+use crate::error::{Error, Result};
+use crate::predict::ScanPrediction;
+use crate::report::{ModelInfo, Thresholds};
+
+/// The folder (in the output folder) of the DICOM results.
+pub const DICOM_DIR: &str = "dicom";
+/// The SR's file name in a scan's folder.
+pub const SR_FILE: &str = "sr.dcm";
+/// Series numbers of the SR and the Secondary Capture series.
+pub const SR_SERIES_NUMBER: i32 = 9901;
+pub const SC_SERIES_NUMBER: i32 = 9902;
+pub const SR_SERIES_DESCRIPTION: &str = "ich ICH probabilities (research, not for diagnostic use)";
+pub const SC_SERIES_DESCRIPTION: &str = "ich flagged slices (research, not for diagnostic use)";
+
+/// Options of the DICOM outputs. Default: UIDs under `2.25`.
+#[derive(Debug, Clone, Default)]
+pub struct DicomOptions {
+    pub uid_root: UidRoot,
+}
+
+/// Who made the results: the model bundle as the SR names it.
+#[derive(Debug, Clone)]
+pub struct ModelIdentity {
+    /// The bundle's folder name.
+    pub name: String,
+    /// SHA-256 of the bundle's manifest.json (which holds the checksum of every other file).
+    pub checksum: String,
+    pub info: ModelInfo,
+}
+
+impl ModelIdentity {
+    pub fn of_bundle(dir: &Path, info: ModelInfo) -> Result<Self> {
+        let name = dir
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
+            .unwrap_or_else(|| "model".into());
+        let checksum = crate::bundle::sha256_file(&dir.join(crate::bundle::MANIFEST))?;
+        Ok(Self {
+            name,
+            checksum,
+            info,
+        })
+    }
+
+    fn equipment(&self, thr: &Thresholds) -> Equipment {
+        Equipment {
+            manufacturer: "the ich project".into(),
+            model_name: clip(&format!("ich {}", self.name), 64),
+            serial: self.checksum[..16].to_string(),
+            software_version: format!("ich {}", env!("CARGO_PKG_VERSION")),
+            description: clip(&format!(
+                "{}; bundle {} (manifest SHA-256 {}); {}; research software, not for diagnostic use",
+                self.algorithm_name(),
+                self.name,
+                self.checksum,
+                thresholds_text(thr)
+            ), 1024),
+        }
+    }
+
+    fn algorithm_name(&self) -> String {
+        if self.info.uncertainty {
+            format!(
+                "ich attention CNN + {} head on {} features",
+                self.info.gp_family, self.info.feature_dim
+            )
+        } else {
+            "ich attention CNN (no GP head)".into()
+        }
+    }
+
+    fn algorithm(&self, thr: &Thresholds) -> Algorithm {
+        Algorithm {
+            name: self.algorithm_name(),
+            version: format!(
+                "ich {}, bundle {} created {}",
+                env!("CARGO_PKG_VERSION"),
+                self.name,
+                self.info.created
+            ),
+            parameters: format!(
+                "{}; bag rule {}; calibrated {}; manifest SHA-256 {}",
+                thresholds_text(thr),
+                self.info.bag_rule,
+                self.info.calibrated,
+                self.checksum
+            ),
+        }
+    }
+}
+
+fn thresholds_text(t: &Thresholds) -> String {
+    format!(
+        "positive when p >= {}; uncertain when the 90% interval reaches across it or sd >= {}",
+        t.positive, t.uncertain_sd
+    )
+}
+
+fn clip(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+/// The files written for one scan.
+#[derive(Debug, Clone)]
+pub struct Written {
+    pub sr: PathBuf,
+    pub sc: Vec<PathBuf>,
+}
+
+impl Written {
+    pub fn all(&self) -> Vec<PathBuf> {
+        std::iter::once(self.sr.clone())
+            .chain(self.sc.iter().cloned())
+            .collect()
+    }
+}
+
+fn estimate(p: f64, sd: f64, lo: f64, hi: f64) -> Estimate {
+    Estimate {
+        probability: p,
+        sd,
+        lo,
+        hi,
+    }
+}
+
+fn pm(uncertainty: bool, p: f64, lo: f64, hi: f64) -> String {
+    if uncertainty {
+        format!("{p:.3} [{lo:.3}-{hi:.3}]")
+    } else {
+        format!("{p:.3} (no interval)")
+    }
+}
+
+fn flag_text(positive: bool, uncertain: bool) -> &'static str {
+    match (positive, uncertain) {
+        (true, true) => "POSITIVE, UNCERTAIN",
+        (true, false) => "POSITIVE",
+        (false, true) => "UNCERTAIN",
+        (false, false) => "negative",
+    }
+}
+
+/// Writes the SR and the Secondary Captures of one scan into `out/dicom/<scan id>/`, each file
+/// atomically; Secondary Captures of an earlier run in that folder are removed first (a rerun
+/// with other thresholds flags other slices). `pixels` are the scan's windowed slices
+/// (`[slices][3][size][size]`, the brain window first).
+pub fn write_scan(
+    out: &Path,
+    opts: &DicomOptions,
+    model: &ModelIdentity,
+    thr: &Thresholds,
+    scan: &Scan,
+    prediction: &ScanPrediction,
+    size: usize,
+) -> Result<Written> {
+    let (report, pixels) = (&prediction.report, &prediction.pixels);
+    let first = scan
+        .slices
+        .first()
+        .ok_or_else(|| Error::Invalid(format!("scan {} has no slices", scan.id)))?;
+    let context = SourceContext::read(&first.path).map_err(|e| Error::File {
+        path: first.path.clone(),
+        problem: e.to_string(),
+    })?;
+    let by_uid: HashMap<&str, &str> = scan
+        .slices
+        .iter()
+        .map(|h| (h.sop_uid.as_str(), h.sop_class.as_str()))
+        .collect();
+    let root = &opts.uid_root;
+    let ck = model.checksum.as_str();
+    let thr_key = format!("{}/{}", thr.positive, thr.uncertain_sd);
+    let series = scan.series_uid.as_str();
+    let created = pacs::date_time(SystemTime::now());
+    let equipment = model.equipment(thr);
+    let unc = model.info.uncertainty;
+
+    let mut slices = Vec::with_capacity(report.slices.len());
+    for s in &report.slices {
+        let class = by_uid.get(s.sop_instance_uid.as_str()).ok_or_else(|| {
+            Error::Invalid(format!(
+                "scan {}: slice {} is not among the source files",
+                scan.id, s.sop_instance_uid
+            ))
+        })?;
+        slices.push(SliceFinding {
+            sop_class_uid: class.to_string(),
+            sop_instance_uid: s.sop_instance_uid.clone(),
+            index: s.index,
+            estimate: estimate(s.probability, s.sd, s.lo, s.hi),
+            assessment: Assessment::from_flags(s.positive, s.uncertain),
+        });
+    }
+    let mut tracking = vec![root.derive(&["ich-track", ck, series, "scan"])];
+    tracking.extend(
+        slices
+            .iter()
+            .map(|s| root.derive(&["ich-track", ck, series, &s.sop_instance_uid])),
+    );
+    let doc = Document {
+        context: context.clone(),
+        source_series_uid: scan.series_uid.clone(),
+        sop_instance_uid: root.derive(&["ich-sr", ck, series, &thr_key]),
+        series_instance_uid: root.derive(&["ich-sr-series", ck, series, &thr_key]),
+        series_number: SR_SERIES_NUMBER,
+        series_description: SR_SERIES_DESCRIPTION.into(),
+        equipment: equipment.clone(),
+        algorithm: model.algorithm(thr),
+        observer_uid: root.derive(&["ich-device", ck]),
+        scan: estimate(report.probability, report.sd, report.lo, report.hi),
+        scan_assessment: Assessment::from_flags(report.positive, report.uncertain),
+        tracking_uids: tracking,
+        slices,
+        uncertainty: unc,
+        created: created.clone(),
+    };
+    let dir = out.join(DICOM_DIR).join(&report.id);
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let bytes = doc
+        .to_bytes()
+        .map_err(|e| Error::scan(&report.id, Error::Invalid(e.to_string())))?;
+    let sr = dir.join(SR_FILE);
+    write_atomic(&sr, &bytes)?;
+
+    // stale captures of an earlier run
+    for e in std::fs::read_dir(&dir)
+        .map_err(|e| Error::io(&dir, e))?
+        .flatten()
+    {
+        let n = e.file_name().to_string_lossy().to_string();
+        if n.starts_with("sc-") && n.ends_with(".dcm") {
+            std::fs::remove_file(e.path()).map_err(|err| Error::io(&e.path(), err))?;
+        }
+    }
+    let per = 3 * size * size;
+    let sc_series = root.derive(&["ich-sc-series", ck, series, &thr_key]);
+    let mut sc = Vec::new();
+    let n = report.slices.len();
+    for (k, s) in report.slices.iter().enumerate() {
+        if !(s.positive || s.uncertain) {
+            continue;
+        }
+        let gray = pixels
+            .get(k * per..k * per + size * size)
+            .ok_or_else(|| Error::Invalid(format!("scan {}: no pixels for slice {k}", scan.id)))?;
+        let cap = Capture {
+            context: context.clone(),
+            equipment: equipment.clone(),
+            sop_instance_uid: root.derive(&["ich-sc", ck, &s.sop_instance_uid, &thr_key]),
+            series_instance_uid: sc_series.clone(),
+            series_number: SC_SERIES_NUMBER,
+            series_description: SC_SERIES_DESCRIPTION.into(),
+            instance_number: (s.index + 1) as i32,
+            source_sop_class_uid: by_uid[s.sop_instance_uid.as_str()].to_string(),
+            source_sop_instance_uid: s.sop_instance_uid.clone(),
+            gray: gray.to_vec(),
+            size,
+            lines: vec![
+                format!(
+                    "ICH {} {}",
+                    pm(unc, s.probability, s.lo, s.hi),
+                    flag_text(s.positive, s.uncertain)
+                ),
+                format!(
+                    "slice {} of {n}{}",
+                    s.index + 1,
+                    if unc {
+                        format!(", sd {:.3}", s.sd)
+                    } else {
+                        String::new()
+                    }
+                ),
+                format!(
+                    "scan {} {}",
+                    pm(unc, report.probability, report.lo, report.hi),
+                    flag_text(report.positive, report.uncertain)
+                ),
+                clip(
+                    &format!("model {} ({})", model.name, model.info.gp_family),
+                    62,
+                ),
+                "RESEARCH SOFTWARE - NOT FOR DIAGNOSTIC USE".into(),
+            ],
+            positive: s.positive,
+            uncertain: s.uncertain,
+            created: created.clone(),
+        };
+        let bytes = cap
+            .to_bytes()
+            .map_err(|e| Error::scan(&report.id, Error::Invalid(e.to_string())))?;
+        let path = dir.join(format!("sc-{:04}.dcm", s.index + 1));
+        write_atomic(&path, &bytes)?;
+        sc.push(path);
+    }
+    Ok(Written { sr, sc })
+}
+
+/// Every `.dcm` file under `paths` (files as given, folders searched), sorted.
+pub fn dicom_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+        if p.is_dir() {
+            for e in std::fs::read_dir(p).map_err(|e| Error::io(p, e))? {
+                let e = e.map_err(|e| Error::io(p, e))?;
+                walk(&e.path(), out)?;
+            }
+        } else if p.extension().is_some_and(|x| x == "dcm") {
+            out.push(p.to_path_buf());
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if !p.exists() {
+            return Err(Error::File {
+                path: p.clone(),
+                problem: "not found".into(),
+            });
+        }
+        if p.is_file() {
+            out.push(p.clone());
+        } else {
+            walk(p, &mut out)?;
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Where a study comes from: a DICOMweb service (WADO-RS).
+#[derive(Debug, Clone)]
+pub struct Pull {
+    pub service: pacs::web::Service,
+    pub study_uid: String,
+    /// Refuse a study larger than this (bytes).
+    pub max_bytes: u64,
+    pub timeout: std::time::Duration,
+}
+
+/// The folder (in the output folder) a pulled study is written to.
+pub const PULLED_DIR: &str = "pulled";
+
+/// Retrieves a study by WADO-RS into `out/pulled/<hash of the study UID>/NNNNN.dcm` (atomic
+/// writes; names from the order of arrival, no UID reaches the file system); returns the folder.
+pub fn pull_study(out: &Path, pull: &Pull) -> Result<PathBuf> {
+    let parts =
+        pacs::web::retrieve_study(&pull.service, &pull.study_uid, pull.max_bytes, pull.timeout)
+            .map_err(|e| Error::Invalid(e.to_string()))?;
+    let dir = out
+        .join(PULLED_DIR)
+        .join(preprocess::scan::scan_id(&pull.study_uid, ""));
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    for (i, p) in parts.iter().enumerate() {
+        write_atomic(&dir.join(format!("{i:05}.dcm")), p)?;
+    }
+    tracing::info!(
+        "pulled {} instance(s) of study {} from {}",
+        parts.len(),
+        pull.study_uid,
+        pull.service
+    );
+    Ok(dir)
+}

@@ -1,0 +1,184 @@
+//! The PACS flags of `ich predict` and the `ich send` command.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use detect::dicomout::{DicomOptions, Pull};
+use detect::predict::{send_folders, PacsJob};
+use pacs::uid::UidRoot;
+use pacs::web::Service;
+use pacs::{Destination, SendOptions, SendReport};
+
+use super::range;
+
+/// A destination: `AE_TITLE@host:port` (C-STORE) or `http://host:port/dicom-web` (STOW-RS).
+fn destination(s: &str) -> Result<Destination, String> {
+    Destination::parse(s).map_err(|e| e.to_string())
+}
+
+fn ae_title(s: &str) -> Result<String, String> {
+    pacs::store::check_ae_title(s)
+        .map(|()| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
+fn uid_root(s: &str) -> Result<UidRoot, String> {
+    if s == "2.25" {
+        Ok(UidRoot::Uuid)
+    } else {
+        UidRoot::org(s).map_err(|e| e.to_string())
+    }
+}
+
+fn service(s: &str) -> Result<Service, String> {
+    Service::parse(s).map_err(|e| e.to_string())
+}
+
+fn study_uid(s: &str) -> Result<String, String> {
+    if pacs::uid::is_valid(s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!("{s:?} is not a UID"))
+    }
+}
+
+/// How to send (shared by `ich predict --send` and `ich send`).
+#[derive(clap::Args, Debug)]
+pub struct SendArgs {
+    /// Our AE title in C-STORE associations.
+    #[arg(long, default_value = "ICH", value_parser = ae_title)]
+    calling_ae: String,
+    /// Further tries after a failed send, only of what was not stored [0..=10]; waits 1 s, 2 s,
+    /// 4 s, … between them.
+    #[arg(long, default_value_t = 3, value_parser = |s: &str| range::int_in(s, 0, 10))]
+    send_retries: usize,
+    /// Network timeout per connection and per read, seconds [1..=3600].
+    #[arg(long, default_value_t = 30, value_parser = |s: &str| range::int_in(s, 1, 3600))]
+    send_timeout: usize,
+}
+
+impl SendArgs {
+    fn options(&self) -> SendOptions {
+        SendOptions {
+            calling_ae: self.calling_ae.clone(),
+            retries: self.send_retries as u32,
+            backoff: Duration::from_secs(1),
+            timeout: Duration::from_secs(self.send_timeout as u64),
+        }
+    }
+}
+
+/// The PACS flags of `ich predict`.
+#[derive(clap::Args, Debug)]
+pub struct PredictPacsArgs {
+    /// Write no DICOM results (by default every scan predicted from DICOM gets a Structured
+    /// Report and Secondary Captures of its flagged slices in OUT/dicom/<scan id>/).
+    #[arg(long)]
+    no_dicom: bool,
+    /// Root of the new UIDs: `2.25` (UUID-derived, the default) or your organisation's root
+    /// (at most 43 characters).
+    #[arg(long, default_value = "2.25", value_parser = uid_root)]
+    uid_root: UidRoot,
+    /// Send the DICOM results to `AE_TITLE@host:port` (C-STORE) or `http://host:port/dicom-web`
+    /// (STOW-RS). Repeatable. What cannot be sent stays in OUT/dicom (`ich send` sends it later).
+    #[arg(long = "send", value_parser = destination)]
+    send: Vec<Destination>,
+    #[command(flatten)]
+    send_args: SendArgs,
+    /// Predict this study (StudyInstanceUID), retrieved by WADO-RS from `--dicomweb`.
+    #[arg(long, requires = "dicomweb", value_parser = study_uid)]
+    pub study: Option<String>,
+    /// DICOMweb root to retrieve `--study` from, e.g. `http://pacs:8042/dicom-web`.
+    #[arg(long, requires = "study", value_parser = service)]
+    dicomweb: Option<Service>,
+    /// Refuse a retrieved study larger than this, MiB [1..=65536].
+    #[arg(long, default_value_t = 4096, value_parser = |s: &str| range::int_in(s, 1, 65536))]
+    max_study_mib: usize,
+}
+
+impl PredictPacsArgs {
+    pub fn job(&self) -> anyhow::Result<PacsJob> {
+        if self.no_dicom && !self.send.is_empty() {
+            anyhow::bail!("--send needs the DICOM results that --no-dicom turns off");
+        }
+        let opts = self.send_args.options();
+        Ok(PacsJob {
+            dicom: (!self.no_dicom).then(|| DicomOptions {
+                uid_root: self.uid_root.clone(),
+            }),
+            send: self.send.clone(),
+            pull: match (&self.study, &self.dicomweb) {
+                (Some(study), Some(svc)) => Some(Pull {
+                    service: svc.clone(),
+                    study_uid: study.clone(),
+                    max_bytes: self.max_study_mib as u64 * 1024 * 1024,
+                    timeout: opts.timeout,
+                }),
+                _ => None,
+            },
+            send_options: opts,
+        })
+    }
+}
+
+/// Prints what each send did; false when something could not be sent.
+pub fn print_sent(sent: &[SendReport], retry_hint: &str) -> bool {
+    let mut ok = true;
+    for r in sent {
+        if r.failed.is_empty() {
+            println!(
+                "sent {} object(s) to {} ({} attempt(s))",
+                r.sent, r.destination, r.attempts
+            );
+        } else {
+            ok = false;
+            eprintln!(
+                "error: {} of {} object(s) not stored by {} after {} attempt(s):",
+                r.failed.len(),
+                r.failed.len() + r.sent,
+                r.destination,
+                r.attempts
+            );
+            for f in r.failed.iter().take(10) {
+                eprintln!("  {f}");
+            }
+            if r.failed.len() > 10 {
+                eprintln!("  … and {} more", r.failed.len() - 10);
+            }
+            eprintln!("the files are kept; send them again with: {retry_hint}");
+        }
+    }
+    ok
+}
+
+/// Send DICOM files (e.g. `ich predict`'s OUT/dicom) to a PACS by C-STORE or STOW-RS, with
+/// bounded retries.
+#[derive(clap::Args, Debug)]
+pub struct SendCmd {
+    /// `.dcm` files or folders (searched recursively).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// `AE_TITLE@host:port` (C-STORE) or `http://host:port/dicom-web` (STOW-RS). Repeatable.
+    #[arg(long = "to", required = true, value_parser = destination)]
+    to: Vec<Destination>,
+    #[command(flatten)]
+    send_args: SendArgs,
+}
+
+pub fn send(a: SendCmd, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+    let sent = send_folders(&a.paths, &a.to, &a.send_args.options(), bars)?;
+    let hint = format!(
+        "ich send {} --to …",
+        a.paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    Ok(if print_sent(&sent, &hint) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

@@ -1,0 +1,670 @@
+//! Into a real PACS: Orthanc (Debian's `orthanc` with its DICOMweb plugin) on loopback, fed
+//! synthetic CT. `ich predict` pulls a study by WADO-RS, predicts it, writes the Structured
+//! Report and the Secondary Captures and sends them by C-STORE; another scan goes by STOW-RS; a
+//! send to a closed port fails after its retries, keeps the files, and `ich send` delivers them.
+//! Orthanc's REST API then says what arrived where; the SR read back (dicom-rs here, dcmtk's
+//! `dsrdump`) gives the numbers of slices.csv; dicom3tools' `dciodvfy` finds no IOD error.
+//!
+//! Skipped with a printed reason where Orthanc is not installed, except under CI
+//! (`scripts/setup-system.sh` installs it there).
+
+mod common;
+
+use common::{ich, ok, s, text};
+
+use std::collections::HashMap;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use dicom_dictionary_std::tags;
+use dicom_object::InMemDicomObject;
+
+const DICOMWEB_PLUGIN: &str = "/usr/share/orthanc/plugins/libOrthancDicomWeb.so";
+
+fn which(cmd: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/usr/bin")])
+            .map(|d| d.join(cmd))
+            .find(|p| p.is_file())
+    })
+}
+
+/// A tool the test needs: found, or the test is skipped (never under CI).
+fn need(cmd: &str) -> Option<PathBuf> {
+    let found = which(cmd);
+    if found.is_none() {
+        let why = format!("{cmd} is not installed (bash scripts/setup-system.sh installs it)");
+        assert!(std::env::var_os("CI").is_none(), "CI: {why}");
+        eprintln!("skipped: {why}");
+    }
+    found
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+struct Orthanc {
+    child: Child,
+    http: u16,
+    dicom: u16,
+}
+
+impl Drop for Orthanc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Orthanc {
+    fn start(bin: &Path, dir: &Path) -> Orthanc {
+        let (http, dicom) = (free_port(), free_port());
+        let db = dir.join("db");
+        let config = serde_json::json!({
+            "Name": "ich-test",
+            "StorageDirectory": db,
+            "IndexDirectory": db,
+            "HttpPort": http,
+            "DicomPort": dicom,
+            "DicomAet": "ORTHANC",
+            "DicomCheckCalledAet": true,
+            "RemoteAccessAllowed": false,
+            "AuthenticationEnabled": false,
+            "Plugins": [DICOMWEB_PLUGIN],
+            "DicomWeb": {"Enable": true, "Root": "/dicom-web/"}
+        });
+        let cfg = dir.join("orthanc.json");
+        std::fs::write(&cfg, serde_json::to_vec_pretty(&config).unwrap()).unwrap();
+        let log = std::fs::File::create(dir.join("orthanc.log")).unwrap();
+        let child = Command::new(bin)
+            .arg(&cfg)
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start Orthanc");
+        let o = Orthanc { child, http, dicom };
+        let t = Instant::now();
+        while o.get("/system").is_err() {
+            assert!(
+                t.elapsed() < Duration::from_secs(60),
+                "Orthanc did not start: {}",
+                std::fs::read_to_string(dir.join("orthanc.log")).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        o
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.http)
+    }
+
+    fn get(&self, path: &str) -> Result<serde_json::Value, String> {
+        let r = ureq::get(&self.url(path))
+            .call()
+            .map_err(|e| e.to_string())?;
+        serde_json::from_reader(r.into_reader()).map_err(|e| e.to_string())
+    }
+
+    fn bytes(&self, path: &str) -> Vec<u8> {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(
+            &mut ureq::get(&self.url(path)).call().unwrap().into_reader(),
+            &mut v,
+        )
+        .unwrap();
+        v
+    }
+
+    fn upload(&self, file: &Path) {
+        ureq::post(&self.url("/instances"))
+            .send_bytes(&std::fs::read(file).unwrap())
+            .unwrap();
+    }
+
+    /// The series of a study (by StudyInstanceUID), with their main tags and instances.
+    fn series_of(&self, study_uid: &str) -> Vec<serde_json::Value> {
+        let found: serde_json::Value = serde_json::from_reader(
+            ureq::post(&self.url("/tools/lookup"))
+                .send_string(study_uid)
+                .unwrap()
+                .into_reader(),
+        )
+        .unwrap();
+        let id = found
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["Type"] == "Study")
+            .unwrap_or_else(|| panic!("study {study_uid} is not in Orthanc: {found}"))["ID"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        self.get(&format!("/studies/{id}/series"))
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .clone()
+    }
+}
+
+fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let h = r.headers().unwrap().clone();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            h.iter()
+                .zip(rec.iter())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+fn f(v: &str) -> f64 {
+    v.parse().unwrap()
+}
+
+fn study_uid_of(dir: &Path) -> String {
+    let file = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "dcm"))
+        .unwrap();
+    let o = dicom_object::open_file(&file).unwrap();
+    o.element(tags::STUDY_INSTANCE_UID)
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .trim_end_matches('\0')
+        .to_string()
+}
+
+// --- reading the SR back with dicom-rs, independently of the writer ---
+
+fn items(o: &InMemDicomObject) -> Vec<InMemDicomObject> {
+    o.element(tags::CONTENT_SEQUENCE)
+        .ok()
+        .and_then(|e| e.items().map(|i| i.to_vec()))
+        .unwrap_or_default()
+}
+
+fn str_of(o: &InMemDicomObject, tag: dicom_object::Tag) -> String {
+    o.element(tag)
+        .map(|e| {
+            e.to_str()
+                .unwrap()
+                .trim_end_matches(['\0', ' '])
+                .to_string()
+        })
+        .unwrap_or_default()
+}
+
+fn concept(o: &InMemDicomObject, seq: dicom_object::Tag) -> (String, String) {
+    let i = &o.element(seq).unwrap().items().unwrap()[0];
+    (
+        str_of(i, tags::CODE_VALUE),
+        str_of(i, tags::CODING_SCHEME_DESIGNATOR),
+    )
+}
+
+/// A measurement group as read: tracking id, source SOP instance, probability, sd, assessment.
+#[derive(Debug)]
+struct Group {
+    tracking: String,
+    source: Option<String>,
+    p: f64,
+    sd: Option<f64>,
+    assessment: String,
+}
+
+fn groups(sr: &InMemDicomObject) -> Vec<Group> {
+    let meas = items(sr)
+        .into_iter()
+        .find(|i| concept(i, tags::CONCEPT_NAME_CODE_SEQUENCE).0 == "126010")
+        .expect("Imaging Measurements");
+    items(&meas)
+        .iter()
+        .map(|g| {
+            assert_eq!(concept(g, tags::CONCEPT_NAME_CODE_SEQUENCE).0, "125007");
+            let mut out = Group {
+                tracking: String::new(),
+                source: None,
+                p: f64::NAN,
+                sd: None,
+                assessment: String::new(),
+            };
+            for c in items(g) {
+                let name = concept(&c, tags::CONCEPT_NAME_CODE_SEQUENCE).0;
+                match (str_of(&c, tags::VALUE_TYPE).as_str(), name.as_str()) {
+                    ("TEXT", "112039") => out.tracking = str_of(&c, tags::TEXT_VALUE),
+                    ("IMAGE", "121112") => {
+                        let r = &c
+                            .element(tags::REFERENCED_SOP_SEQUENCE)
+                            .unwrap()
+                            .items()
+                            .unwrap()[0];
+                        out.source = Some(str_of(r, tags::REFERENCED_SOP_INSTANCE_UID));
+                    }
+                    ("NUM", "ICH-P") => {
+                        let mv = &c
+                            .element(tags::MEASURED_VALUE_SEQUENCE)
+                            .unwrap()
+                            .items()
+                            .unwrap()[0];
+                        let v = mv
+                            .element(tags::FLOATING_POINT_VALUE)
+                            .unwrap()
+                            .to_float64()
+                            .unwrap();
+                        let ds: f64 = str_of(mv, tags::NUMERIC_VALUE).trim().parse().unwrap();
+                        assert!((v - ds).abs() < 1e-12, "FD {v} vs DS {ds}");
+                        let is_sd = items(&c).iter().any(|m| {
+                            concept(m, tags::CONCEPT_NAME_CODE_SEQUENCE).0 == "121401"
+                                && concept(m, tags::CONCEPT_CODE_SEQUENCE).0 == "386136009"
+                        });
+                        if is_sd {
+                            out.sd = Some(v);
+                        } else {
+                            out.p = v;
+                        }
+                    }
+                    ("CODE", "1386000") => {
+                        out.assessment = concept(&c, tags::CONCEPT_CODE_SEQUENCE).0
+                    }
+                    _ => {}
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// The SR's per-slice probabilities and flags against slices.csv and scans.csv of the run.
+fn check_sr_against_csv(sr_bytes: &[u8], report: &Path) {
+    let sr = dicom_object::from_reader(&sr_bytes[128..]).expect("SR parses with dicom-rs");
+    assert_eq!(
+        str_of(&sr, tags::SOP_CLASS_UID),
+        "1.2.840.10008.5.1.4.1.1.88.34"
+    );
+    assert_eq!(str_of(&sr, tags::VERIFICATION_FLAG), "UNVERIFIED");
+    assert!(str_of(&sr, tags::SERIES_DESCRIPTION).contains("not for diagnostic use"));
+    let tpl = &sr
+        .element(tags::CONTENT_TEMPLATE_SEQUENCE)
+        .unwrap()
+        .items()
+        .unwrap()[0];
+    assert_eq!(str_of(tpl, tags::TEMPLATE_IDENTIFIER), "1500");
+    let gs = groups(&sr);
+    let slices = csv_rows(&report.join("slices.csv"));
+    let scans = csv_rows(&report.join("scans.csv"));
+    assert_eq!(scans.len(), 1);
+    assert_eq!(gs.len(), slices.len() + 1, "{gs:?}");
+    let code = |pos: &str, unc: &str| match (pos, unc) {
+        (_, "1") => "82334004",
+        ("1", _) => "52101004",
+        _ => "2667000",
+    };
+    let scan = &gs[0];
+    assert_eq!((scan.tracking.as_str(), &scan.source), ("scan", &None));
+    assert!((scan.p - f(&scans[0]["probability"])).abs() < 1e-12);
+    assert!((scan.sd.unwrap() - f(&scans[0]["sd"])).abs() < 1e-12);
+    assert_eq!(
+        scan.assessment,
+        code(&scans[0]["positive"], &scans[0]["uncertain"])
+    );
+    for (g, row) in gs[1..].iter().zip(&slices) {
+        assert_eq!(g.source.as_deref(), Some(row["sop_instance_uid"].as_str()));
+        let k: usize = row["slice_index"].parse().unwrap();
+        assert_eq!(g.tracking, format!("slice {} of {}", k + 1, slices.len()));
+        assert!(
+            (g.p - f(&row["probability"])).abs() < 1e-12,
+            "{g:?} {row:?}"
+        );
+        assert!((g.sd.unwrap() - f(&row["sd"])).abs() < 1e-12);
+        assert_eq!(g.assessment, code(&row["positive"], &row["uncertain"]));
+    }
+}
+
+/// dcmtk's reading of the same SR: parses without error; the probability of each measurement
+/// group (the NUM without a Derivation) equals slices.csv to DS precision.
+fn check_with_dsrdump(dsrdump: &Path, sr_file: &Path, report: &Path) {
+    let o = Command::new(dsrdump).arg(sr_file).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "dsrdump failed:\n{out}\n{err}");
+    // dcmtk's log lines start with "E: " (error) and "W: " (warning)
+    let errors: Vec<&str> = err
+        .lines()
+        .chain(out.lines())
+        .filter(|l| l.starts_with("E: "))
+        .collect();
+    assert!(errors.is_empty(), "dsrdump errors: {errors:#?}");
+    assert!(out.starts_with("Comprehensive 3D SR Document"), "{out}");
+    // per group: the first "Probability of intracranial hemorrhage" NUM is the probability
+    let mut probs = Vec::new();
+    let mut want_next = false;
+    for line in out.lines() {
+        if line.contains("\"Tracking Identifier\")=") {
+            want_next = true;
+        } else if want_next
+            && line.contains("NUM:(,,\"Probability of intracranial hemorrhage\")=\"")
+        {
+            let v = line.split("=\"").nth(1).unwrap().split('"').next().unwrap();
+            probs.push(f(v));
+            want_next = false;
+        }
+    }
+    let slices = csv_rows(&report.join("slices.csv"));
+    let scans = csv_rows(&report.join("scans.csv"));
+    assert_eq!(probs.len(), slices.len() + 1, "{out}");
+    assert!((probs[0] - f(&scans[0]["probability"])).abs() < 1e-12);
+    for (p, row) in probs[1..].iter().zip(&slices) {
+        assert!((p - f(&row["probability"])).abs() < 1e-12, "{p} vs {row:?}");
+    }
+}
+
+fn dciodvfy_clean(dciodvfy: &Path, file: &Path) {
+    let o = Command::new(dciodvfy).arg(file).output().unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let errors: Vec<&str> = all.lines().filter(|l| l.starts_with("Error")).collect();
+    assert!(errors.is_empty(), "{}: {errors:#?}", file.display());
+}
+
+#[test]
+fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
+    let Some(orthanc_bin) = need("Orthanc") else {
+        return;
+    };
+    if !Path::new(DICOMWEB_PLUGIN).is_file() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI: orthanc-dicomweb is not installed"
+        );
+        eprintln!("skipped: orthanc-dicomweb is not installed");
+        return;
+    }
+    let Some(dsrdump) = need("dsrdump") else {
+        return;
+    };
+    let Some(dciodvfy) = need("dciodvfy") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let pacs = Orthanc::start(&orthanc_bin, t);
+
+    // a small model on a synthetic cohort (the mechanics, not the accuracy)
+    let raw = t.join("raw");
+    common::synth(&raw, "4", "6", "64", "31");
+    let ds = t.join("ds");
+    common::preprocess(&raw, &ds, "32", &[]);
+    let bundle = t.join("bundle");
+    ok(&[
+        "-q",
+        "train-cnn",
+        "--dataset",
+        s(&ds),
+        "--out",
+        s(&bundle),
+        "--dim",
+        "8",
+        "--epochs",
+        "1",
+    ]);
+    let feats = t.join("f.csv");
+    ok(&[
+        "-q",
+        "extract",
+        "--model",
+        s(&bundle),
+        "--dataset",
+        s(&ds),
+        "--out",
+        s(&feats),
+    ]);
+    ok(&[
+        "-q",
+        "fit-gp",
+        "--features",
+        s(&feats),
+        "--bundle",
+        s(&bundle),
+        "--inducing",
+        "8",
+    ]);
+
+    // the CT of scan 0 in the PACS
+    let scan0 = raw.join("scan-0000");
+    let mut n_ct = 0;
+    for e in std::fs::read_dir(&scan0).unwrap().flatten() {
+        pacs.upload(&e.path());
+        n_ct += 1;
+    }
+    let study0 = study_uid_of(&scan0);
+
+    // a threshold between the 2nd and 3rd most suspicious slices (found on the local files),
+    // so that some slices are flagged and some not
+    let probe = t.join("probe");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&scan0),
+        "--out",
+        s(&probe),
+        "--no-dicom",
+    ]);
+    let mut ps: Vec<f64> = csv_rows(&probe.join("slices.csv"))
+        .iter()
+        .map(|r| f(&r["probability"]))
+        .collect();
+    ps.sort_by(|a, b| b.total_cmp(a));
+    let thr = format!("{}", (ps[1] + ps[2]) / 2.0);
+    assert!(!probe.join("dicom").exists(), "--no-dicom writes no DICOM");
+
+    // 1. pulled by WADO-RS, predicted, sent by C-STORE
+    let out1 = t.join("out1");
+    let web = pacs.url("/dicom-web");
+    let store = format!("ORTHANC@127.0.0.1:{}", pacs.dicom);
+    let args1 = [
+        "predict",
+        "--model",
+        s(&bundle),
+        "--study",
+        &study0,
+        "--dicomweb",
+        &web,
+        "--out",
+        s(&out1),
+        "--send",
+        &store,
+        "--positive-threshold",
+        &thr,
+        "--uncertain-sd",
+        "1",
+    ];
+    let o = ich(&args1);
+    let log = text(&o);
+    assert!(o.status.success(), "{log}");
+    assert!(log.contains("sent") && log.contains("C-STORE"), "{log}");
+    assert!(
+        !log.contains("Synthetic^Patient"),
+        "no patient name in the log:\n{log}"
+    );
+    let slices = csv_rows(&out1.join("slices.csv"));
+    assert_eq!(slices.len(), n_ct, "every pulled slice predicted");
+    // the same numbers as from the local files (WADO-RS brings the same pixels)
+    let local = csv_rows(&probe.join("slices.csv"));
+    for (a, b) in slices.iter().zip(&local) {
+        assert_eq!(a["sop_instance_uid"], b["sop_instance_uid"]);
+        assert!((f(&a["probability"]) - f(&b["probability"])).abs() < 1e-12);
+    }
+    let flagged: Vec<&HashMap<String, String>> = slices
+        .iter()
+        .filter(|r| r["positive"] == "1" || r["uncertain"] == "1")
+        .collect();
+    assert!(flagged.len() >= 2, "{slices:?}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out1.join("report.json")).unwrap()).unwrap();
+    let files = &report["scans"][0]["dicom"];
+    let sr_file = out1.join(files["sr"].as_str().unwrap());
+    assert_eq!(files["sc"].as_array().unwrap().len(), flagged.len());
+
+    // what Orthanc holds now: the CT, the SR series (1 instance), the SC series (one per flagged
+    // slice), all in the CT's study
+    let series = pacs.series_of(&study0);
+    let by_modality = |m: &str| -> Vec<serde_json::Value> {
+        series
+            .iter()
+            .filter(|s| s["MainDicomTags"]["Modality"] == m)
+            .cloned()
+            .collect()
+    };
+    assert_eq!(series.len(), 3, "{series:#?}");
+    assert_eq!(
+        by_modality("CT")[0]["Instances"].as_array().unwrap().len(),
+        n_ct
+    );
+    let sr_series = &by_modality("SR")[0];
+    let sc_series = &by_modality("OT")[0];
+    assert_eq!(sr_series["Instances"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        sc_series["Instances"].as_array().unwrap().len(),
+        flagged.len()
+    );
+    for s in [sr_series, sc_series] {
+        let d = s["MainDicomTags"]["SeriesDescription"].as_str().unwrap();
+        assert!(d.contains("not for diagnostic use"), "{d}");
+    }
+    // the SR read back from the PACS (Orthanc writes its own file meta; the dataset is ours),
+    // and its numbers
+    let sr_id = sr_series["Instances"][0].as_str().unwrap();
+    let sr_bytes = pacs.bytes(&format!("/instances/{sr_id}/file"));
+    check_sr_against_csv(&sr_bytes, &out1);
+    check_sr_against_csv(&std::fs::read(&sr_file).unwrap(), &out1);
+    check_with_dsrdump(&dsrdump, &sr_file, &out1);
+    dciodvfy_clean(&dciodvfy, &sr_file);
+    // the Secondary Captures: each references a flagged slice, Orthanc renders them
+    let mut sc_sources = Vec::new();
+    for id in sc_series["Instances"].as_array().unwrap() {
+        let id = id.as_str().unwrap();
+        let bytes = pacs.bytes(&format!("/instances/{id}/file"));
+        let sc = dicom_object::from_reader(&bytes[128..]).unwrap();
+        assert_eq!(
+            str_of(&sc, tags::SOP_CLASS_UID),
+            "1.2.840.10008.5.1.4.1.1.7"
+        );
+        assert_eq!(str_of(&sc, tags::BURNED_IN_ANNOTATION), "YES");
+        let src = &sc
+            .element(tags::SOURCE_IMAGE_SEQUENCE)
+            .unwrap()
+            .items()
+            .unwrap()[0];
+        sc_sources.push(str_of(src, tags::REFERENCED_SOP_INSTANCE_UID));
+        let png = pacs.bytes(&format!("/instances/{id}/preview"));
+        assert_eq!(&png[1..4], b"PNG", "Orthanc renders the Secondary Capture");
+    }
+    sc_sources.sort();
+    let mut want: Vec<String> = flagged
+        .iter()
+        .map(|r| r["sop_instance_uid"].clone())
+        .collect();
+    want.sort();
+    assert_eq!(sc_sources, want);
+    let sc_file = out1.join(files["sc"][0].as_str().unwrap());
+    dciodvfy_clean(&dciodvfy, &sc_file);
+
+    // the same run again: the same UIDs, so the PACS still holds one SR
+    ok(&args1);
+    let again = pacs.series_of(&study0);
+    assert_eq!(again.len(), 3);
+    for s in &again {
+        if s["MainDicomTags"]["Modality"] == "SR" {
+            assert_eq!(s["Instances"].as_array().unwrap().len(), 1);
+        }
+    }
+
+    // 2. STOW-RS: scan 1 from its local files
+    let scan1 = raw.join("scan-0001");
+    let out2 = t.join("out2");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&scan1),
+        "--out",
+        s(&out2),
+        "--send",
+        &web,
+    ]);
+    let series1 = pacs.series_of(&study_uid_of(&scan1));
+    assert!(
+        series1
+            .iter()
+            .any(|s| s["MainDicomTags"]["Modality"] == "SR"),
+        "{series1:#?}"
+    );
+    let sr1_id = series1
+        .iter()
+        .find(|s| s["MainDicomTags"]["Modality"] == "SR")
+        .unwrap()["Instances"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    check_sr_against_csv(&pacs.bytes(&format!("/instances/{sr1_id}/file")), &out2);
+
+    // 3. a PACS that is down: bounded retries, a clear error, the files kept; `ich send` later
+    let scan2 = raw.join("scan-0002");
+    let out3 = t.join("out3");
+    let down = format!("ORTHANC@127.0.0.1:{}", free_port());
+    let o = ich(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&scan2),
+        "--out",
+        s(&out3),
+        "--send",
+        &down,
+        "--send-retries",
+        "1",
+        "--send-timeout",
+        "5",
+    ]);
+    let err = text(&o);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains(&down) && err.contains("2 attempt(s)") && err.contains("kept"),
+        "{err}"
+    );
+    assert!(out3.join("slices.csv").is_file());
+    let kept = out3.join("dicom");
+    assert!(std::fs::read_dir(&kept).unwrap().count() == 1);
+    let sent = ok(&["-q", "send", s(&kept), "--to", &store]);
+    assert!(sent.contains("sent"), "{sent}");
+    let series2 = pacs.series_of(&study_uid_of(&scan2));
+    assert!(
+        series2
+            .iter()
+            .any(|s| s["MainDicomTags"]["Modality"] == "SR"),
+        "{series2:#?}"
+    );
+}
