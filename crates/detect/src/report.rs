@@ -346,6 +346,7 @@ mod tests {
                 patient_id: None,
                 warnings: vec![],
                 page: None,
+                dicom: None,
                 slices: vec![slice],
             }],
             metrics: None,

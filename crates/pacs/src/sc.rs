@@ -107,7 +107,7 @@ impl Capture {
         }
         if self.uncertain {
             // dashed orange, 2 px, 8 on 8 off, at the edge of the margin
-            let dash = |i: usize| (i / 8) % 2 == 0;
+            let dash = |i: usize| (i / 8).is_multiple_of(2);
             for t in 6..=7 {
                 for x in x0 - t..x1 + t {
                     if dash(x) {

@@ -170,7 +170,7 @@ mod tests {
         assert!(r.failed[0].contains("x.dcm"), "{r:?}");
         assert!(f.is_file());
         let dest = Destination::parse(&format!("PACS@127.0.0.1:{port}")).unwrap();
-        let r = send(&[f.clone()], &dest, &opts);
+        let r = send(std::slice::from_ref(&f), &dest, &opts);
         assert_eq!((r.sent, r.attempts), (0, 3), "{r:?}");
         assert!(f.is_file());
     }
