@@ -464,6 +464,9 @@ pub struct Outcome {
     pub timing: Timing,
     /// The scans that could not be processed, each with its reason (also in `report.skipped`).
     pub failed: Vec<String>,
+    /// Scans whose DICOM results could not be written, with the reason (their predictions are in
+    /// the reports, the reason also in their warnings).
+    pub dicom_failed: Vec<String>,
     /// The DICOM results written (SR and Secondary Captures of every scan).
     pub dicom_files: Vec<PathBuf>,
     /// One per destination.
@@ -559,6 +562,7 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
         );
     }
     let mut written = Vec::new();
+    let mut dicom_failed = Vec::new();
     progress.stage("predicting scans", work.len() as u64);
     for src in &work {
         let one = match src {
@@ -576,21 +580,26 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
                 write_atomic(&job.out.join(&page), html.as_bytes())?;
             }
             if let (Some(opts), Some(id), Source::Dicom(scan)) = (&job.pacs.dicom, &identity, src) {
-                let w = write_scan(
-                    &job.out,
-                    opts,
-                    id,
-                    &report.thresholds,
-                    scan,
-                    &p,
-                    predictor.bundle().manifest.preprocess.size,
-                )?;
-                let rel = |f: &PathBuf| f.strip_prefix(&job.out).unwrap_or(f).display().to_string();
-                p.report.dicom = Some(crate::report::DicomFiles {
-                    sr: rel(&w.sr),
-                    sc: w.sc.iter().map(rel).collect(),
-                });
-                written.extend(w.all());
+                let size = predictor.bundle().manifest.preprocess.size;
+                match write_scan(&job.out, opts, id, &report.thresholds, scan, &p, size) {
+                    Ok(w) => {
+                        let rel = |f: &PathBuf| {
+                            f.strip_prefix(&job.out).unwrap_or(f).display().to_string()
+                        };
+                        p.report.dicom = Some(crate::report::DicomFiles {
+                            sr: rel(&w.sr),
+                            sc: w.sc.iter().map(rel).collect(),
+                        });
+                        written.extend(w.all());
+                    }
+                    // the prediction stands in the reports; the missing DICOM results fail the job
+                    Err(e) => {
+                        let msg = format!("scan {}: DICOM results not written: {e}", p.report.id);
+                        tracing::warn!("{msg}");
+                        p.report.warnings.push(msg.clone());
+                        dicom_failed.push(msg);
+                    }
+                }
             }
             time.reports += t.elapsed();
             Ok(p.report)
@@ -624,6 +633,7 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
         report,
         timing: time,
         failed,
+        dicom_failed,
         dicom_files: written,
         sent,
     })

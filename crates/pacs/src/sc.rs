@@ -251,3 +251,113 @@ impl Capture {
         to_file_bytes(self.dataset()?, SECONDARY_CAPTURE, &self.sop_instance_uid)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn capture(positive: bool, uncertain: bool) -> Capture {
+        Capture {
+            context: SourceContext {
+                study_instance_uid: "1.2.3".into(),
+                ..Default::default()
+            },
+            equipment: Equipment {
+                manufacturer: "m".into(),
+                model_name: "n".into(),
+                serial: "s".into(),
+                software_version: "v".into(),
+                description: "x".into(),
+            },
+            sop_instance_uid: "1.2.5".into(),
+            series_instance_uid: "1.2.6".into(),
+            series_number: 9902,
+            series_description: "d".into(),
+            instance_number: 3,
+            source_sop_class_uid: "1.2.840.10008.5.1.4.1.1.2".into(),
+            source_sop_instance_uid: "1.2.7".into(),
+            gray: (0..64 * 64).map(|i| (i % 64) as u8 * 4).collect(),
+            size: 64,
+            lines: vec![
+                "ICH 0.874 [0.801-0.930] POSITIVE".into(),
+                "slice 3 of 8".into(),
+            ],
+            positive,
+            uncertain,
+            created: ("20261122".into(), "120000".into()),
+        }
+    }
+
+    fn px(p: &Rgb, x: usize, y: usize) -> [u8; 3] {
+        let o = 3 * (y * p.width + x);
+        [p.data[o], p.data[o + 1], p.data[o + 2]]
+    }
+
+    #[test]
+    fn frames_and_text_are_where_the_page_puts_them() {
+        let p = capture(true, false).render().unwrap();
+        // 64² enlarged 8× to 512, an 8-pixel margin each side
+        assert_eq!(p.width, 512 + 16);
+        let caption = MARGIN + (2 * 8 + 6) + 12;
+        assert_eq!(p.height, caption + 512 + 16);
+        let (x0, y0) = (MARGIN, caption + MARGIN);
+        // the image: column x of the source is 4·(x/8)
+        assert_eq!(px(&p, x0 + 8 * 10 + 3, y0 + 5), [40, 40, 40]);
+        // the red frame just outside the image, nothing orange
+        assert_eq!(px(&p, x0 - 1, y0 + 100), RED);
+        assert_eq!(px(&p, x0 + 100, y0 + 512), RED);
+        assert!(!p.data.chunks(3).any(|c| c == ORANGE));
+        // the first line is drawn (in red, for a positive slice) inside the caption
+        let red_text = (MARGIN..MARGIN + 16)
+            .flat_map(|y| (0..p.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| px(&p, x, y) == RED)
+            .count();
+        assert!(red_text > 100, "{red_text}");
+
+        let u = capture(false, true).render().unwrap();
+        assert!(!u.data.chunks(3).any(|c| c == RED));
+        // dashed: orange on the left edge for 8 rows, then 8 rows without
+        let edge: Vec<bool> = (0..32).map(|y| px(&u, x0 - 6, y0 + y) == ORANGE).collect();
+        assert!(
+            edge.iter().any(|&b| b) && edge.iter().any(|&b| !b),
+            "{edge:?}"
+        );
+    }
+
+    #[test]
+    fn the_object_is_an_rgb_secondary_capture_referencing_its_slice() {
+        let bytes = capture(true, true).to_bytes().unwrap();
+        let o = dicom_object::from_reader(&bytes[128..]).unwrap();
+        let s = |t| {
+            o.element(t)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .trim_end_matches(['\0', ' '])
+                .to_string()
+        };
+        assert_eq!(s(tags::SOP_CLASS_UID), SECONDARY_CAPTURE);
+        assert_eq!(s(tags::PHOTOMETRIC_INTERPRETATION), "RGB");
+        assert_eq!(s(tags::BURNED_IN_ANNOTATION), "YES");
+        let rows: u16 = o.element(tags::ROWS).unwrap().to_int().unwrap();
+        let cols: u16 = o.element(tags::COLUMNS).unwrap().to_int().unwrap();
+        let data = o.element(tags::PIXEL_DATA).unwrap().to_bytes().unwrap();
+        assert_eq!(data.len(), rows as usize * cols as usize * 3);
+        let src = &o
+            .element(tags::SOURCE_IMAGE_SEQUENCE)
+            .unwrap()
+            .items()
+            .unwrap()[0];
+        assert_eq!(
+            src.element(tags::REFERENCED_SOP_INSTANCE_UID)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .trim_end_matches('\0'),
+            "1.2.7"
+        );
+        let mut bad = capture(true, false);
+        bad.gray.pop();
+        assert!(bad.to_bytes().is_err());
+    }
+}

@@ -479,3 +479,97 @@ impl WithRel for InMemDicomObject {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::write::Equipment;
+
+    fn doc() -> Document {
+        let e = |p| Estimate {
+            probability: p,
+            sd: 0.05,
+            lo: p - 0.1,
+            hi: p + 0.1,
+        };
+        Document {
+            context: SourceContext {
+                patient_name: "Müller^Anna".into(),
+                study_instance_uid: "1.2.3".into(),
+                ..Default::default()
+            },
+            source_series_uid: "1.2.4".into(),
+            sop_instance_uid: "1.2.5".into(),
+            series_instance_uid: "1.2.6".into(),
+            series_number: 9901,
+            series_description: "d".into(),
+            equipment: Equipment {
+                manufacturer: "m".into(),
+                model_name: "n".into(),
+                serial: "s".into(),
+                software_version: "v".into(),
+                description: "x".into(),
+            },
+            algorithm: Algorithm {
+                name: "a".into(),
+                version: "1".into(),
+                parameters: "p".into(),
+            },
+            observer_uid: "1.2.7".into(),
+            scan: e(0.7),
+            scan_assessment: Assessment::Present,
+            tracking_uids: vec!["1.2.8".into(), "1.2.9".into()],
+            slices: vec![SliceFinding {
+                sop_class_uid: "1.2.840.10008.5.1.4.1.1.2".into(),
+                sop_instance_uid: "1.2.10".into(),
+                index: 0,
+                estimate: e(0.7),
+                assessment: Assessment::Uncertain,
+            }],
+            uncertainty: true,
+            created: ("20261122".into(), "120000".into()),
+        }
+    }
+
+    #[test]
+    fn the_call_follows_the_report_flags_uncertain_first() {
+        assert_eq!(Assessment::from_flags(true, false).code(), PRESENT);
+        assert_eq!(Assessment::from_flags(false, false).code(), ABSENT);
+        assert_eq!(Assessment::from_flags(true, true).code(), INDETERMINATE);
+        assert_eq!(Assessment::from_flags(false, true).code(), INDETERMINATE);
+    }
+
+    #[test]
+    fn non_ascii_names_are_declared_utf8_and_bad_uids_are_refused() {
+        let o = doc().dataset().unwrap();
+        let cs = o.element(tags::SPECIFIC_CHARACTER_SET).unwrap();
+        assert_eq!(cs.to_str().unwrap().trim(), "ISO_IR 192");
+        let mut ascii = doc();
+        ascii.context.patient_name = "Doe^John".into();
+        assert!(ascii
+            .dataset()
+            .unwrap()
+            .element(tags::SPECIFIC_CHARACTER_SET)
+            .is_err());
+
+        let mut bad = doc();
+        bad.slices[0].sop_instance_uid = "1.2.x".into();
+        assert!(bad.to_bytes().is_err());
+        let mut short = doc();
+        short.tracking_uids.pop();
+        assert!(short.to_bytes().is_err());
+    }
+
+    #[test]
+    fn without_uncertainty_only_the_probability_is_written() {
+        let count_nums = |d: &Document| {
+            let bytes = d.to_bytes().unwrap();
+            // NUM items: the value type "NUM " (padded CS) in the encoded file
+            bytes.windows(4).filter(|w| w == b"NUM ").count()
+        };
+        let mut d = doc();
+        assert_eq!(count_nums(&d), 2 * 4, "scan and slice: p, sd, 5th, 95th");
+        d.uncertainty = false;
+        assert_eq!(count_nums(&d), 2);
+    }
+}

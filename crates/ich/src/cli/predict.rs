@@ -93,6 +93,12 @@ pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
     );
     let sent_ok = super::pacs::print_sent(&o.sent, &hint);
     let mut ok = sent_ok;
+    if !o.dicom_failed.is_empty() {
+        for f in &o.dicom_failed {
+            eprintln!("error: {f}");
+        }
+        ok &= a.keep_going;
+    }
     if !o.failed.is_empty() {
         eprintln!("{} scan(s) could not be processed:", o.failed.len());
         for f in &o.failed {
