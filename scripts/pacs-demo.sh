@@ -64,9 +64,11 @@ series = get(f"/studies/{study}/series")
 for s in series:
     print(s["MainDicomTags"].get("Modality"), len(s["Instances"]), s["MainDicomTags"].get("SeriesDescription", ""))
 sc = [s for s in series if s["MainDicomTags"].get("Modality") == "OT"][0]
-first = sorted(sc["Instances"])[0]
-# the instance with the lowest InstanceNumber
-inst = sorted(sc["Instances"], key=lambda i: int(get(f"/instances/{i}/simplified-tags").get("InstanceNumber", "0")))[0]
+# the Secondary Capture of the most probable slice (InstanceNumber = its 1-based slice index)
+rep = json.load(open(f"{out}/predict/report.json"))
+top = max(rep["scans"][0]["slices"], key=lambda s: s["probability"])["index"] + 1
+inst = [i for i in sc["Instances"]
+        if int(get(f"/instances/{i}/simplified-tags").get("InstanceNumber", "0")) == top][0]
 open("docs/img/pacs-secondary-capture.png", "wb").write(urllib.request.urlopen(f"{base}/instances/{inst}/preview").read())
 shots = [
     (f"{base}/app/explorer.html#study?uuid={study}", "docs/img/pacs-orthanc-study.png"),
