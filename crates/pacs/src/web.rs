@@ -227,6 +227,23 @@ mod tests {
     }
 
     #[test]
+    fn hostile_multipart_answers_are_errors_not_panics() {
+        let good = multipart(&[b"abc".to_vec(), b"defg".to_vec()], "bb");
+        // every truncation and every single-byte change of a valid answer
+        for n in 0..good.len() {
+            let _ = parse_multipart(&good[..n], "bb");
+            for b in [0u8, b'-', b'\r', b'\n', b'b'] {
+                let mut m = good.clone();
+                m[n] = b;
+                let _ = parse_multipart(&m, "bb");
+            }
+        }
+        assert!(parse_multipart(b"", "bb").is_err());
+        // an empty boundary from a server terminates too
+        let _ = parse_multipart(b"----\r\n\r\nx\r\n------", "");
+    }
+
+    #[test]
     fn failed_sop_items_are_counted() {
         assert_eq!(failed_count(r#"{"00081198": {"vr": "SQ"}}"#), 0);
         assert_eq!(
