@@ -170,16 +170,36 @@ pub fn write_scan(
     scan: &Scan,
     prediction: &ScanPrediction,
     size: usize,
-) -> Result<Written> {
+) -> Result<DicomOutcome> {
     let (report, pixels) = (&prediction.report, &prediction.pixels);
     let first = scan
         .slices
         .first()
         .ok_or_else(|| Error::Invalid(format!("scan {} has no slices", scan.id)))?;
-    let context = SourceContext::read(&first.path).map_err(|e| Error::File {
-        path: first.path.clone(),
-        problem: e.to_string(),
-    })?;
+    let context = match SourceContext::read(&first.path) {
+        Ok(c) => c,
+        Err(pacs::Error::Source { problem, .. }) => {
+            return Ok(DicomOutcome::NotApplicable(format!(
+                "{}: {problem}",
+                first.path.display()
+            )))
+        }
+        Err(e) => return Err(Error::Invalid(e.to_string())),
+    };
+    // results reference their sources by UID: sources without valid UIDs (e.g. de-identified
+    // challenge data with "ID_…" identifiers) cannot be referenced
+    if let Some(bad) = std::iter::once(scan.series_uid.as_str())
+        .chain(
+            scan.slices
+                .iter()
+                .flat_map(|h| [h.sop_uid.as_str(), h.sop_class.as_str()]),
+        )
+        .find(|u| !pacs::uid::is_valid(u))
+    {
+        return Ok(DicomOutcome::NotApplicable(format!(
+            "the source's UID {bad:?} is not a valid DICOM UID, so no SR can reference it"
+        )));
+    }
     let by_uid: HashMap<&str, &str> = scan
         .slices
         .iter()
@@ -310,7 +330,15 @@ pub fn write_scan(
         write_atomic(&path, &bytes)?;
         sc.push(path);
     }
-    Ok(Written { sr, sc })
+    Ok(DicomOutcome::Written(Written { sr, sc }))
+}
+
+/// What [`write_scan`] did.
+#[derive(Debug, Clone)]
+pub enum DicomOutcome {
+    Written(Written),
+    /// The source cannot carry DICOM results (the reason); the prediction stands.
+    NotApplicable(String),
 }
 
 /// Every `.dcm` file under `paths` (files as given, folders searched), sorted.

@@ -22,7 +22,9 @@ use crate::bundle::{rfc3339, Bundle};
 use crate::device::{device, Backend};
 use preprocess::dataset::write_atomic;
 
-use crate::dicomout::{dicom_files, pull_study, write_scan, DicomOptions, ModelIdentity, Pull};
+use crate::dicomout::{
+    dicom_files, pull_study, write_scan, DicomOptions, DicomOutcome, ModelIdentity, Pull,
+};
 use crate::error::{Error, Result};
 use crate::html::{index_page, png_data_uri, scan_page};
 use crate::report::{
@@ -582,7 +584,12 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
             if let (Some(opts), Some(id), Source::Dicom(scan)) = (&job.pacs.dicom, &identity, src) {
                 let size = predictor.bundle().manifest.preprocess.size;
                 match write_scan(&job.out, opts, id, &report.thresholds, scan, &p, size) {
-                    Ok(w) => {
+                    Ok(DicomOutcome::NotApplicable(why)) => {
+                        let msg = format!("no DICOM results: {why}");
+                        tracing::warn!("scan {}: {msg}", p.report.id);
+                        p.report.warnings.push(msg);
+                    }
+                    Ok(DicomOutcome::Written(w)) => {
                         let rel = |f: &PathBuf| {
                             f.strip_prefix(&job.out).unwrap_or(f).display().to_string()
                         };

@@ -67,6 +67,21 @@ fn import_predict_then_fit_a_gp_head_on_the_imported_features() {
         "{got} vs TensorFlow {want}"
     );
     assert_eq!(rep["model"]["uncertainty"], false);
+    // Kaggle's de-identified "ID_…" identifiers are no DICOM UIDs: no SR can reference them, so
+    // the scan gets a warning instead of DICOM results, and the job still succeeds
+    let warnings = rep["scans"][0]["warnings"].to_string();
+    assert!(
+        warnings.contains("no DICOM results") && warnings.contains("ID_"),
+        "{warnings}"
+    );
+    assert!(
+        rep["scans"][0].get("dicom").is_none()
+            && !r1
+                .join("dicom")
+                .join(rep["scans"][0]["id"].as_str().unwrap())
+                .join("sr.dcm")
+                .exists()
+    );
     let index = std::fs::read_to_string(r1.join("index.html")).unwrap();
     assert!(
         index.contains("no GP head"),
