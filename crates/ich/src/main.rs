@@ -13,6 +13,24 @@ mod progress;
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// `mi_option_purge_delay` of mimalloc.h: the option just before `mi_option_use_numa_nodes` in
+/// both the v2 and v3 headers the crate bundles (its bindings name no constant for it).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t =
+    libmimalloc_sys::mi_option_use_numa_nodes - 1;
+
+/// Keeps freed memory in the process instead of returning it to the OS after 1 s (mimalloc v3's
+/// default). burn-flex frees and re-allocates the same large activations every training step; by
+/// default they went back to the OS and came back as freshly zeroed pages, 40 % of a 512² step
+/// (docs/BENCHMARKS.md). Every `ich` command is a batch job that reaches its peak again and again
+/// and then exits, so keeping the peak costs nothing it would not use. `MIMALLOC_PURGE_DELAY` in
+/// the environment still decides when set.
+fn keep_freed_memory() {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: setting an option is thread-safe in mimalloc and takes plain integers
+        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) }
+    }
+}
+
 /// Intracranial hemorrhage detection in head CT from scan-level labels (multiple instance
 /// learning), with per-slice probabilities and their uncertainty.
 #[derive(Parser, Debug)]
@@ -44,6 +62,7 @@ enum Command {
 }
 
 fn run() -> anyhow::Result<ExitCode> {
+    keep_freed_memory();
     let cli = Cli::parse();
     let level = match (cli.quiet, cli.verbose) {
         (true, _) => "warn",
@@ -90,5 +109,23 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_purge_delay_option_is_the_one_mimalloc_documents() {
+        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
+            return;
+        }
+        // the bundled mimalloc v3's src/options.c: `{ 1000, …, MI_OPTION_LEGACY(purge_delay,
+        // reset_delay) }` (purge delay in milliseconds; no neighbouring option defaults to 1000)
+        let get = || unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
+        assert_eq!(get(), 1000);
+        keep_freed_memory();
+        assert_eq!(get(), -1);
     }
 }
