@@ -8,7 +8,7 @@
 # Chromium). Usage: bash scripts/pacs-demo.sh [OUT] (default pacs-demo/; reuses OUT/demo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup-system.sh
+bash scripts/setup-system.sh --pacs
 out="${1:-pacs-demo}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"

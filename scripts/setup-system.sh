@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# Installs the system packages ich needs to build and test on Debian/Ubuntu: a C/C++ toolchain and
-# cmake (the JPEG-LS decoder, CharLS, is C++ built with cmake; the mimalloc allocator is C), and the
-# PACS the tests send results to with the tools that check them: Orthanc with its DICOMweb and Web
-# Viewer plugins, dcmtk (dsrdump) and dicom3tools (dciodvfy). Does nothing when they are present.
+# Installs the system packages ich needs to build on Debian/Ubuntu: a C/C++ toolchain and cmake
+# (the JPEG-LS decoder, CharLS, is C++ built with cmake; the mimalloc allocator is C). With
+# `--pacs` (scripts/test.sh, scripts/pacs-demo.sh) also the PACS the tests send results to and the
+# tools that check them: Orthanc with its DICOMweb and Web Viewer plugins, dcmtk (dsrdump) and
+# dicom3tools (dciodvfy). Does nothing when they are present.
 set -euo pipefail
 need=()
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v c++ >/dev/null 2>&1 || need+=(g++)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
-command -v Orthanc >/dev/null 2>&1 || [ -x /usr/sbin/Orthanc ] || need+=(orthanc)
-[ -f /usr/share/orthanc/plugins/libOrthancDicomWeb.so ] || need+=(orthanc-dicomweb)
-[ -f /usr/share/orthanc/plugins/libOrthancWebViewer.so ] || need+=(orthanc-webviewer)
-command -v dsrdump >/dev/null 2>&1 || need+=(dcmtk)
-command -v dciodvfy >/dev/null 2>&1 || need+=(dicom3tools)
+if [ "${1:-}" = "--pacs" ]; then
+  command -v Orthanc >/dev/null 2>&1 || [ -x /usr/sbin/Orthanc ] || need+=(orthanc)
+  [ -f /usr/share/orthanc/plugins/libOrthancDicomWeb.so ] || need+=(orthanc-dicomweb)
+  [ -f /usr/share/orthanc/plugins/libOrthancWebViewer.so ] || need+=(orthanc-webviewer)
+  command -v dsrdump >/dev/null 2>&1 || need+=(dcmtk)
+  command -v dciodvfy >/dev/null 2>&1 || need+=(dicom3tools)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}" >&2
   SUDO=""

@@ -3,5 +3,5 @@
 # ../shared/data (skipped with a message when it is absent, except under CI where that fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup-system.sh
+bash scripts/setup-system.sh --pacs
 cargo test --workspace --locked
