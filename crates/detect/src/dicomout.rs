@@ -395,6 +395,15 @@ pub fn pull_study(out: &Path, pull: &Pull) -> Result<PathBuf> {
         .join(PULLED_DIR)
         .join(preprocess::scan::scan_id(&pull.study_uid, ""));
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    // what an earlier pull of this study left (the study may have changed since)
+    for e in std::fs::read_dir(&dir)
+        .map_err(|e| Error::io(&dir, e))?
+        .flatten()
+    {
+        if e.path().extension().is_some_and(|x| x == "dcm") {
+            std::fs::remove_file(e.path()).map_err(|err| Error::io(&e.path(), err))?;
+        }
+    }
     for (i, p) in parts.iter().enumerate() {
         write_atomic(&dir.join(format!("{i:05}.dcm")), p)?;
     }
