@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{ich, ok, s, text};
+use common::{csv_rows, ich, ok, s, text};
 
 use std::collections::HashMap;
 use std::net::TcpListener;
@@ -154,20 +154,6 @@ impl Orthanc {
             .unwrap()
             .clone()
     }
-}
-
-fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let h = r.headers().unwrap().clone();
-    r.records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            h.iter()
-                .zip(rec.iter())
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
 }
 
 fn f(v: &str) -> f64 {
@@ -414,39 +400,7 @@ fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
     let ds = t.join("ds");
     common::preprocess(&raw, &ds, "32", &[]);
     let bundle = t.join("bundle");
-    ok(&[
-        "-q",
-        "train-cnn",
-        "--dataset",
-        s(&ds),
-        "--out",
-        s(&bundle),
-        "--dim",
-        "8",
-        "--epochs",
-        "1",
-    ]);
-    let feats = t.join("f.csv");
-    ok(&[
-        "-q",
-        "extract",
-        "--model",
-        s(&bundle),
-        "--dataset",
-        s(&ds),
-        "--out",
-        s(&feats),
-    ]);
-    ok(&[
-        "-q",
-        "fit-gp",
-        "--features",
-        s(&feats),
-        "--bundle",
-        s(&bundle),
-        "--inducing",
-        "8",
-    ]);
+    common::small_bundle(&ds, &bundle);
 
     // the CT of scan 0 in the PACS
     let scan0 = raw.join("scan-0000");

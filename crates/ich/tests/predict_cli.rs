@@ -4,24 +4,10 @@
 
 mod common;
 
-use common::{ich, ok, s};
+use common::{csv_rows, ich, ok, s};
 
 use std::collections::HashMap;
 use std::path::Path;
-
-fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let h = r.headers().unwrap().clone();
-    r.records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            h.iter()
-                .zip(rec.iter())
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
 
 fn f(v: &str) -> f64 {
     v.parse().unwrap()

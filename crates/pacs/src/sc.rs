@@ -12,7 +12,7 @@ use dicom_object::InMemDicomObject;
 use crate::context::SourceContext;
 use crate::error::{Error, Result};
 use crate::font;
-use crate::write::{put_common, put_seq, put_str, put_u16, to_file_bytes, Equipment};
+use crate::write::{put_common, put_seq, put_series, put_str, put_u16, to_file_bytes, Equipment};
 
 pub const SECONDARY_CAPTURE: &str = uids::SECONDARY_CAPTURE_IMAGE_STORAGE;
 
@@ -173,27 +173,14 @@ impl Capture {
         // the burned-in lines are pixels, not text
         put_common(&mut o, &self.context, &self.equipment, &self.created, true);
         // General Series
-        put_str(&mut o, tags::MODALITY, VR::CS, "OT");
-        put_str(
+        put_series(
             &mut o,
-            tags::SERIES_INSTANCE_UID,
-            VR::UI,
+            "OT",
             &self.series_instance_uid,
-        );
-        put_str(
-            &mut o,
-            tags::SERIES_NUMBER,
-            VR::IS,
-            &self.series_number.to_string(),
-        );
-        put_str(
-            &mut o,
-            tags::SERIES_DESCRIPTION,
-            VR::LO,
+            self.series_number,
             &self.series_description,
+            &self.created,
         );
-        put_str(&mut o, tags::SERIES_DATE, VR::DA, &self.created.0);
-        put_str(&mut o, tags::SERIES_TIME, VR::TM, &self.created.1);
         put_str(&mut o, tags::LATERALITY, VR::CS, "");
         // SC Equipment
         put_str(&mut o, tags::CONVERSION_TYPE, VR::CS, "WSD");

@@ -33,7 +33,9 @@ use dicom_object::InMemDicomObject;
 
 use crate::context::SourceContext;
 use crate::error::{Error, Result};
-use crate::write::{ds, put_code, put_common, put_seq, put_str, to_file_bytes, Code, Equipment};
+use crate::write::{
+    ds, put_code, put_common, put_seq, put_series, put_str, to_file_bytes, Code, Equipment,
+};
 
 /// Comprehensive 3D SR Storage.
 pub const COMPREHENSIVE_3D_SR: &str = uids::COMPREHENSIVE3_DSR_STORAGE;
@@ -325,27 +327,14 @@ impl Document {
             .all(|t| t.is_ascii());
         put_common(&mut o, &self.context, &self.equipment, &self.created, ascii);
         // SR Document Series
-        put_str(&mut o, tags::MODALITY, VR::CS, "SR");
-        put_str(
+        put_series(
             &mut o,
-            tags::SERIES_INSTANCE_UID,
-            VR::UI,
+            "SR",
             &self.series_instance_uid,
-        );
-        put_str(
-            &mut o,
-            tags::SERIES_NUMBER,
-            VR::IS,
-            &self.series_number.to_string(),
-        );
-        put_str(
-            &mut o,
-            tags::SERIES_DESCRIPTION,
-            VR::LO,
+            self.series_number,
             &self.series_description,
+            &self.created,
         );
-        put_str(&mut o, tags::SERIES_DATE, VR::DA, &self.created.0);
-        put_str(&mut o, tags::SERIES_TIME, VR::TM, &self.created.1);
         put_seq(
             &mut o,
             tags::REFERENCED_PERFORMED_PROCEDURE_STEP_SEQUENCE,

@@ -1,7 +1,7 @@
 //! C-STORE to a PACS over the DICOM upper layer protocol (dicom-ul), one association per batch.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use dicom_dictionary_std::{tags, uids};
@@ -227,22 +227,6 @@ pub fn c_store(
     }
     let _ = scu.release();
     Ok(out)
-}
-
-/// The SOP instance UID in a file's meta header.
-pub fn sop_instance_of(path: &Path) -> Result<String> {
-    let obj = dicom_object::OpenFileOptions::new()
-        .read_until(tags::PIXEL_DATA)
-        .open_file(path)
-        .map_err(|e| Error::Source {
-            path: path.to_path_buf(),
-            problem: e.to_string(),
-        })?;
-    Ok(obj
-        .meta()
-        .media_storage_sop_instance_uid()
-        .trim_end_matches('\0')
-        .to_string())
 }
 
 #[cfg(test)]

@@ -135,41 +135,10 @@ pub fn put_common(
     );
     put_str(obj, tags::STUDY_ID, VR::SH, &ctx.study_id);
     put_str(obj, tags::ACCESSION_NUMBER, VR::SH, &ctx.accession_number);
-    put_str(obj, tags::MANUFACTURER, VR::LO, &equipment.manufacturer);
-    put_str(
-        obj,
-        tags::MANUFACTURER_MODEL_NAME,
-        VR::LO,
-        &equipment.model_name,
-    );
-    put_str(obj, tags::DEVICE_SERIAL_NUMBER, VR::LO, &equipment.serial);
-    put_str(
-        obj,
-        tags::SOFTWARE_VERSIONS,
-        VR::LO,
-        &equipment.software_version,
-    );
+    put_equipment(obj, equipment);
     // SOP Common: the algorithm as contributing (processing) equipment
     let mut ce = InMemDicomObject::new_empty();
-    put_str(&mut ce, tags::MANUFACTURER, VR::LO, &equipment.manufacturer);
-    put_str(
-        &mut ce,
-        tags::MANUFACTURER_MODEL_NAME,
-        VR::LO,
-        &equipment.model_name,
-    );
-    put_str(
-        &mut ce,
-        tags::DEVICE_SERIAL_NUMBER,
-        VR::LO,
-        &equipment.serial,
-    );
-    put_str(
-        &mut ce,
-        tags::SOFTWARE_VERSIONS,
-        VR::LO,
-        &equipment.software_version,
-    );
+    put_equipment(&mut ce, equipment);
     put_str(
         &mut ce,
         tags::CONTRIBUTION_DESCRIPTION,
@@ -188,6 +157,31 @@ pub fn put_common(
         &format!("{}{}+0000", created.0, created.1),
     );
     put_seq(obj, tags::CONTRIBUTING_EQUIPMENT_SEQUENCE, vec![ce]);
+}
+
+/// Manufacturer, model name, serial number and software version of `e`.
+fn put_equipment(obj: &mut InMemDicomObject, e: &Equipment) {
+    put_str(obj, tags::MANUFACTURER, VR::LO, &e.manufacturer);
+    put_str(obj, tags::MANUFACTURER_MODEL_NAME, VR::LO, &e.model_name);
+    put_str(obj, tags::DEVICE_SERIAL_NUMBER, VR::LO, &e.serial);
+    put_str(obj, tags::SOFTWARE_VERSIONS, VR::LO, &e.software_version);
+}
+
+/// The new series an object starts: modality, UID, number, description, date and time.
+pub fn put_series(
+    obj: &mut InMemDicomObject,
+    modality: &str,
+    uid: &str,
+    number: i32,
+    description: &str,
+    created: &(String, String),
+) {
+    put_str(obj, tags::MODALITY, VR::CS, modality);
+    put_str(obj, tags::SERIES_INSTANCE_UID, VR::UI, uid);
+    put_str(obj, tags::SERIES_NUMBER, VR::IS, &number.to_string());
+    put_str(obj, tags::SERIES_DESCRIPTION, VR::LO, description);
+    put_str(obj, tags::SERIES_DATE, VR::DA, &created.0);
+    put_str(obj, tags::SERIES_TIME, VR::TM, &created.1);
 }
 
 /// The software and model that made an object.

@@ -1,6 +1,7 @@
 //! Running the real `ich` binary from integration tests.
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -71,4 +72,57 @@ pub fn preprocess(raw: &Path, ds: &Path, size: &str, extra: &[&str]) {
     ];
     args.extend_from_slice(extra);
     ok(&args);
+}
+
+/// A small bundle on dataset `ds`: the CNN (D = 8) trained one epoch, its features, a VGPMIL head
+/// with 8 inducing points (the mechanics of prediction, not its accuracy).
+pub fn small_bundle(ds: &Path, bundle: &Path) {
+    ok(&[
+        "-q",
+        "train-cnn",
+        "--dataset",
+        s(ds),
+        "--out",
+        s(bundle),
+        "--dim",
+        "8",
+        "--epochs",
+        "1",
+    ]);
+    let feats = bundle.with_extension("features.csv");
+    ok(&[
+        "-q",
+        "extract",
+        "--model",
+        s(bundle),
+        "--dataset",
+        s(ds),
+        "--out",
+        s(&feats),
+    ]);
+    ok(&[
+        "-q",
+        "fit-gp",
+        "--features",
+        s(&feats),
+        "--bundle",
+        s(bundle),
+        "--inducing",
+        "8",
+    ]);
+}
+
+/// The rows of a CSV file, each as column → text.
+pub fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let h = r.headers().unwrap().clone();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            h.iter()
+                .zip(rec.iter())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
 }
