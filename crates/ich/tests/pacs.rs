@@ -21,6 +21,11 @@ use std::time::{Duration, Instant};
 use dicom_dictionary_std::tags;
 use dicom_object::InMemDicomObject;
 
+const USER: &str = "ich";
+const PASSWORD: &str = "s3cret-pw";
+/// `Basic base64("ich:s3cret-pw")`, by `echo -n ich:s3cret-pw | base64`.
+const BASIC: &str = "Basic aWNoOnMzY3JldC1wdw==";
+
 const DICOMWEB_PLUGIN: &str = "/usr/share/orthanc/plugins/libOrthancDicomWeb.so";
 
 fn which(cmd: &str) -> Option<PathBuf> {
@@ -77,7 +82,9 @@ impl Orthanc {
             "DicomAet": "ORTHANC",
             "DicomCheckCalledAet": true,
             "RemoteAccessAllowed": false,
-            "AuthenticationEnabled": false,
+            // as a hospital's Orthanc: HTTP only with a password
+            "AuthenticationEnabled": true,
+            "RegisteredUsers": {USER: PASSWORD},
             "Plugins": [DICOMWEB_PLUGIN],
             "DicomWeb": {"Enable": true, "Root": "/dicom-web/"}
         });
@@ -109,6 +116,7 @@ impl Orthanc {
 
     fn get(&self, path: &str) -> Result<serde_json::Value, String> {
         let r = ureq::get(&self.url(path))
+            .set("Authorization", BASIC)
             .call()
             .map_err(|e| e.to_string())?;
         serde_json::from_reader(r.into_reader()).map_err(|e| e.to_string())
@@ -117,7 +125,11 @@ impl Orthanc {
     fn bytes(&self, path: &str) -> Vec<u8> {
         let mut v = Vec::new();
         std::io::Read::read_to_end(
-            &mut ureq::get(&self.url(path)).call().unwrap().into_reader(),
+            &mut ureq::get(&self.url(path))
+                .set("Authorization", BASIC)
+                .call()
+                .unwrap()
+                .into_reader(),
             &mut v,
         )
         .unwrap();
@@ -126,6 +138,7 @@ impl Orthanc {
 
     fn upload(&self, file: &Path) {
         ureq::post(&self.url("/instances"))
+            .set("Authorization", BASIC)
             .send_bytes(&std::fs::read(file).unwrap())
             .unwrap();
     }
@@ -134,6 +147,7 @@ impl Orthanc {
     fn series_of(&self, study_uid: &str) -> Vec<serde_json::Value> {
         let found: serde_json::Value = serde_json::from_reader(
             ureq::post(&self.url("/tools/lookup"))
+                .set("Authorization", BASIC)
                 .send_string(study_uid)
                 .unwrap()
                 .into_reader(),
@@ -432,9 +446,29 @@ fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
     let thr = format!("{}", (ps[1] + ps[2]) / 2.0);
     assert!(!probe.join("dicom").exists(), "--no-dicom writes no DICOM");
 
-    // 1. pulled by WADO-RS, predicted, sent by C-STORE
+    // a wrong password: a clear refusal naming the service, never the password
+    let wrong = format!("http://{USER}:not-it@127.0.0.1:{}/dicom-web", pacs.http);
+    let o = ich(&[
+        "predict",
+        "--model",
+        s(&bundle),
+        "--study",
+        &study0,
+        "--dicomweb",
+        &wrong,
+        "--out",
+        s(&t.join("refused")),
+    ]);
+    let err = text(&o);
+    assert!(!o.status.success() && err.contains("401"), "{err}");
+    assert!(
+        err.contains(&pacs.url("/dicom-web")) && !err.contains("not-it"),
+        "{err}"
+    );
+
+    // 1. pulled by WADO-RS (credentials in the URL), predicted, sent by C-STORE
     let out1 = t.join("out1");
-    let web = pacs.url("/dicom-web");
+    let web = format!("http://{USER}:{PASSWORD}@127.0.0.1:{}/dicom-web", pacs.http);
     let store = format!("ORTHANC@127.0.0.1:{}", pacs.dicom);
     let args1 = [
         "predict",
@@ -554,20 +588,26 @@ fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
         }
     }
 
-    // 2. STOW-RS: scan 1 from its local files
+    // 2. STOW-RS: scan 1 from its local files, credentials from the environment
     let scan1 = raw.join("scan-0001");
     let out2 = t.join("out2");
-    ok(&[
-        "-q",
-        "predict",
-        "--model",
-        s(&bundle),
-        s(&scan1),
-        "--out",
-        s(&out2),
-        "--send",
-        &web,
-    ]);
+    let o = Command::new(env!("CARGO_BIN_EXE_ich"))
+        .args([
+            "-q",
+            "predict",
+            "--model",
+            s(&bundle),
+            s(&scan1),
+            "--out",
+            s(&out2),
+            "--send",
+        ])
+        .arg(pacs.url("/dicom-web"))
+        .env("ICH_DICOMWEB_USER", USER)
+        .env("ICH_DICOMWEB_PASSWORD", PASSWORD)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
     let series1 = pacs.series_of(&study_uid_of(&scan1));
     assert!(
         series1

@@ -1,7 +1,9 @@
 //! DICOMweb over HTTP: STOW-RS (store) and WADO-RS (retrieve a study), PS3.18.
 //!
 //! Plain `http://` only: TLS belongs to the hospital's reverse proxy in front of the PACS (or a
-//! later feature); an `https://` address is refused with that reason.
+//! later feature); an `https://` address is refused with that reason. HTTP basic authentication
+//! from `ICH_DICOMWEB_USER` and `ICH_DICOMWEB_PASSWORD` (kept out of command lines and process
+//! lists), or from `http://user:password@host/…`; credentials never appear in messages.
 
 use std::io::Read;
 use std::time::Duration;
@@ -11,9 +13,29 @@ use crate::error::{Error, Result};
 const BOUNDARY: &str = "ich-dicom-part-7f3a9c21e4b8";
 
 /// A DICOMweb service root, e.g. `http://pacs:8042/dicom-web`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Service {
+    /// Without credentials.
     pub root: String,
+    /// `Basic …` for the Authorization header.
+    authorization: Option<String>,
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service")
+            .field("root", &self.root)
+            .field("authorization", &self.authorization.as_ref().map(|_| "…"))
+            .finish()
+    }
+}
+
+fn basic(user: &str, password: &str) -> String {
+    use base64::Engine;
+    format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"))
+    )
 }
 
 impl Service {
@@ -26,12 +48,46 @@ impl Service {
         let rest = url.strip_prefix("http://").ok_or_else(|| {
             Error::Invalid(format!("{url:?}: a DICOMweb root is http://host:port/path"))
         })?;
-        if rest.is_empty() || rest.starts_with('/') {
-            return Err(Error::Invalid(format!("{url:?}: no host")));
+        let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        let (userinfo, host) = match authority.rsplit_once('@') {
+            Some((u, h)) => (Some(u), h),
+            None => (None, authority),
+        };
+        if host.is_empty() {
+            return Err(Error::Invalid("a DICOMweb root needs a host".into()));
         }
+        let authorization = match userinfo {
+            Some(u) => {
+                let (user, password) = u.split_once(':').unwrap_or((u, ""));
+                Some(basic(user, password))
+            }
+            None => match (
+                std::env::var("ICH_DICOMWEB_USER"),
+                std::env::var("ICH_DICOMWEB_PASSWORD"),
+            ) {
+                (Ok(user), Ok(password)) => Some(basic(&user, &password)),
+                _ => None,
+            },
+        };
         Ok(Service {
-            root: url.trim_end_matches('/').to_string(),
+            root: format!("http://{host}{}", path.trim_end_matches('/')),
+            authorization,
         })
+    }
+
+    fn get(&self, agent: &ureq::Agent, url: &str) -> ureq::Request {
+        self.auth(agent.get(url))
+    }
+
+    fn post(&self, agent: &ureq::Agent, url: &str) -> ureq::Request {
+        self.auth(agent.post(url))
+    }
+
+    fn auth(&self, r: ureq::Request) -> ureq::Request {
+        match &self.authorization {
+            Some(a) => r.set("Authorization", a),
+            None => r,
+        }
     }
 }
 
@@ -108,8 +164,8 @@ pub fn stow(service: &Service, objects: &[Vec<u8>], timeout: Duration) -> Result
     let url = format!("{}/studies", service.root);
     let body = multipart(objects, BOUNDARY);
     let ct = format!("multipart/related; type=\"application/dicom\"; boundary={BOUNDARY}");
-    let resp = agent(timeout)
-        .post(&url)
+    let resp = service
+        .post(&agent(timeout), &url)
         .set("Content-Type", &ct)
         .set("Accept", "application/dicom+json")
         .send_bytes(&body);
@@ -166,8 +222,8 @@ pub fn retrieve_study(
         )));
     }
     let url = format!("{}/studies/{study_uid}", service.root);
-    let resp = agent(timeout)
-        .get(&url)
+    let resp = service
+        .get(&agent(timeout), &url)
         .set("Accept", "multipart/related; type=\"application/dicom\"")
         .call();
     let r = match resp {
@@ -251,6 +307,17 @@ mod tests {
             2
         );
         assert_eq!(failed_count("not json"), 0);
+    }
+
+    #[test]
+    fn credentials_go_to_the_header_never_to_messages() {
+        let s = Service::parse("http://ich:s3cret@pacs:8042/dicom-web/").unwrap();
+        assert_eq!(s.root, "http://pacs:8042/dicom-web");
+        // base64("ich:s3cret"), by hand: aWNoOnMzY3JldA==
+        assert_eq!(s.authorization.as_deref(), Some("Basic aWNoOnMzY3JldA=="));
+        assert!(!format!("{s} {s:?}").contains("s3cret"));
+        assert!(!format!("{s:?}").contains("aWNo"));
+        assert!(Service::parse("http://u:p@/x").is_err());
     }
 
     #[test]
