@@ -81,7 +81,8 @@ pub struct PredictPacsArgs {
     #[arg(long, default_value = "2.25", value_parser = uid_root)]
     uid_root: UidRoot,
     /// Send the DICOM results to `AE_TITLE@host:port` (C-STORE) or `http://host:port/dicom-web`
-    /// (STOW-RS). Repeatable. What cannot be sent stays in OUT/dicom (`ich send` sends it later).
+    /// (STOW-RS; credentials as for `--dicomweb`). Repeatable. What cannot be sent stays in
+    /// OUT/dicom (`ich send` sends it later).
     #[arg(long = "send", value_parser = destination)]
     send: Vec<Destination>,
     #[command(flatten)]
@@ -89,7 +90,9 @@ pub struct PredictPacsArgs {
     /// Predict this study (StudyInstanceUID), retrieved by WADO-RS from `--dicomweb`.
     #[arg(long, requires = "dicomweb", value_parser = study_uid)]
     pub study: Option<String>,
-    /// DICOMweb root to retrieve `--study` from, e.g. `http://pacs:8042/dicom-web`.
+    /// DICOMweb root to retrieve `--study` from, e.g. `http://pacs:8042/dicom-web`. HTTP basic
+    /// authentication from ICH_DICOMWEB_USER and ICH_DICOMWEB_PASSWORD (or user:password@ in the
+    /// URL).
     #[arg(long, requires = "study", value_parser = service)]
     dicomweb: Option<Service>,
     /// Refuse a retrieved study larger than this, MiB [1..=65536].
