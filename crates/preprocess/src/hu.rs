@@ -14,6 +14,17 @@ pub const AIR_HU: f32 = -1000.0;
 /// HU below this are not physical (padding, or lossy codecs smearing a padding value): clipped.
 pub const MIN_HU: f32 = -1024.0;
 
+/// Slices of at least this many 16-bit samples are converted through a table (see
+/// [`SampleFormat::read_hu`]); smaller ones sample by sample.
+pub const LUT_MIN_SAMPLES: usize = 1 << 15;
+
+type HuTable = Option<(SampleFormat, HuOptions, Vec<f32>)>;
+
+thread_local! {
+    /// The last table built on this thread, with the format and options it is for.
+    static HU_LUT: std::cell::RefCell<HuTable> = const { std::cell::RefCell::new(None) };
+}
+
 /// How stored samples are laid out in the decoded pixel buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SampleFormat {
@@ -34,9 +45,37 @@ impl SampleFormat {
 
     /// [`SampleFormat::read`] and [`to_hu`] in one pass: HU of the first `n` samples, without the
     /// intermediate integer buffer (same arithmetic, same results).
+    ///
+    /// 16-bit containers of at least [`LUT_MIN_SAMPLES`] samples go through a table of all 65,536
+    /// container values, built by the same per-sample function (so bit-identical) and kept per
+    /// thread for the next slice with the same format and options (a series shares them).
     pub fn read_hu(&self, data: &[u8], n: usize, opts: &HuOptions) -> Result<Vec<f32>, PixelError> {
         let hu = Hu::new(*self, opts);
-        self.read_map(data, n, |v| hu.of(v))
+        if self.bits_allocated != 16 || n < LUT_MIN_SAMPLES {
+            return self.read_map(data, n, |v| hu.of(v));
+        }
+        // the same checks as the per-sample path, on a one-sample probe
+        self.read_map(data, 1, |v| v)?;
+        if data.len() < 2 * n {
+            return Err(PixelError::TooShort {
+                expected: 2 * n,
+                found: data.len(),
+            });
+        }
+        HU_LUT.with(|cell| {
+            let mut cached = cell.borrow_mut();
+            let fresh = !matches!(&*cached, Some((f, o, _)) if f == self && o == opts);
+            if fresh {
+                let all: Vec<u8> = (0..=u16::MAX).flat_map(|v| v.to_le_bytes()).collect();
+                let lut = self.read_map(&all, 1 << 16, |v| hu.of(v))?;
+                *cached = Some((*self, *opts, lut));
+            }
+            let lut = &cached.as_ref().expect("just filled").2;
+            Ok(data[..2 * n]
+                .chunks_exact(2)
+                .map(|c| lut[usize::from(u16::from_le_bytes([c[0], c[1]]))])
+                .collect())
+        })
     }
 
     /// Every sample read as in [`SampleFormat::read`], then mapped by `f`.
@@ -192,6 +231,83 @@ mod tests {
         bits_stored: 12,
         signed: false,
     };
+
+    #[test]
+    fn the_table_gives_the_per_sample_numbers_bit_for_bit_and_follows_the_options() {
+        let n = LUT_MIN_SAMPLES + 7;
+        // every 16-bit pattern appears (a multiplicative walk), then some
+        let data: Vec<u8> = (0..n as u32)
+            .flat_map(|i| ((i.wrapping_mul(40503) ^ (i >> 3)) as u16).to_le_bytes())
+            .collect();
+        let cases = [
+            (
+                SampleFormat {
+                    bits_allocated: 16,
+                    bits_stored: 16,
+                    signed: true,
+                },
+                HuOptions {
+                    slope: 1.0,
+                    intercept: -1024.0,
+                    ..HuOptions::default()
+                },
+            ),
+            (
+                SampleFormat {
+                    bits_allocated: 16,
+                    bits_stored: 12,
+                    signed: false,
+                },
+                HuOptions {
+                    slope: 1.0,
+                    intercept: 0.0,
+                    ..HuOptions::default()
+                },
+            ),
+            (
+                SampleFormat {
+                    bits_allocated: 16,
+                    bits_stored: 12,
+                    signed: false,
+                },
+                HuOptions {
+                    slope: 0.5,
+                    intercept: -1024.0,
+                    padding: Some(0),
+                    ..HuOptions::default()
+                },
+            ),
+            (
+                SampleFormat {
+                    bits_allocated: 16,
+                    bits_stored: 14,
+                    signed: true,
+                },
+                HuOptions {
+                    monochrome1_without_rescale: true,
+                    ..HuOptions::default()
+                },
+            ),
+        ];
+        // twice over: the second round reuses or rebuilds the cached table
+        for _ in 0..2 {
+            for (f, o) in &cases {
+                let hu = Hu::new(*f, o);
+                let want = f.read_map(&data, n, |v| hu.of(v)).unwrap();
+                let got = f.read_hu(&data, n, o).unwrap();
+                assert!(
+                    want.iter()
+                        .zip(&got)
+                        .all(|(a, b)| a.to_bits() == b.to_bits()),
+                    "{f:?} {o:?}"
+                );
+                assert_eq!(got.len(), n);
+            }
+        }
+        // too short a buffer is the same error as before
+        let (f, o) = &cases[0];
+        assert!(f.read_hu(&data[..2 * n - 1], n, o).is_err());
+    }
 
     #[test]
     fn reads_and_sign_extends_by_hand() {
