@@ -91,6 +91,11 @@ pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
         "ich send {} --to …",
         job.out.join(detect::dicomout::DICOM_DIR).display()
     );
+    if !job.pacs.send.is_empty() && o.dicom_files.is_empty() {
+        eprintln!(
+            "warning: nothing was sent: no scan got DICOM results (only scans read from DICOM files with valid UIDs do; see the warnings in report.json)"
+        );
+    }
     let sent_ok = super::pacs::print_sent(&o.sent, &hint);
     let mut ok = sent_ok;
     if !o.dicom_failed.is_empty() {
