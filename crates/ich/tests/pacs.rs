@@ -652,6 +652,26 @@ fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
     assert!(out3.join("slices.csv").is_file());
     let kept = out3.join("dicom");
     assert!(std::fs::read_dir(&kept).unwrap().count() == 1);
+    // a broken file among them is named and the others are delivered
+    let broken = kept.join("broken.dcm");
+    std::fs::write(&broken, b"DICM? no").unwrap();
+    let o = ich(&[
+        "-q",
+        "send",
+        s(&kept),
+        "--to",
+        &store,
+        "--send-retries",
+        "0",
+    ]);
+    let sent = text(&o);
+    assert!(!o.status.success(), "{sent}");
+    assert!(
+        sent.contains("1 of ") && sent.contains("broken.dcm"),
+        "{sent}"
+    );
+    assert!(sent.contains("not readable as DICOM"), "{sent}");
+    std::fs::remove_file(&broken).unwrap();
     let sent = ok(&["-q", "send", s(&kept), "--to", &store]);
     assert!(sent.contains("sent"), "{sent}");
     let series2 = pacs.series_of(&study_uid_of(&scan2));

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::store::{c_store, Node};
 use crate::web::{stow, Service};
 
@@ -60,6 +60,9 @@ impl Default for SendOptions {
     }
 }
 
+/// The most bytes of objects one STOW-RS request carries (a bigger single file goes alone).
+pub const STOW_BATCH_BYTES: usize = 64 << 20;
+
 /// What a send did.
 #[derive(Debug, Clone)]
 pub struct SendReport {
@@ -79,15 +82,39 @@ fn attempt(
     match dest {
         Destination::Dimse(node) => c_store(&opts.calling_ae, node, files, opts.timeout),
         Destination::Stow(svc) => {
-            let mut objects = Vec::with_capacity(files.len());
+            // requests of at most STOW_BATCH_BYTES (or one file), so memory stays bounded
+            // whatever the number of files; the server's answer is for its whole request
+            let mut out = Vec::with_capacity(files.len());
+            let mut batch: Vec<Vec<u8>> = Vec::new();
+            let mut size = 0;
+            let flush = |batch: &mut Vec<Vec<u8>>, out: &mut Vec<_>| {
+                if batch.is_empty() {
+                    return;
+                }
+                let r = stow(svc, batch, opts.timeout).map_err(|e| e.to_string());
+                out.extend(std::iter::repeat_n(r, batch.len()));
+                batch.clear();
+            };
             for f in files {
-                objects.push(std::fs::read(f).map_err(|e| Error::io(f, e))?);
+                match std::fs::read(f) {
+                    Ok(bytes) => {
+                        if size + bytes.len() > STOW_BATCH_BYTES {
+                            flush(&mut batch, &mut out);
+                            size = 0;
+                        }
+                        size += bytes.len();
+                        batch.push(bytes);
+                    }
+                    Err(e) => {
+                        // keep the order: what is batched so far goes first
+                        flush(&mut batch, &mut out);
+                        size = 0;
+                        out.push(Err(format!("not readable: {e}")));
+                    }
+                }
             }
-            // one request; the server's answer is for the whole batch
-            Ok(match stow(svc, &objects, opts.timeout) {
-                Ok(()) => vec![Ok(()); files.len()],
-                Err(e) => vec![Err(e.to_string()); files.len()],
-            })
+            flush(&mut batch, &mut out);
+            Ok(out)
         }
     }
 }

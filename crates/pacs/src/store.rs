@@ -4,9 +4,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use dicom_core::Tag;
 use dicom_dictionary_std::{tags, uids};
 use dicom_encoding::TransferSyntaxIndex;
-use dicom_object::{open_file, InMemDicomObject};
+use dicom_object::{open_file, InMemDicomObject, OpenFileOptions};
 use dicom_transfer_syntax_registry::TransferSyntaxRegistry;
 use dicom_ul::pdu::{PDataValue, PDataValueType};
 use dicom_ul::{ClientAssociationOptions, Pdu};
@@ -63,31 +64,35 @@ impl Node {
 }
 
 /// Sends `files` (Part 10, any SOP class) in one association; returns, per file, `Ok` or the
-/// reason it was not stored. An error means no association could be made or it broke (nothing
-/// after the break is known to be stored).
+/// reason it was not stored (a file that cannot be read is named and the others go on). An error
+/// means no association could be made or it broke (nothing after the break is known to be stored).
+/// Only the file meta of every file is read up front; each dataset is read when it is sent, so
+/// memory stays that of one file whatever the number of files.
 pub fn c_store(
     calling_ae: &str,
     node: &Node,
     files: &[PathBuf],
     timeout: Duration,
 ) -> Result<Vec<std::result::Result<(), String>>> {
+    let mut out: Vec<std::result::Result<(), String>> = vec![Ok(()); files.len()];
     let mut metas = Vec::new();
-    for f in files {
-        let obj = open_file(f).map_err(|e| Error::Source {
-            path: f.clone(),
-            problem: e.to_string(),
-        })?;
-        let class = obj
-            .meta()
-            .media_storage_sop_class_uid()
-            .trim_end_matches('\0')
-            .to_string();
-        let inst = obj
-            .meta()
-            .media_storage_sop_instance_uid()
-            .trim_end_matches('\0')
-            .to_string();
-        metas.push((obj, class, inst));
+    for (i, f) in files.iter().enumerate() {
+        let meta = OpenFileOptions::new()
+            // the file meta group only: stop at the first dataset element
+            .read_until(Tag(0x0001, 0x0000))
+            .open_file(f);
+        match meta {
+            Ok(obj) => {
+                let uid = |s: &str| s.trim_end_matches('\0').to_string();
+                let class = uid(obj.meta().media_storage_sop_class_uid());
+                let inst = uid(obj.meta().media_storage_sop_instance_uid());
+                metas.push((i, class, inst));
+            }
+            Err(e) => out[i] = Err(format!("not readable as DICOM: {e}")),
+        }
+    }
+    if metas.is_empty() {
+        return Ok(out);
     }
     let mut classes: Vec<&str> = metas.iter().map(|m| m.1.as_str()).collect();
     classes.sort_unstable();
@@ -110,16 +115,22 @@ pub fn c_store(
     let mut scu = opts
         .establish_with(&node.to_string())
         .map_err(|e| Error::net(node, format!("association: {e}")))?;
-    let mut out = Vec::new();
-    for (i, (obj, class, inst)) in metas.into_iter().enumerate() {
+    for (k, (i, class, inst)) in metas.into_iter().enumerate() {
         let pc = scu
             .presentation_contexts()
             .iter()
             .find(|pc| pc.abstract_syntax.trim_end_matches('\0') == class)
             .cloned();
         let Some(pc) = pc else {
-            out.push(Err(format!("{} refused the SOP class {class}", node)));
+            out[i] = Err(format!("{node} refused the SOP class {class}"));
             continue;
+        };
+        let obj = match open_file(&files[i]) {
+            Ok(o) => o,
+            Err(e) => {
+                out[i] = Err(format!("not readable as DICOM: {e}"));
+                continue;
+            }
         };
         let ts = TransferSyntaxRegistry
             .get(pc.transfer_syntax.trim_end_matches('\0'))
@@ -143,7 +154,7 @@ pub fn c_store(
             dicom_core::DataElement::new(
                 tags::MESSAGE_ID,
                 dicom_core::VR::US,
-                dicom_core::PrimitiveValue::from((i + 1) as u16),
+                dicom_core::PrimitiveValue::from((k + 1) as u16),
             ),
             dicom_core::DataElement::new(
                 tags::PRIORITY,
@@ -215,7 +226,7 @@ pub fn c_store(
             }
             other => return Err(Error::net(node, format!("unexpected answer {other:?}"))),
         };
-        out.push(match status {
+        out[i] = match status {
             0 => Ok(()),
             // warnings: stored, with coercion or elements dropped
             0x0001 | 0x0107 | 0x0116 | 0xB000..=0xBFFF => {
@@ -223,7 +234,7 @@ pub fn c_store(
                 Ok(())
             }
             s => Err(format!("{node} refused {inst}: status {s:04X}H")),
-        });
+        };
     }
     let _ = scu.release();
     Ok(out)
