@@ -254,9 +254,7 @@ pub fn write_scan(
     };
     let dir = out.join(DICOM_DIR).join(&report.id);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let bytes = doc
-        .to_bytes()
-        .map_err(|e| Error::scan(&report.id, Error::Invalid(e.to_string())))?;
+    let bytes = doc.to_bytes().map_err(|e| Error::Invalid(e.to_string()))?;
     let sr = dir.join(SR_FILE);
     write_atomic(&sr, &bytes)?;
 
@@ -323,9 +321,7 @@ pub fn write_scan(
             uncertain: s.uncertain,
             created: created.clone(),
         };
-        let bytes = cap
-            .to_bytes()
-            .map_err(|e| Error::scan(&report.id, Error::Invalid(e.to_string())))?;
+        let bytes = cap.to_bytes().map_err(|e| Error::Invalid(e.to_string()))?;
         let path = dir.join(format!("sc-{:04}.dcm", s.index + 1));
         write_atomic(&path, &bytes)?;
         sc.push(path);

@@ -210,8 +210,13 @@ fn str_of(o: &InMemDicomObject, tag: dicom_object::Tag) -> String {
         .unwrap_or_default()
 }
 
+/// The first item of sequence `tag`.
+fn first_item(o: &InMemDicomObject, tag: dicom_object::Tag) -> InMemDicomObject {
+    o.element(tag).unwrap().items().unwrap()[0].clone()
+}
+
 fn concept(o: &InMemDicomObject, seq: dicom_object::Tag) -> (String, String) {
-    let i = &o.element(seq).unwrap().items().unwrap()[0];
+    let i = &first_item(o, seq);
     (
         str_of(i, tags::CODE_VALUE),
         str_of(i, tags::CODING_SCHEME_DESIGNATOR),
@@ -249,19 +254,11 @@ fn groups(sr: &InMemDicomObject) -> Vec<Group> {
                 match (str_of(&c, tags::VALUE_TYPE).as_str(), name.as_str()) {
                     ("TEXT", "112039") => out.tracking = str_of(&c, tags::TEXT_VALUE),
                     ("IMAGE", "121112") => {
-                        let r = &c
-                            .element(tags::REFERENCED_SOP_SEQUENCE)
-                            .unwrap()
-                            .items()
-                            .unwrap()[0];
+                        let r = &first_item(&c, tags::REFERENCED_SOP_SEQUENCE);
                         out.source = Some(str_of(r, tags::REFERENCED_SOP_INSTANCE_UID));
                     }
                     ("NUM", "ICH-P") => {
-                        let mv = &c
-                            .element(tags::MEASURED_VALUE_SEQUENCE)
-                            .unwrap()
-                            .items()
-                            .unwrap()[0];
+                        let mv = &first_item(&c, tags::MEASURED_VALUE_SEQUENCE);
                         let v = mv
                             .element(tags::FLOATING_POINT_VALUE)
                             .unwrap()
@@ -299,11 +296,7 @@ fn check_sr_against_csv(sr_bytes: &[u8], report: &Path) {
     );
     assert_eq!(str_of(&sr, tags::VERIFICATION_FLAG), "UNVERIFIED");
     assert!(str_of(&sr, tags::SERIES_DESCRIPTION).contains("not for diagnostic use"));
-    let tpl = &sr
-        .element(tags::CONTENT_TEMPLATE_SEQUENCE)
-        .unwrap()
-        .items()
-        .unwrap()[0];
+    let tpl = &first_item(&sr, tags::CONTENT_TEMPLATE_SEQUENCE);
     assert_eq!(str_of(tpl, tags::TEMPLATE_IDENTIFIER), "1500");
     let gs = groups(&sr);
     let slices = csv_rows(&report.join("slices.csv"));
@@ -559,11 +552,7 @@ fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
             "1.2.840.10008.5.1.4.1.1.7"
         );
         assert_eq!(str_of(&sc, tags::BURNED_IN_ANNOTATION), "YES");
-        let src = &sc
-            .element(tags::SOURCE_IMAGE_SEQUENCE)
-            .unwrap()
-            .items()
-            .unwrap()[0];
+        let src = &first_item(&sc, tags::SOURCE_IMAGE_SEQUENCE);
         sc_sources.push(str_of(src, tags::REFERENCED_SOP_INSTANCE_UID));
         let png = pacs.bytes(&format!("/instances/{id}/preview"));
         assert_eq!(&png[1..4], b"PNG", "Orthanc renders the Secondary Capture");
