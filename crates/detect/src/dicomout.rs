@@ -337,19 +337,9 @@ pub enum DicomOutcome {
     NotApplicable(String),
 }
 
-/// Every `.dcm` file under `paths` (files as given, folders searched), sorted.
+/// Every `.dcm` file under `paths` (files as given, folders searched without following symbolic
+/// links, so a link loop cannot recurse), sorted.
 pub fn dicom_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    fn walk(p: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-        if p.is_dir() {
-            for e in std::fs::read_dir(p).map_err(|e| Error::io(p, e))? {
-                let e = e.map_err(|e| Error::io(p, e))?;
-                walk(&e.path(), out)?;
-            }
-        } else if p.extension().is_some_and(|x| x == "dcm") {
-            out.push(p.to_path_buf());
-        }
-        Ok(())
-    }
     let mut out = Vec::new();
     for p in paths {
         if !p.exists() {
@@ -360,8 +350,16 @@ pub fn dicom_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         }
         if p.is_file() {
             out.push(p.clone());
-        } else {
-            walk(p, &mut out)?;
+            continue;
+        }
+        for e in walkdir::WalkDir::new(p) {
+            let e = e.map_err(|e| Error::File {
+                path: e.path().unwrap_or(p).to_path_buf(),
+                problem: e.to_string(),
+            })?;
+            if e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "dcm") {
+                out.push(e.into_path());
+            }
         }
     }
     out.sort();
@@ -410,4 +408,24 @@ pub fn pull_study(out: &Path, pull: &Pull) -> Result<PathBuf> {
         pull.service
     );
     Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dicom_files_are_found_sorted_and_a_link_loop_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("a/b")).unwrap();
+        for f in ["a/b/sr.dcm", "a/sc-0002.dcm", "a/notes.txt"] {
+            std::fs::write(d.join(f), b"x").unwrap();
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(d, d.join("a/b/loop")).unwrap();
+        let found = dicom_files(&[d.to_path_buf()]).unwrap();
+        assert_eq!(found, vec![d.join("a/b/sr.dcm"), d.join("a/sc-0002.dcm")]);
+        assert!(dicom_files(&[d.join("missing")]).is_err());
+    }
 }
