@@ -16,6 +16,7 @@ if [ "${1:-}" = "--pacs" ]; then
   [ -f /usr/share/orthanc/plugins/libOrthancWebViewer.so ] || need+=(orthanc-webviewer)
   command -v dsrdump >/dev/null 2>&1 || need+=(dcmtk)
   command -v dciodvfy >/dev/null 2>&1 || need+=(dicom3tools)
+  command -v curl >/dev/null 2>&1 || need+=(curl) # scripts/pacs-demo.sh waits for Orthanc with it
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}" >&2
