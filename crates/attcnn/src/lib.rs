@@ -16,6 +16,12 @@ pub mod inference;
 pub mod model;
 pub mod training;
 
+/// burn's random generator is one per backend, shared by every thread: unit tests that seed it and
+/// then draw from it (initialising a model) hold this lock, so that a test running beside them
+/// cannot draw from the stream they seeded.
+#[cfg(test)]
+pub(crate) static RNG_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 pub use config::Architecture;
 pub use data::BagSource;
 pub use model::{AttCnn, AttCnnConfig};

@@ -123,6 +123,8 @@ mod tests {
     /// agree with central finite differences of the logit.
     #[test]
     fn conv_weight_gradients_match_finite_differences() {
+        // the whole test: its weights come from the seeded stream
+        let _rng = crate::RNG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
         let device = Device::flex().autodiff();
         device.seed(5);
         let cfg = AttCnnConfig {
