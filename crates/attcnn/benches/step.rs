@@ -4,6 +4,7 @@
 //! against flex: from the same weights (dropout off), three forward passes with two Adam steps
 //! between them must give flex's logits and attention weights, else the bench fails.
 //! `cargo bench -p attcnn --bench step [--features ndarray|wgpu] [-- SLICES STEPS [SIZE...]]`
+//! (`STEP_SKIP_FLEX=1` times only the other backends, still checked against flex first).
 
 use std::time::Instant;
 
@@ -150,8 +151,11 @@ fn main() {
     } else {
         vec![256, 512]
     };
+    let flex = std::env::var_os("STEP_SKIP_FLEX").is_none();
     for size in sizes {
-        bench("flex", Device::flex(), size, slices, steps);
+        if flex {
+            bench("flex", Device::flex(), size, slices, steps);
+        }
         #[cfg(feature = "ndarray")]
         bench("ndarray", Device::ndarray(), size, slices, steps);
         #[cfg(feature = "wgpu")]
