@@ -166,9 +166,19 @@ pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
 
 /// Encodes a C-order uint8 array as `.npy` (format 1.0).
 pub fn npy_u8(shape: &[usize], data: &[u8]) -> Vec<u8> {
+    let header = npy_u8_header(shape, data.len());
+    let mut out = Vec::with_capacity(header.len() + data.len());
+    out.extend_from_slice(&header);
+    out.extend_from_slice(data);
+    out
+}
+
+/// The bytes of a `.npy` (format 1.0) file before the data of a C-order uint8 array of `shape`
+/// holding `len` bytes.
+fn npy_u8_header(shape: &[usize], len: usize) -> Vec<u8> {
     assert_eq!(
         shape.iter().product::<usize>(),
-        data.len(),
+        len,
         "npy: shape does not match data"
     );
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
@@ -182,11 +192,10 @@ pub fn npy_u8(shape: &[usize], data: &[u8]) -> Vec<u8> {
     let total = 10 + header.len() + 1;
     header.push_str(&" ".repeat((64 - total % 64) % 64));
     header.push('\n');
-    let mut out = Vec::with_capacity(10 + header.len() + data.len());
+    let mut out = Vec::with_capacity(10 + header.len());
     out.extend_from_slice(b"\x93NUMPY\x01\x00");
     out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     out.extend_from_slice(header.as_bytes());
-    out.extend_from_slice(data);
     out
 }
 
@@ -244,7 +253,9 @@ pub fn write_npz(path: &Path, shape: &[usize], data: &[u8]) -> Result<()> {
 
 /// As [`write_npz`]; `compress` false stores the array uncompressed.
 pub fn write_npz_with(path: &Path, shape: &[usize], data: &[u8], compress: bool) -> Result<()> {
-    let mut buf = std::io::Cursor::new(Vec::new());
+    // room for the whole array up front: growing the buffer by doubling copied it and faulted in
+    // fresh pages each time (untouched capacity costs nothing)
+    let mut buf = std::io::Cursor::new(Vec::with_capacity(data.len() + 4096));
     {
         let mut zip = zip::ZipWriter::new(&mut buf);
         let base = zip::write::SimpleFileOptions::default();
@@ -257,7 +268,9 @@ pub fn write_npz_with(path: &Path, shape: &[usize], data: &[u8], compress: bool)
         .large_file(data.len() > u32::MAX as usize / 2);
         let io = |e: zip::result::ZipError| Error::format(path, e.to_string());
         zip.start_file("x.npy", opts).map_err(io)?;
-        zip.write_all(&npy_u8(shape, data))
+        // header, then the pixels straight from the caller's buffer (no joined copy)
+        zip.write_all(&npy_u8_header(shape, data.len()))
+            .and_then(|()| zip.write_all(data))
             .map_err(|e| Error::io(path, e))?;
         zip.finish().map_err(io)?;
     }

@@ -66,14 +66,23 @@ pub fn resize(src: &[f32], rows: usize, cols: usize, out_rows: usize, out_cols: 
     };
     let flat: Vec<f32> = ax.weights.iter().flatten().copied().collect();
     let mut tmp = vec![0f32; rows * out_cols];
+    let halving = Halving::find(&taps, &flat);
+    let (mut even, mut odd) = (Vec::new(), Vec::new());
     for (row, out) in src.chunks_exact(cols).zip(tmp.chunks_exact_mut(out_cols)) {
-        for (o, &(s, off, len)) in out.iter_mut().zip(&taps) {
+        let fast = match &halving {
+            Some(h) => h.run(row, out, &mut even, &mut odd),
+            None => 0..0,
+        };
+        for (o, &(s, off, len)) in taps.iter().enumerate() {
+            if fast.contains(&o) {
+                continue;
+            }
             // the same products summed in the same order as before: bit-identical results
             let mut acc = 0f32;
             for (a, b) in flat[off..off + len].iter().zip(&row[s..s + len]) {
                 acc += a * b;
             }
-            *o = acc;
+            out[o] = acc;
         }
     }
     // vertical pass
@@ -89,6 +98,72 @@ pub fn resize(src: &[f32], rows: usize, cols: usize, out_rows: usize, out_cols: 
         }
     }
     out
+}
+
+/// The interior of a horizontal pass that halves the width: outputs `o` in `range` all read
+/// source pixels `2o − 1 … 2o + 2` with the same four weights. Run over the row split into its
+/// even and odd pixels, these sums vectorise; each is still `((((0 + w₀a) + w₁b) + w₂c) + w₃d)`,
+/// the generic loop's products in its order, so the results are bit-identical.
+struct Halving {
+    w: [f32; 4],
+    range: std::ops::Range<usize>,
+}
+
+impl Halving {
+    /// The longest run of such outputs (`taps`: first source pixel, offset into `flat`, count).
+    fn find(taps: &[(usize, usize, usize)], flat: &[f32]) -> Option<Halving> {
+        let fits = |o: usize, w: &[f32]| {
+            let (s, off, len) = taps[o];
+            len == 4 && o >= 1 && s == 2 * o - 1 && flat[off..off + 4] == *w
+        };
+        let (_, off, len) = *taps.get(1)?;
+        if len != 4 {
+            return None;
+        }
+        let w: [f32; 4] = flat[off..off + 4].try_into().ok()?;
+        let end = (1..taps.len()).take_while(|&o| fits(o, &w)).last()? + 1;
+        (end > 1).then_some(Halving { w, range: 1..end })
+    }
+
+    /// Writes the run's outputs of one source row into `out`; returns the range written.
+    fn run(
+        &self,
+        row: &[f32],
+        out: &mut [f32],
+        even: &mut Vec<f32>,
+        odd: &mut Vec<f32>,
+    ) -> std::ops::Range<usize> {
+        let (lo, hi) = (self.range.start, self.range.end);
+        // pixels 2o − 1 … 2o + 2 of the last output must exist
+        if 2 * hi + 1 > row.len() {
+            return 0..0;
+        }
+        let pairs = row.len() / 2;
+        even.resize(pairs + row.len() % 2, 0.0);
+        odd.resize(pairs, 0.0);
+        for ((e, o), p) in even.iter_mut().zip(odd.iter_mut()).zip(row.chunks_exact(2)) {
+            *e = p[0];
+            *o = p[1];
+        }
+        if row.len() % 2 == 1 {
+            even[pairs] = row[row.len() - 1];
+        }
+        let [w0, w1, w2, w3] = self.w;
+        // output o: odd[o − 1], even[o], odd[o], even[o + 1]
+        let a = &odd[lo - 1..hi - 1];
+        let b = &even[lo..hi];
+        let c = &odd[lo..hi];
+        let d = &even[lo + 1..hi + 1];
+        for ((((o, &a), &b), &c), &d) in out[lo..hi].iter_mut().zip(a).zip(b).zip(c).zip(d) {
+            let mut acc = 0f32;
+            acc += w0 * a;
+            acc += w1 * b;
+            acc += w2 * c;
+            acc += w3 * d;
+            *o = acc;
+        }
+        lo..hi
+    }
 }
 
 #[cfg(test)]
@@ -131,5 +206,84 @@ mod tests {
                 assert!((30.0 - 1e-3..=1500.0 + 1e-3).contains(&v));
             }
         }
+    }
+
+    /// The generic horizontal and vertical passes, as they were before the halving fast path.
+    fn reference(
+        src: &[f32],
+        rows: usize,
+        cols: usize,
+        out_rows: usize,
+        out_cols: usize,
+    ) -> Vec<f32> {
+        let ax = axis(cols, out_cols);
+        let mut tmp = vec![0f32; rows * out_cols];
+        for (row, out) in src.chunks_exact(cols).zip(tmp.chunks_exact_mut(out_cols)) {
+            for (o, (&s, w)) in out.iter_mut().zip(ax.start.iter().zip(&ax.weights)) {
+                let mut acc = 0f32;
+                for (a, b) in w.iter().zip(&row[s..s + w.len()]) {
+                    acc += a * b;
+                }
+                *o = acc;
+            }
+        }
+        let ay = axis(rows, out_rows);
+        let mut out = vec![0f32; out_rows * out_cols];
+        for (r, (s, w)) in ay.start.iter().zip(&ay.weights).enumerate() {
+            for (k, wk) in w.iter().enumerate() {
+                for c in 0..out_cols {
+                    out[r * out_cols + c] += wk * tmp[(s + k) * out_cols + c];
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn halving_fast_path_is_bit_identical_to_the_generic_sums() {
+        // CT-like values: air, brain, bone, with fractional parts from a hash
+        let img = |rows: usize, cols: usize| -> Vec<f32> {
+            (0..rows * cols)
+                .map(|i| {
+                    let h = (i as u32).wrapping_mul(2654435761);
+                    -1024.0 + (h >> 20) as f32 * 0.7 + (h & 0xff) as f32 / 256.0
+                })
+                .collect()
+        };
+        for (rows, cols, out_rows, out_cols) in [
+            (512, 512, 256, 256),
+            (64, 64, 32, 32),
+            (8, 6, 4, 3),
+            (10, 9, 5, 4),
+            (33, 40, 17, 20),
+            (12, 12, 6, 7),
+        ] {
+            let src = img(rows, cols);
+            let got = resize(&src, rows, cols, out_rows, out_cols);
+            let want = reference(&src, rows, cols, out_rows, out_cols);
+            assert_eq!(got.len(), want.len());
+            assert!(
+                got.iter()
+                    .zip(&want)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "{rows}×{cols} → {out_rows}×{out_cols}"
+            );
+        }
+        // the fast path is taken where it should be
+        let ax = axis(512, 256);
+        let mut off = 0;
+        let taps: Vec<(usize, usize, usize)> = ax
+            .start
+            .iter()
+            .zip(&ax.weights)
+            .map(|(&s, w)| {
+                off += w.len();
+                (s, off - w.len(), w.len())
+            })
+            .collect();
+        let flat: Vec<f32> = ax.weights.iter().flatten().copied().collect();
+        let h = Halving::find(&taps, &flat).expect("512 → 256 halves");
+        assert_eq!(h.range, 1..255);
+        assert_eq!(h.w, [0.125, 0.375, 0.375, 0.125]);
     }
 }

@@ -87,8 +87,23 @@ pub fn to_u8(v: f32) -> u8 {
 
 /// Windows an HU image of `n` pixels into `out`, channel-major `[3][n]`, as bytes.
 pub fn window_u8(hu: &[f32], windows: &Windows, out: &mut Vec<u8>) {
-    for w in &windows.0 {
-        out.extend(hu.iter().map(|&h| to_u8(w.apply(h))));
+    let n = hu.len();
+    let at = out.len();
+    out.resize(at + 3 * n, 0);
+    for (w, dst) in windows.0.iter().zip(out[at..].chunks_exact_mut(n.max(1))) {
+        // the bytes of `to_u8(w.apply(h))`, over plain slices so that it vectorises: below 0
+        // and NaN both go to 0 (`clamp` keeps NaN, which `to_u8` then turns into byte 0 too), so
+        // the value is in [0.5, 255.5], where truncating to i32 (one vector instruction, unlike
+        // the saturating cast to u8) gives the same byte
+        let lo = w.level - w.width / 2.0;
+        let width = w.width;
+        for (d, &h) in dst.iter_mut().zip(hu) {
+            let x = (h - lo) / width;
+            let x = if x >= 0.0 { x.min(1.0) } else { 0.0 };
+            let v = x * 255.0 + 0.5;
+            // SAFETY: x is in [0, 1] (NaN included: it fails `x >= 0`), so v fits an i32
+            *d = unsafe { v.to_int_unchecked::<i32>() } as u8;
+        }
     }
 }
 
@@ -129,6 +144,25 @@ mod tests {
         // brain: 40 → 128, 1000 → 255; blood: 40 → 60/200·255 = 76.5 → 77, → 255;
         // soft: 40 → 128, → 255
         assert_eq!(out, vec![128, 255, 77, 255, 128, 255]);
+    }
+
+    #[test]
+    fn bytes_appended_after_what_is_there_match_the_per_pixel_rule() {
+        // a sweep over and beyond every window, with the odd values a resize can give
+        let mut hu: Vec<f32> = (0..5000).map(|i| -1100.0 + i as f32 * 0.537).collect();
+        hu.extend([f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 15.0, 45.0]);
+        let windows = Windows::SA_DMIL;
+        let mut out = vec![7u8, 9];
+        window_u8(&hu, &windows, &mut out);
+        let mut want = vec![7u8, 9];
+        for w in &windows.0 {
+            want.extend(hu.iter().map(|&h| to_u8(w.apply(h))));
+        }
+        assert_eq!(out, want);
+        // NaN → 0, +∞ → 255 in every channel
+        let n = hu.len();
+        assert_eq!((out[2 + 5000], out[2 + 5001]), (0, 255));
+        assert_eq!((out[2 + 2 * n + 5000], out[2 + 2 * n + 5001]), (0, 255));
     }
 
     #[test]
