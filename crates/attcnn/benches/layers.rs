@@ -17,8 +17,11 @@ use burn::nn::{BatchNormConfig, PaddingConfig2d};
 use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor, TensorData};
 
+/// The allocator of the `ich` binary, set up as there.
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+mod common;
 
 /// Median and minimum seconds of `steps` runs of `f` after one warm-up run (autotuning, kernel
 /// compilation), each ending with a device sync.
@@ -117,10 +120,8 @@ fn layers(name: &str, base: Device, slices: usize, size: usize, steps: usize) {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
+    common::keep_freed_memory();
+    let args = common::numbers();
     let slices = args.first().copied().unwrap_or(32);
     let steps = args.get(1).copied().unwrap_or(3);
     let size = args.get(2).copied().unwrap_or(512);

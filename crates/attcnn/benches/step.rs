@@ -12,14 +12,7 @@ use std::time::Instant;
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// As the `ich` binary: freed memory stays in the process (mimalloc's purge delay −1, the option
-/// before `mi_option_use_numa_nodes`) unless `MIMALLOC_PURGE_DELAY` says otherwise.
-fn keep_freed_memory() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: setting an option is thread-safe in mimalloc and takes plain integers
-        unsafe { libmimalloc_sys::mi_option_set(libmimalloc_sys::mi_option_use_numa_nodes - 1, -1) }
-    }
-}
+mod common;
 
 use attcnn::training::{bag_tensor, weighted_bce};
 use attcnn::AttCnnConfig;
@@ -135,11 +128,8 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
 
 #[allow(deprecated)] // burn 0.22 deprecates burn-ndarray, measured here for comparison
 fn main() {
-    keep_freed_memory();
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
+    common::keep_freed_memory();
+    let args = common::numbers();
     let slices = args.first().copied().unwrap_or(32);
     let steps = args.get(1).copied().unwrap_or(3);
     #[cfg(feature = "ndarray")]

@@ -101,31 +101,20 @@ fn prediction_report_equals_the_one_written_before_the_change() {
         "--seed",
         "0",
     ]);
-    ok(&[
-        "-q",
-        "extract",
-        "--model",
-        s(&model),
-        "--dataset",
-        s(&ds),
-        "--out",
-        s(&feats),
-    ]);
-    ok(&[
-        "-q",
-        "fit-gp",
-        "--features",
-        s(&feats),
-        "--bundle",
-        s(&model),
-        "--model",
-        "g-vgpmil",
-        "--inducing",
-        "8",
-        "--calibrate",
-        "--seed",
-        "0",
-    ]);
+    common::gp_head(
+        &model,
+        &ds,
+        &feats,
+        &[
+            "--model",
+            "g-vgpmil",
+            "--inducing",
+            "8",
+            "--calibrate",
+            "--seed",
+            "0",
+        ],
+    );
     ok(&[
         "-q",
         "predict",

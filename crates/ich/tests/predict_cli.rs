@@ -157,18 +157,7 @@ fn a_bundle_whose_parts_do_not_fit_is_refused() {
     let ds = prep("ds32", "32");
     let ds48 = prep("ds48", "48");
     let bundle = tmp.path().join("bundle");
-    ok(&[
-        "-q",
-        "train-cnn",
-        "--dataset",
-        s(&ds),
-        "--out",
-        s(&bundle),
-        "--dim",
-        "8",
-        "--epochs",
-        "1",
-    ]);
+    common::small_cnn(&ds, &bundle);
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(bundle.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["format_version"], 1);
@@ -195,26 +184,7 @@ fn a_bundle_whose_parts_do_not_fit_is_refused() {
     assert!(!o.status.success() && err.contains("no GP head"), "{err}");
 
     let feats = tmp.path().join("f.csv");
-    ok(&[
-        "-q",
-        "extract",
-        "--model",
-        s(&bundle),
-        "--dataset",
-        s(&ds),
-        "--out",
-        s(&feats),
-    ]);
-    ok(&[
-        "-q",
-        "fit-gp",
-        "--features",
-        s(&feats),
-        "--bundle",
-        s(&bundle),
-        "--inducing",
-        "8",
-    ]);
+    common::gp_head(&bundle, &ds, &feats, &["--inducing", "8"]);
     ok(&[
         "-q",
         "predict",

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{ich, ok, s, text};
+use common::{ich, s, text};
 
 /// Exit status of a refused command: an error (1) or a usage error (2), never a panic (101).
 fn refused(args: &[&str], words: &[&str]) -> String {
@@ -43,40 +43,13 @@ fn dataset(dir: &Path) -> PathBuf {
 /// A bundle with a CNN (1 epoch) and a GP head, and its features file.
 fn bundle(dir: &Path, ds: &Path) -> (PathBuf, PathBuf) {
     let (model, feats) = (dir.join("model"), dir.join("features.csv"));
-    ok(&[
-        "-q",
-        "train-cnn",
-        "--dataset",
-        s(ds),
-        "--out",
-        s(&model),
-        "--dim",
-        "8",
-        "--epochs",
-        "1",
-    ]);
-    ok(&[
-        "-q",
-        "extract",
-        "--model",
-        s(&model),
-        "--dataset",
-        s(ds),
-        "--out",
-        s(&feats),
-    ]);
-    ok(&[
-        "-q",
-        "fit-gp",
-        "--features",
-        s(&feats),
-        "--bundle",
-        s(&model),
-        "--inducing",
-        "6",
-        "--max-epochs",
-        "5",
-    ]);
+    common::small_cnn(ds, &model);
+    common::gp_head(
+        &model,
+        ds,
+        &feats,
+        &["--inducing", "6", "--max-epochs", "5"],
+    );
     (model, feats)
 }
 

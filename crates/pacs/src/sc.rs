@@ -249,13 +249,7 @@ mod tests {
                 study_instance_uid: "1.2.3".into(),
                 ..Default::default()
             },
-            equipment: Equipment {
-                manufacturer: "m".into(),
-                model_name: "n".into(),
-                serial: "s".into(),
-                software_version: "v".into(),
-                description: "x".into(),
-            },
+            equipment: Equipment::example(),
             sop_instance_uid: "1.2.5".into(),
             series_instance_uid: "1.2.6".into(),
             series_number: 9902,

@@ -492,13 +492,7 @@ mod tests {
             series_instance_uid: "1.2.6".into(),
             series_number: 9901,
             series_description: "d".into(),
-            equipment: Equipment {
-                manufacturer: "m".into(),
-                model_name: "n".into(),
-                serial: "s".into(),
-                software_version: "v".into(),
-                description: "x".into(),
-            },
+            equipment: Equipment::example(),
             algorithm: Algorithm {
                 name: "a".into(),
                 version: "1".into(),

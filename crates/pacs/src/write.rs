@@ -199,6 +199,20 @@ pub struct Equipment {
     pub description: String,
 }
 
+#[cfg(test)]
+impl Equipment {
+    /// Placeholder values for the unit tests of the writers.
+    pub(crate) fn example() -> Self {
+        Equipment {
+            manufacturer: "m".into(),
+            model_name: "n".into(),
+            serial: "s".into(),
+            software_version: "v".into(),
+            description: "x".into(),
+        }
+    }
+}
+
 /// The Part 10 file of `obj` (explicit VR little endian).
 pub fn to_file_bytes(
     obj: InMemDicomObject,

@@ -77,6 +77,17 @@ pub fn preprocess(raw: &Path, ds: &Path, size: &str, extra: &[&str]) {
 /// A small bundle on dataset `ds`: the CNN (D = 8) trained one epoch, its features, a VGPMIL head
 /// with 8 inducing points (the mechanics of prediction, not its accuracy).
 pub fn small_bundle(ds: &Path, bundle: &Path) {
+    small_cnn(ds, bundle);
+    gp_head(
+        bundle,
+        ds,
+        &bundle.with_extension("features.csv"),
+        &["--inducing", "8"],
+    );
+}
+
+/// The CNN of [`small_bundle`] alone: D = 8, one epoch on `ds`, into `bundle`.
+pub fn small_cnn(ds: &Path, bundle: &Path) {
     ok(&[
         "-q",
         "train-cnn",
@@ -89,7 +100,11 @@ pub fn small_bundle(ds: &Path, bundle: &Path) {
         "--epochs",
         "1",
     ]);
-    let feats = bundle.with_extension("features.csv");
+}
+
+/// Extracts the features of `ds` with `bundle`'s CNN into `feats` and fits a GP head into the
+/// bundle with `ich fit-gp` and the options `fit`.
+pub fn gp_head(bundle: &Path, ds: &Path, feats: &Path, fit: &[&str]) {
     ok(&[
         "-q",
         "extract",
@@ -98,18 +113,18 @@ pub fn small_bundle(ds: &Path, bundle: &Path) {
         "--dataset",
         s(ds),
         "--out",
-        s(&feats),
+        s(feats),
     ]);
-    ok(&[
+    let mut args = vec![
         "-q",
         "fit-gp",
         "--features",
-        s(&feats),
+        s(feats),
         "--bundle",
         s(bundle),
-        "--inducing",
-        "8",
-    ]);
+    ];
+    args.extend_from_slice(fit);
+    ok(&args);
 }
 
 /// The rows of a CSV file, each as column → text.

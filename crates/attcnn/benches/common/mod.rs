@@ -1,0 +1,18 @@
+//! What the benches share: the `ich` binary's allocator set-up and the numeric arguments.
+
+/// As the `ich` binary: freed memory stays in the process (mimalloc's purge delay −1, the option
+/// before `mi_option_use_numa_nodes`) unless `MIMALLOC_PURGE_DELAY` says otherwise.
+pub fn keep_freed_memory() {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: setting an option is thread-safe in mimalloc and takes plain integers
+        unsafe { libmimalloc_sys::mi_option_set(libmimalloc_sys::mi_option_use_numa_nodes - 1, -1) }
+    }
+}
+
+/// The command line's numeric arguments, in order (cargo's own flags such as `--bench` skipped).
+pub fn numbers() -> Vec<usize> {
+    std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect()
+}
