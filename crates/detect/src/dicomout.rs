@@ -176,16 +176,6 @@ pub fn write_scan(
         .slices
         .first()
         .ok_or_else(|| Error::Invalid(format!("scan {} has no slices", scan.id)))?;
-    let context = match SourceContext::read(&first.path) {
-        Ok(c) => c,
-        Err(pacs::Error::Source { problem, .. }) => {
-            return Ok(DicomOutcome::NotApplicable(format!(
-                "{}: {problem}",
-                first.path.display()
-            )))
-        }
-        Err(e) => return Err(Error::Invalid(e.to_string())),
-    };
     // results reference their sources by UID: sources without valid UIDs (e.g. de-identified
     // challenge data with "ID_…" identifiers) cannot be referenced
     if let Some(bad) = std::iter::once(scan.series_uid.as_str())
@@ -200,6 +190,16 @@ pub fn write_scan(
             "the source's UID {bad:?} is not a valid DICOM UID, so no SR can reference it"
         )));
     }
+    let context = match SourceContext::read(&first.path) {
+        Ok(c) => c,
+        Err(pacs::Error::Source { problem, .. }) => {
+            return Ok(DicomOutcome::NotApplicable(format!(
+                "{}: {problem}",
+                first.path.display()
+            )))
+        }
+        Err(e) => return Err(Error::Invalid(e.to_string())),
+    };
     let by_uid: HashMap<&str, &str> = scan
         .slices
         .iter()
