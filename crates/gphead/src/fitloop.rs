@@ -185,9 +185,13 @@ impl Setup {
     }
 }
 
-/// Validation score: bag AUC first, log-likelihood to break ties.
+/// Early stopping's comparison of two validation scores `(bag AUC, bag log-likelihood)`: the
+/// log-likelihood first, the AUC to break ties. The log-likelihood is a proper scoring rule that
+/// moves with every epoch; the AUC of 15–20 validation bags saturates at 1 within an epoch or two
+/// and then only falls by whole swapped pairs, so stopping on it kept barely trained models
+/// (docs/GPHEAD.md).
 pub(crate) fn better(a: (f64, f64), b: (f64, f64)) -> bool {
-    a.0 > b.0 + 1e-12 || ((a.0 - b.0).abs() <= 1e-12 && a.1 > b.1)
+    a.1 > b.1 + 1e-12 || ((a.1 - b.1).abs() <= 1e-12 && a.0 > b.0)
 }
 
 /// One epoch as the tracker records it.
@@ -215,7 +219,7 @@ pub(crate) struct Snapshot {
     pub kernel: Rbf,
 }
 
-/// Early stopping on validation bag AUC (ties: log-likelihood) with patience, or convergence of
+/// Early stopping on validation bag log-likelihood (ties: AUC) with patience, or convergence of
 /// the latent means without validation data; the trace.
 pub(crate) struct Tracker {
     patience: usize,
@@ -505,4 +509,71 @@ pub(crate) fn finish(
         pi_initial,
         local,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::FitParams;
+
+    fn snapshot(tag: f64) -> Snapshot {
+        Snapshot {
+            m_w: vec![tag],
+            r: Mat::identity(1, 1),
+            pi: vec![tag],
+            kernel: Rbf {
+                variance: 0.5,
+                lengthscale: 1.0,
+            },
+        }
+    }
+
+    /// Validation AUC reaches 1 at the first epoch and then loses a swapped pair while the
+    /// validation log-likelihood keeps improving for three epochs: the kept epoch is the last of
+    /// those (stopping on the AUC with patience 2 stopped at epoch 2 and kept epoch 0), and
+    /// patience counts from it.
+    #[test]
+    fn stops_on_the_validation_log_likelihood() {
+        let p = FitParams {
+            patience: 2,
+            ..FitParams::default()
+        }
+        .validate()
+        .unwrap();
+        let mut t = Tracker::new(&p, true);
+        let scores = [
+            (1.0, -0.60),
+            (0.98, -0.45),
+            (0.98, -0.40),
+            (0.98, -0.35),
+            (1.0, -0.36),
+            (1.0, -0.35),
+            (0.96, -0.50),
+            (0.96, -0.55),
+        ];
+        let mut stopped = None;
+        for (epoch, &s) in scores.iter().enumerate() {
+            let rec = EpochRecord {
+                epoch,
+                objective: None,
+                valid: Some(s),
+                started: Instant::now(),
+                mu: &[0.0],
+                dlocal: 1.0,
+                kernel: None,
+            };
+            if t.step(rec, || snapshot(epoch as f64)) {
+                stopped = Some(epoch);
+                break;
+            }
+        }
+        // epoch 5 ties epoch 3's log-likelihood and wins on the AUC; epochs 6 and 7 are worse:
+        // patience 2 stops at epoch 7
+        assert_eq!(t.best_epoch, 5);
+        assert_eq!(stopped, Some(7));
+        assert_eq!(t.best_valid(), Some((1.0, -0.35)));
+        assert_eq!(t.finish(snapshot(-1.0)).pi, vec![5.0]);
+        assert!(better((0.9, -0.3), (1.0, -0.31)));
+        assert!(!better((1.0, -0.31), (0.9, -0.3)));
+    }
 }

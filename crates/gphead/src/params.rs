@@ -74,7 +74,7 @@ pub struct FitParams {
     pub h: f64,
     pub emax: EmaxRule,
     pub max_epochs: usize,
-    /// Early stopping: epochs without a better validation bag AUC.
+    /// Early stopping: epochs without a better validation bag log-likelihood.
     pub patience: usize,
     /// Without validation data: stop when π and μ move less than this.
     pub tol: f64,

@@ -58,7 +58,7 @@ pub struct GpArgs {
     /// Maximum number of epochs [1..=100000].
     #[arg(long, default_value_t = 200, value_parser = |s: &str| range::int_in(s, 1, 100_000))]
     max_epochs: usize,
-    /// Early stopping: epochs without a better validation bag AUC [0..=100000].
+    /// Early stopping: epochs without a better validation bag log-likelihood [0..=100000].
     #[arg(long, default_value_t = 10, value_parser = |s: &str| range::int_in(s, 0, 100_000))]
     patience: usize,
     /// Inducing points by k-means over all instances instead of half from positive and half
