@@ -61,6 +61,9 @@ pub struct Validation {
     pub platt: Option<(Platt, f64, f64)>,
     /// The map's data: 0 = the held-out bags, k = k-fold out-of-fold draws of every bag.
     pub calibration_folds: usize,
+    /// The map's pull toward the identity, chosen by cross-validation
+    /// ([`Platt::fit_draws_shrunk`]); `None`: the identity.
+    pub calibration_strength: Option<f64>,
 }
 
 /// What a fit produced.
@@ -221,6 +224,7 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
             ece: e,
             platt: None,
             calibration_folds: job.calibration_folds,
+            calibration_strength: None,
         };
         if job.calibrate {
             // one monotone map for slices and scans, fitted through the bag rule on the draws, so
@@ -235,8 +239,10 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
                     params.seed,
                 )?
             } else {
-                Platt::fit_draws(&l, &draws)
+                Platt::fit_draws_shrunk(&l, &draws, 5, params.seed)
             };
+            val.calibration_strength = c.strength;
+            let c = c.map;
             let model = &mut output.model;
             model.calibration = Some(c);
             let q: Vec<f64> = draws.iter().map(|d| mean(d, &|x| c.apply(x))).collect();

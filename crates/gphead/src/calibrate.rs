@@ -2,7 +2,11 @@
 //! increasing map, so it leaves every ranking (AUC) as it is and commutes with the max rule.
 //! Fitted on validation bags only: [`Platt::fit`] on point probabilities, [`Platt::fit_draws`]
 //! on each bag's Monte Carlo draws, so that the calibrated probability is the mean of the mapped
-//! draws (a small ridge keeps both defined on separable data).
+//! draws (a small ridge keeps both defined on separable data). [`Platt::fit_draws_shrunk`], what
+//! `ich` uses, pulls the map toward the identity as far as cross-validation over the same bags
+//! says the data support: a head trained on a bag likelihood and stopped on validation
+//! log-likelihood is often calibrated already, and a map fitted on 15–60 bags then only adds
+//! noise (docs/BENCHMARKS.md).
 
 use serde::{Deserialize, Serialize};
 
@@ -13,6 +17,14 @@ pub struct Platt {
 }
 
 use crate::special::{logit, sigmoid};
+
+/// A map from [`Platt::fit_draws_shrunk`] and the pull toward the identity chosen for it
+/// (`None`: infinite, the map is the identity).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shrunk {
+    pub map: Platt,
+    pub strength: Option<f64>,
+}
 
 impl Platt {
     pub const IDENTITY: Platt = Platt { a: 1.0, b: 0.0 };
@@ -31,6 +43,12 @@ impl Platt {
     /// `(N₊ + 1)/(N₊ + 2)` and `1/(N₋ + 2)` rather than 1 and 0, so that a small, separable
     /// validation set does not give an infinitely steep map.
     pub fn fit_draws(labels: &[u8], draws: &[Vec<f64>]) -> Platt {
+        Self::fit_draws_ridge(labels, draws, Self::STRENGTHS[0])
+    }
+
+    /// [`Platt::fit_draws`] with the penalty `strength/2 · ((a − 1)² + b²)` toward the identity
+    /// added to the negative log-likelihood (a sum over bags).
+    pub fn fit_draws_ridge(labels: &[u8], draws: &[Vec<f64>], ridge: f64) -> Platt {
         let npos = labels.iter().filter(|&&y| y == 1).count() as f64;
         let nneg = labels.len() as f64 - npos;
         let (t_pos, t_neg) = ((npos + 1.0) / (npos + 2.0), 1.0 / (nneg + 2.0));
@@ -42,7 +60,6 @@ impl Platt {
             .iter()
             .map(|d| d.iter().map(|&p| logit(p)).collect())
             .collect();
-        let ridge = 1e-3;
         let q_of = |a: f64, b: f64, xs: &[f64]| -> (f64, f64, f64) {
             // q and its derivatives along a and b
             let (mut q, mut qa, mut qb) = (0.0, 0.0, 0.0);
@@ -104,6 +121,68 @@ impl Platt {
             }
         }
         Platt { a, b }
+    }
+
+    /// The pulls toward the identity [`Platt::fit_draws_shrunk`] chooses from, weakest first;
+    /// the last, infinite, is the identity itself.
+    pub const STRENGTHS: [f64; 9] = [1e-3, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, f64::INFINITY];
+
+    /// The map with its pull toward the identity chosen by k-fold cross-validation over the
+    /// bags (stratified, seeded): for each strength of [`Platt::STRENGTHS`] the map is fitted
+    /// ([`Platt::fit_draws_ridge`]) on k − 1 folds and scored by the log-likelihood of the
+    /// held-out fold's labels under its mean mapped draws; the strength with the best total
+    /// (the stronger on ties) is refitted on every bag. k is at most the number of bags of
+    /// either label; below 2 the map is [`Platt::fit_draws`]'s.
+    pub fn fit_draws_shrunk(labels: &[u8], draws: &[Vec<f64>], folds: usize, seed: u64) -> Shrunk {
+        let npos = labels.iter().filter(|&&y| y == 1).count();
+        let k = folds.min(npos).min(labels.len() - npos);
+        let parts = if k >= 2 {
+            milbase::stratified_folds(labels, k, seed).ok()
+        } else {
+            None
+        };
+        let Some(parts) = parts else {
+            return Shrunk {
+                map: Self::fit_draws(labels, draws),
+                strength: Some(Self::STRENGTHS[0]),
+            };
+        };
+        let mean_mapped = |c: Platt, d: &[f64]| {
+            d.iter().map(|&x| c.apply(x)).sum::<f64>() / d.len().max(1) as f64
+        };
+        let fit_on = |idx: &[usize], strength: f64| {
+            if strength.is_finite() {
+                let l: Vec<u8> = idx.iter().map(|&i| labels[i]).collect();
+                let d: Vec<Vec<f64>> = idx.iter().map(|&i| draws[i].clone()).collect();
+                Self::fit_draws_ridge(&l, &d, strength)
+            } else {
+                Self::IDENTITY
+            }
+        };
+        let mut best = (f64::NEG_INFINITY, Self::STRENGTHS[0]);
+        for &strength in &Self::STRENGTHS {
+            let mut total = 0.0;
+            for held in parts.iter().filter(|h| !h.is_empty()) {
+                let rest: Vec<usize> = (0..labels.len())
+                    .filter(|i| held.binary_search(i).is_err())
+                    .collect();
+                let c = fit_on(&rest, strength);
+                let hl: Vec<u8> = held.iter().map(|&i| labels[i]).collect();
+                let hp: Vec<f64> = held.iter().map(|&i| mean_mapped(c, &draws[i])).collect();
+                total += crate::metrics::log_likelihood(&hl, &hp) * held.len() as f64;
+            }
+            // the stronger pull on ties (and within rounding)
+            if total >= best.0 - 1e-9 {
+                best = (total.max(best.0), strength);
+            }
+        }
+        let all: Vec<usize> = (0..labels.len()).collect();
+        let map = fit_on(&all, best.1);
+        tracing::debug!(strength = best.1, a = map.a, b = map.b, "calibration map");
+        Shrunk {
+            map,
+            strength: Some(best.1).filter(|s| s.is_finite()),
+        }
     }
 
     /// Fits a and b on (label, probability) pairs.
@@ -217,6 +296,36 @@ mod tests {
         assert!(
             sep.a.is_finite() && sep.a < 100.0 && sep.apply(0.6) < 0.9,
             "{sep:?}"
+        );
+    }
+
+    /// Cross-validation keeps a real distortion (a weak pull, the map recovered) and leaves a
+    /// calibrated model as it is (the identity, or a map within 0.1 of it).
+    #[test]
+    fn the_pull_toward_the_identity_follows_the_evidence() {
+        let mut labels = Vec::new();
+        let (mut distorted, mut calibrated) = (Vec::new(), Vec::new());
+        for i in 0..600 {
+            let q = (i as f64 + 0.5) / 600.0;
+            labels.push(u8::from(((i * 7919) % 1000) as f64 / 1000.0 < q));
+            distorted.push(vec![sigmoid(3.0 * logit(q) - 1.0)]);
+            calibrated.push(vec![q]);
+        }
+        let d = Platt::fit_draws_shrunk(&labels, &distorted, 5, 1);
+        assert!(d.strength.is_some_and(|s| s <= 10.0), "{d:?}");
+        assert!(
+            (d.map.a - 1.0 / 3.0).abs() < 0.08 && (d.map.b - 1.0 / 3.0).abs() < 0.15,
+            "{d:?}"
+        );
+        let c = Platt::fit_draws_shrunk(&labels, &calibrated, 5, 1);
+        assert!(c.strength.is_none_or(|s| s >= 30.0), "{c:?}");
+        assert!((c.map.a - 1.0).abs() < 0.1 && c.map.b.abs() < 0.1, "{c:?}");
+        // same seed, same choice; a label class of one bag falls back to the plain fit
+        assert_eq!(Platt::fit_draws_shrunk(&labels, &distorted, 5, 1), d);
+        let one = Platt::fit_draws_shrunk(&[1, 0, 0], &[vec![0.7], vec![0.2], vec![0.4]], 5, 1);
+        assert_eq!(
+            one.map,
+            Platt::fit_draws(&[1, 0, 0], &[vec![0.7], vec![0.2], vec![0.4]])
         );
     }
 

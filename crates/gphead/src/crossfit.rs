@@ -6,7 +6,7 @@
 
 use milbase::stratified_folds;
 
-use crate::calibrate::Platt;
+use crate::calibrate::{Platt, Shrunk};
 use crate::data::MilData;
 use crate::error::{GpError, Result};
 use crate::fit::fit_valid;
@@ -67,7 +67,7 @@ pub fn out_of_fold(
 }
 
 /// The calibration map fitted on the out-of-fold draws of every bag of `data`
-/// ([`out_of_fold`], then [`Platt::fit_draws`]).
+/// ([`out_of_fold`], then [`Platt::fit_draws_shrunk`] with as many folds, the same seed).
 pub fn calibration(
     params: &ValidParams,
     epochs: usize,
@@ -75,7 +75,12 @@ pub fn calibration(
     folds: usize,
     samples: usize,
     seed: u64,
-) -> Result<Platt> {
+) -> Result<Shrunk> {
     let oof = out_of_fold(params, epochs, data, folds, samples, seed)?;
-    Ok(Platt::fit_draws(&oof.labels, &oof.draws))
+    Ok(Platt::fit_draws_shrunk(
+        &oof.labels,
+        &oof.draws,
+        folds,
+        seed,
+    ))
 }

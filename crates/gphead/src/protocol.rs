@@ -85,8 +85,13 @@ pub struct SplitResult {
     pub fit_seconds: f64,
     pub valid_log_likelihood_before: f64,
     pub valid_log_likelihood_after: f64,
-    /// The calibration map fitted on the validation bags.
+    /// The calibration map (fitted on the validation bags, or on every training bag scored out
+    /// of fold: [`EvalOptions::calibration_folds`]).
     pub calibration: Platt,
+    /// The map's pull toward the identity, chosen by cross-validation
+    /// ([`Platt::fit_draws_shrunk`]); `None`: the identity was chosen.
+    #[serde(default)]
+    pub calibration_strength: Option<f64>,
     pub test: Option<SetResult>,
     pub external: Option<SetResult>,
 }
@@ -210,7 +215,7 @@ fn run_split(
     // bag scored out of fold
     let vl = valid.bag_labels();
     let draws = model.bag_rule_draws(valid, opts.samples, opts.seed)?;
-    let platt = if opts.calibration_folds >= 2 {
+    let shrunk = if opts.calibration_folds >= 2 {
         let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
         crate::crossfit::calibration(
             &p,
@@ -221,8 +226,9 @@ fn run_split(
             opts.seed.wrapping_add(7919 + si as u64),
         )?
     } else {
-        Platt::fit_draws(&vl, &draws)
+        Platt::fit_draws_shrunk(&vl, &draws, 5, opts.seed.wrapping_add(7919 + si as u64))
     };
+    let platt = shrunk.map;
     let vp: Vec<f64> = draws
         .iter()
         .map(|d| d.iter().sum::<f64>() / d.len().max(1) as f64)
@@ -249,6 +255,7 @@ fn run_split(
         valid_log_likelihood_before: crate::metrics::log_likelihood(&vl, &vp),
         valid_log_likelihood_after: crate::metrics::log_likelihood(&vl, &vcal),
         calibration: platt,
+        calibration_strength: shrunk.strength,
         test,
         external: ext,
     })

@@ -269,7 +269,7 @@ pub fn print_fitted(f: &Fitted) {
         );
         if let Some((c, ll, e)) = &v.platt {
             println!(
-                "Platt scaling (a = {:.3}, b = {:.3}, fitted on {}): held-out bags' log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4}",
+                "Platt scaling (a = {:.3}, b = {:.3}, fitted on {}; pull toward the identity {} by cross-validation): held-out bags' log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4}",
                 c.a,
                 c.b,
                 if v.calibration_folds >= 2 {
@@ -277,6 +277,8 @@ pub fn print_fitted(f: &Fitted) {
                 } else {
                     "the held-out bags".to_string()
                 },
+                v.calibration_strength
+                    .map_or("∞ (the identity)".to_string(), |s| format!("{s}")),
                 v.log_likelihood,
                 v.ece
             );
@@ -434,13 +436,17 @@ pub fn eval(a: EvalArgs) -> anyhow::Result<ExitCode> {
     };
     for s in &report.splits {
         println!(
-            "  split {}: chose M = {}, {} (validation bag AUC {}), {} epochs, {:.2} s",
+            "  split {}: chose M = {}, {} (validation bag AUC {}), {} epochs, {:.2} s; calibration a = {:.3}, b = {:.3} (pull toward the identity {})",
             s.split,
             s.inducing,
             s.model.name(),
             opt4(s.valid_bag_auc),
             s.epochs,
-            s.fit_seconds
+            s.fit_seconds,
+            s.calibration.a,
+            s.calibration.b,
+            s.calibration_strength
+                .map_or("∞".to_string(), |v| format!("{v}"))
         );
     }
     let rows = report.summary();
