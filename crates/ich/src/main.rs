@@ -103,6 +103,14 @@ fn run() -> anyhow::Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so a closed pipe (`ich eval-gp … | head`) made `println!` panic with a
+    // backtrace; the default action ends the process quietly, as other Unix tools do (eval-gp
+    // writes its files before it prints its table, so nothing is lost).
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     match run() {
         Ok(code) => code,
         Err(e) => {

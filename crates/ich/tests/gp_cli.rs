@@ -118,3 +118,42 @@ fn bad_features_fail_with_the_file_named() {
         assert!(o.status.success() && text(&o).contains("Usage"));
     }
 }
+
+/// `ich eval-gp … | head -1`: the reader closes the pipe after one line. The run ends without a
+/// panic (a panic exits with 101 and prints a backtrace) and its report files are complete.
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_loses_nothing() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("features.csv");
+    std::fs::write(&f, features()).unwrap();
+    let json = tmp.path().join("r.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ich"))
+        .args(["eval-gp", "--features", f.to_str().unwrap()])
+        .args(["--splits", "3", "--inducing", "10"])
+        .args(["--json", json.to_str().unwrap()])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // the reader is gone now; the rest of the table goes to a closed pipe
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(first.starts_with("vgpmil on "), "{first}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        out.status.success() || out.status.signal() == Some(13),
+        "{:?}: {stderr}",
+        out.status
+    );
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r["report"]["splits"].as_array().unwrap().len(), 3);
+}

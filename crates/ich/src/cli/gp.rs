@@ -434,30 +434,11 @@ pub fn eval(a: EvalArgs) -> anyhow::Result<ExitCode> {
         );
         r
     };
-    for s in &report.splits {
-        println!(
-            "  split {}: chose M = {}, {} (validation bag AUC {}), {} epochs, {:.2} s; calibration a = {:.3}, b = {:.3} (pull toward the identity {})",
-            s.split,
-            s.inducing,
-            s.model.name(),
-            opt4(s.valid_bag_auc),
-            s.epochs,
-            s.fit_seconds,
-            s.calibration.a,
-            s.calibration.b,
-            s.calibration_strength
-                .map_or("∞".to_string(), |v| format!("{v}"))
-        );
-    }
+    // the files first: a closed standard output (`ich eval-gp … | head`) loses nothing
     let rows = report.summary();
-    println!("{:<10} {:<24} {:>18}", "set", "metric", "mean ± std");
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["set", "metric", "mean", "std", "values"])?;
     for r in &rows {
-        println!(
-            "{:<10} {:<24} {:>9.4} ± {:<7.4}",
-            r.set, r.metric, r.mean, r.std
-        );
         let vals: Vec<String> = r.values.iter().map(|v| format!("{v:.6}")).collect();
         w.write_record([
             r.set.clone(),
@@ -475,6 +456,28 @@ pub fn eval(a: EvalArgs) -> anyhow::Result<ExitCode> {
         let v = serde_json::json!({ "report": report, "summary": rows });
         milbase::write_atomic(p, &serde_json::to_vec_pretty(&v)?)
             .with_context(|| format!("writing {}", p.display()))?;
+    }
+    for s in &report.splits {
+        println!(
+            "  split {}: chose M = {}, {} (validation bag AUC {}), {} epochs, {:.2} s; calibration a = {:.3}, b = {:.3} (pull toward the identity {})",
+            s.split,
+            s.inducing,
+            s.model.name(),
+            opt4(s.valid_bag_auc),
+            s.epochs,
+            s.fit_seconds,
+            s.calibration.a,
+            s.calibration.b,
+            s.calibration_strength
+                .map_or("∞".to_string(), |v| format!("{v}"))
+        );
+    }
+    println!("{:<10} {:<24} {:>18}", "set", "metric", "mean ± std");
+    for r in &rows {
+        println!(
+            "{:<10} {:<24} {:>9.4} ± {:<7.4}",
+            r.set, r.metric, r.mean, r.std
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
