@@ -239,7 +239,7 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
                     params.seed,
                 )?
             } else {
-                Platt::fit_draws_shrunk(&l, &draws, 5, params.seed)
+                Platt::fit_draws_shrunk(&l, &draws, Platt::CV_FOLDS, params.seed)
             };
             val.calibration_strength = c.strength;
             let c = c.map;

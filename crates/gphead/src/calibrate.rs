@@ -48,7 +48,8 @@ impl Platt {
 
     /// [`Platt::fit_draws`] with the penalty `strength/2 · ((a − 1)² + b²)` toward the identity
     /// added to the negative log-likelihood (a sum over bags).
-    pub fn fit_draws_ridge(labels: &[u8], draws: &[Vec<f64>], ridge: f64) -> Platt {
+    pub fn fit_draws_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], strength: f64) -> Platt {
+        let ridge = strength;
         let npos = labels.iter().filter(|&&y| y == 1).count() as f64;
         let nneg = labels.len() as f64 - npos;
         let (t_pos, t_neg) = ((npos + 1.0) / (npos + 2.0), 1.0 / (nneg + 2.0));
@@ -58,7 +59,7 @@ impl Platt {
             .collect();
         let x: Vec<Vec<f64>> = draws
             .iter()
-            .map(|d| d.iter().map(|&p| logit(p)).collect())
+            .map(|d| d.as_ref().iter().map(|&p| logit(p)).collect())
             .collect();
         let q_of = |a: f64, b: f64, xs: &[f64]| -> (f64, f64, f64) {
             // q and its derivatives along a and b
@@ -123,6 +124,10 @@ impl Platt {
         Platt { a, b }
     }
 
+    /// Folds of [`Platt::fit_draws_shrunk`]'s cross-validation where the caller has no fold count
+    /// of its own (a map fitted on validation bags only).
+    pub const CV_FOLDS: usize = 5;
+
     /// The pulls toward the identity [`Platt::fit_draws_shrunk`] chooses from, weakest first;
     /// the last, infinite, is the identity itself.
     pub const STRENGTHS: [f64; 9] = [1e-3, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, f64::INFINITY];
@@ -150,34 +155,43 @@ impl Platt {
         let mean_mapped = |c: Platt, d: &[f64]| {
             d.iter().map(|&x| c.apply(x)).sum::<f64>() / d.len().max(1) as f64
         };
-        let fit_on = |idx: &[usize], strength: f64| {
+        // each fold's training part and held-out part, gathered once for every strength
+        type Part<'a> = (Vec<u8>, Vec<&'a [f64]>);
+        let gather = |idx: &mut dyn Iterator<Item = usize>| -> Part<'_> {
+            idx.map(|i| (labels[i], draws[i].as_slice())).unzip()
+        };
+        let folds: Vec<(Part<'_>, Part<'_>)> = parts
+            .iter()
+            .filter(|held| !held.is_empty())
+            .map(|held| {
+                let mut rest = (0..labels.len()).filter(|i| held.binary_search(i).is_err());
+                (gather(&mut rest), gather(&mut held.iter().copied()))
+            })
+            .collect();
+        let fit_on = |l: &[u8], d: &[&[f64]], strength: f64| {
             if strength.is_finite() {
-                let l: Vec<u8> = idx.iter().map(|&i| labels[i]).collect();
-                let d: Vec<Vec<f64>> = idx.iter().map(|&i| draws[i].clone()).collect();
-                Self::fit_draws_ridge(&l, &d, strength)
+                Self::fit_draws_ridge(l, d, strength)
             } else {
                 Self::IDENTITY
             }
         };
         let mut best = (f64::NEG_INFINITY, Self::STRENGTHS[0]);
         for &strength in &Self::STRENGTHS {
-            let mut total = 0.0;
-            for held in parts.iter().filter(|h| !h.is_empty()) {
-                let rest: Vec<usize> = (0..labels.len())
-                    .filter(|i| held.binary_search(i).is_err())
-                    .collect();
-                let c = fit_on(&rest, strength);
-                let hl: Vec<u8> = held.iter().map(|&i| labels[i]).collect();
-                let hp: Vec<f64> = held.iter().map(|&i| mean_mapped(c, &draws[i])).collect();
-                total += crate::metrics::log_likelihood(&hl, &hp) * held.len() as f64;
-            }
+            let total: f64 = folds
+                .iter()
+                .map(|((tl, td), (hl, hd))| {
+                    let c = fit_on(tl, td, strength);
+                    let hp: Vec<f64> = hd.iter().map(|d| mean_mapped(c, d)).collect();
+                    crate::metrics::log_likelihood(hl, &hp) * hl.len() as f64
+                })
+                .sum();
             // the stronger pull on ties (and within rounding)
             if total >= best.0 - 1e-9 {
                 best = (total.max(best.0), strength);
             }
         }
-        let all: Vec<usize> = (0..labels.len()).collect();
-        let map = fit_on(&all, best.1);
+        let all: Vec<&[f64]> = draws.iter().map(Vec::as_slice).collect();
+        let map = fit_on(labels, &all, best.1);
         tracing::debug!(strength = best.1, a = map.a, b = map.b, "calibration map");
         Shrunk {
             map,

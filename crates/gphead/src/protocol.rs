@@ -226,7 +226,12 @@ fn run_split(
             opts.seed.wrapping_add(7919 + si as u64),
         )?
     } else {
-        Platt::fit_draws_shrunk(&vl, &draws, 5, opts.seed.wrapping_add(7919 + si as u64))
+        Platt::fit_draws_shrunk(
+            &vl,
+            &draws,
+            Platt::CV_FOLDS,
+            opts.seed.wrapping_add(7919 + si as u64),
+        )
     };
     let platt = shrunk.map;
     let vp: Vec<f64> = draws

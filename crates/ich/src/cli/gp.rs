@@ -241,6 +241,11 @@ pub fn fit(a: FitArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A calibration map's pull toward the identity as printed (`None` is infinite: the identity).
+fn pull(strength: Option<f64>) -> String {
+    strength.map_or_else(|| "∞".to_string(), |s| format!("{s}"))
+}
+
 /// What a fit did (also printed by `ich demo`).
 pub fn print_fitted(f: &Fitted) {
     let model = f.model();
@@ -277,8 +282,7 @@ pub fn print_fitted(f: &Fitted) {
                 } else {
                     "the held-out bags".to_string()
                 },
-                v.calibration_strength
-                    .map_or("∞ (the identity)".to_string(), |s| format!("{s}")),
+                pull(v.calibration_strength),
                 v.log_likelihood,
                 v.ece
             );
@@ -468,8 +472,7 @@ pub fn eval(a: EvalArgs) -> anyhow::Result<ExitCode> {
             s.fit_seconds,
             s.calibration.a,
             s.calibration.b,
-            s.calibration_strength
-                .map_or("∞".to_string(), |v| format!("{v}"))
+            pull(s.calibration_strength)
         );
     }
     println!("{:<10} {:<24} {:>18}", "set", "metric", "mean ± std");
