@@ -31,7 +31,7 @@ fn musk(name: &str, family: Model, h: f64) -> Option<f64> {
         },
         ..EvalOptions::default()
     };
-    let r = evaluate(&data, None, &opts).unwrap();
+    let r = evaluate(&data, None, &opts, &milbase::Quiet).unwrap();
     let aucs: Vec<f64> = r
         .splits
         .iter()
@@ -79,7 +79,7 @@ fn ich_features_rsna_half_and_cq500() {
                 },
                 ..EvalOptions::default()
             };
-            let r = evaluate(&rsna, Some(&cq), &opts).unwrap();
+            let r = evaluate(&rsna, Some(&cq), &opts, &milbase::Quiet).unwrap();
             let s = &r.splits[0];
             let t = s.test.as_ref().unwrap();
             let e = s.external.as_ref().unwrap();
@@ -120,7 +120,7 @@ fn ich_means(base: FitParams, grid: Grid) -> Option<(f64, f64, f64)> {
             grid: grid.clone(),
             ..EvalOptions::default()
         };
-        let r = evaluate(&rsna, Some(&cq), &opts).unwrap();
+        let r = evaluate(&rsna, Some(&cq), &opts, &milbase::Quiet).unwrap();
         let s = &r.splits[0];
         bag.push(s.test.as_ref().unwrap().bag.auc.unwrap());
         inst.push(s.test.as_ref().unwrap().instance.unwrap().auc.unwrap());

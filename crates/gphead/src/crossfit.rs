@@ -4,7 +4,8 @@
 //! A calibration map fitted on these out-of-fold draws rests on every training bag instead of the
 //! few validation bags (15 scans in an RSNA half), and still on no bag the scoring model saw.
 
-use milbase::stratified_folds;
+use milbase::{stratified_folds, Progress, Quiet};
+use rayon::prelude::*;
 
 use crate::calibrate::{Platt, Shrunk};
 use crate::data::MilData;
@@ -19,7 +20,8 @@ pub struct OutOfFold {
 }
 
 /// Scores every bag of `data` out of fold (`folds` stratified folds, `epochs` epochs per refit,
-/// `samples` Monte Carlo draws per bag); the same seed gives the same folds and draws.
+/// `samples` Monte Carlo draws per bag); the same seed gives the same folds and draws. The folds
+/// are refitted in parallel (each with its own seed: the result does not depend on the order).
 pub fn out_of_fold(
     params: &ValidParams,
     epochs: usize,
@@ -28,35 +30,39 @@ pub fn out_of_fold(
     samples: usize,
     seed: u64,
 ) -> Result<OutOfFold> {
+    out_of_fold_with(params, epochs, data, folds, samples, seed, &Quiet)
+}
+
+/// [`out_of_fold`], one `progress` step per fold refitted.
+pub(crate) fn out_of_fold_with(
+    params: &ValidParams,
+    epochs: usize,
+    data: &MilData,
+    folds: usize,
+    samples: usize,
+    seed: u64,
+    progress: &dyn Progress,
+) -> Result<OutOfFold> {
     let labels = data.bag_labels();
     let parts =
         stratified_folds(&labels, folds, seed).map_err(|e| GpError::Param(e.to_string()))?;
     let p = params.with_max_epochs(epochs.max(1))?;
+    let scored: Vec<Option<OutOfFold>> = parts
+        .par_iter()
+        .enumerate()
+        .map(|(k, held)| {
+            let r = score_fold(&p, data, &parts, k, held, samples, seed);
+            progress.inc(1);
+            r
+        })
+        .collect::<Result<_>>()?;
     let mut out = OutOfFold {
         labels: Vec::with_capacity(labels.len()),
         draws: Vec::with_capacity(labels.len()),
     };
-    for (k, held) in parts.iter().enumerate() {
-        if held.is_empty() {
-            continue;
-        }
-        let rest: Vec<usize> = parts
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != k)
-            .flat_map(|(_, f)| f.iter().copied())
-            .collect();
-        let train = data.subset(&rest);
-        if train.bags.iter().all(|b| b.label == 0) || train.bags.iter().all(|b| b.label == 1) {
-            continue;
-        }
-        let heldout = data.subset(held);
-        let fitted = fit_valid(&p, &train, None)?;
-        let d = fitted
-            .model
-            .bag_rule_draws(&heldout, samples, seed.wrapping_add(k as u64))?;
-        out.labels.extend(heldout.bag_labels());
-        out.draws.extend(d);
+    for fold in scored.into_iter().flatten() {
+        out.labels.extend(fold.labels);
+        out.draws.extend(fold.draws);
     }
     if out.labels.is_empty() {
         return Err(GpError::Data(
@@ -64,6 +70,41 @@ pub fn out_of_fold(
         ));
     }
     Ok(out)
+}
+
+/// Fold `k` (bags `held`) scored by a model fitted on the other folds; `None` when the fold is
+/// empty or the other folds lack one of the two labels.
+fn score_fold(
+    p: &ValidParams,
+    data: &MilData,
+    parts: &[Vec<usize>],
+    k: usize,
+    held: &[usize],
+    samples: usize,
+    seed: u64,
+) -> Result<Option<OutOfFold>> {
+    if held.is_empty() {
+        return Ok(None);
+    }
+    let rest: Vec<usize> = parts
+        .iter()
+        .enumerate()
+        .filter(|&(j, _)| j != k)
+        .flat_map(|(_, f)| f.iter().copied())
+        .collect();
+    let train = data.subset(&rest);
+    if train.bags.iter().all(|b| b.label == 0) || train.bags.iter().all(|b| b.label == 1) {
+        return Ok(None);
+    }
+    let heldout = data.subset(held);
+    let fitted = fit_valid(p, &train, None)?;
+    let d = fitted
+        .model
+        .bag_rule_draws(&heldout, samples, seed.wrapping_add(k as u64))?;
+    Ok(Some(OutOfFold {
+        labels: heldout.bag_labels(),
+        draws: d,
+    }))
 }
 
 /// The calibration map fitted on the out-of-fold draws of every bag of `data`
@@ -76,7 +117,20 @@ pub fn calibration(
     samples: usize,
     seed: u64,
 ) -> Result<Shrunk> {
-    let oof = out_of_fold(params, epochs, data, folds, samples, seed)?;
+    calibration_with(params, epochs, data, folds, samples, seed, &Quiet)
+}
+
+/// [`calibration`], one `progress` step per fold refitted.
+pub(crate) fn calibration_with(
+    params: &ValidParams,
+    epochs: usize,
+    data: &MilData,
+    folds: usize,
+    samples: usize,
+    seed: u64,
+    progress: &dyn Progress,
+) -> Result<Shrunk> {
+    let oof = out_of_fold_with(params, epochs, data, folds, samples, seed, progress)?;
     Ok(Platt::fit_draws_shrunk(
         &oof.labels,
         &oof.draws,

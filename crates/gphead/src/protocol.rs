@@ -3,7 +3,8 @@
 
 use std::time::Instant;
 
-use milbase::{stratified_folds, stratified_holdout};
+use milbase::{stratified_folds, stratified_holdout, Progress};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::calibrate::Platt;
@@ -189,24 +190,35 @@ fn run_split(
     [fit_data, valid, test, pool]: [&MilData; 4],
     external: Option<&MilData>,
     opts: &EvalOptions,
+    progress: &dyn Progress,
 ) -> Result<SplitResult> {
+    // the grid points are fitted in parallel, each with the split's seed, and compared in grid
+    // order: the choice does not depend on which fit ends first
+    let fitted: Vec<Candidate> = grid
+        .par_iter()
+        .map(|&(m, link)| {
+            let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
+            let t = Instant::now();
+            let out = fit_valid(&p, fit_data, Some(valid))?;
+            let secs = t.elapsed().as_secs_f64();
+            let t = &out.model.training;
+            let score = (
+                t.valid_bag_auc.unwrap_or(f64::NEG_INFINITY),
+                t.valid_bag_log_likelihood.unwrap_or(f64::NEG_INFINITY),
+            );
+            tracing::info!(split = si, m, link = %link.name(), valid_auc = score.0, valid_ll = score.1, secs, "grid point");
+            progress.inc(1);
+            Ok((score, m, link, out, secs))
+        })
+        .collect::<Result<_>>()?;
     let mut best: Option<Candidate> = None;
-    for &(m, link) in grid {
-        let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
-        let t = Instant::now();
-        let out = fit_valid(&p, fit_data, Some(valid))?;
-        let secs = t.elapsed().as_secs_f64();
-        let t = &out.model.training;
-        let score = (
-            t.valid_bag_auc.unwrap_or(f64::NEG_INFINITY),
-            t.valid_bag_log_likelihood.unwrap_or(f64::NEG_INFINITY),
-        );
-        tracing::info!(split = si, m, link = %link.name(), valid_auc = score.0, valid_ll = score.1, secs, "grid point");
+    for c in fitted {
+        let score = c.0;
         // validation bag AUC, ties broken by validation log-likelihood
         if best.as_ref().is_none_or(|b| {
             score.0 > b.0 .0 + 1e-12 || ((score.0 - b.0 .0).abs() <= 1e-12 && score.1 > b.0 .1)
         }) {
-            best = Some((score, m, link, out, secs));
+            best = Some(c);
         }
     }
     let (score, m, link, out, secs) = best.ok_or_else(|| GpError::Param("empty grid".into()))?;
@@ -217,13 +229,14 @@ fn run_split(
     let draws = model.bag_rule_draws(valid, opts.samples, opts.seed)?;
     let shrunk = if opts.calibration_folds >= 2 {
         let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
-        crate::crossfit::calibration(
+        crate::crossfit::calibration_with(
             &p,
             out.best_epoch + 1,
             pool,
             opts.calibration_folds,
             opts.samples,
             opts.seed.wrapping_add(7919 + si as u64),
+            progress,
         )?
     } else {
         Platt::fit_draws_shrunk(
@@ -279,11 +292,14 @@ fn check_external(data: &MilData, external: Option<&MilData>) -> Result<()> {
 }
 
 /// Runs the protocol on `data` with splits made here (k stratified folds or one hold-out),
-/// optionally also testing every split's model on `external`.
+/// optionally also testing every split's model on `external`. The splits run in parallel, each
+/// with its own seeds (the report does not depend on the order they end in); `progress` counts
+/// the fits.
 pub fn evaluate(
     data: &MilData,
     external: Option<&MilData>,
     opts: &EvalOptions,
+    progress: &dyn Progress,
 ) -> Result<EvalReport> {
     check_external(data, external)?;
     let labels = data.bag_labels();
@@ -314,74 +330,98 @@ pub fn evaluate(
         };
     let base = opts.base.validate()?;
     let grid = base.model.grid(&opts.grid);
-    let mut results = Vec::new();
-    for (si, (train_bags, test_bags)) in splits.iter().enumerate() {
-        let train_labels: Vec<u8> = train_bags.iter().map(|&b| labels[b]).collect();
-        let (fit_idx, val_idx) = stratified_holdout(
-            &train_labels,
-            opts.valid_fraction,
-            opts.seed + 1000 + si as u64,
-        )
-        .map_err(|e| GpError::Param(e.to_string()))?;
-        let fit_data = data.subset(&fit_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
-        let valid = data.subset(&val_idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>());
-        let test = data.subset(test_bags);
-        let pool = data.subset(train_bags);
-        results.push(run_split(
-            si,
-            &base,
-            &grid,
-            [&fit_data, &valid, &test, &pool],
-            external,
-            opts,
-        )?);
-    }
+    progress.stage("GP fits", fits(splits.len(), grid.len(), opts));
+    let results = splits
+        .par_iter()
+        .enumerate()
+        .map(|(si, (train_bags, test_bags))| {
+            let train_labels: Vec<u8> = train_bags.iter().map(|&b| labels[b]).collect();
+            let (fit_idx, val_idx) = stratified_holdout(
+                &train_labels,
+                opts.valid_fraction,
+                opts.seed + 1000 + si as u64,
+            )
+            .map_err(|e| GpError::Param(e.to_string()))?;
+            let pick = |idx: &[usize]| idx.iter().map(|&i| train_bags[i]).collect::<Vec<_>>();
+            let fit_data = data.subset(&pick(&fit_idx));
+            let valid = data.subset(&pick(&val_idx));
+            let test = data.subset(test_bags);
+            let pool = data.subset(train_bags);
+            run_split(
+                si,
+                &base,
+                &grid,
+                [&fit_data, &valid, &test, &pool],
+                external,
+                opts,
+                progress,
+            )
+        })
+        .collect::<Result<Vec<_>>>();
+    progress.done();
     Ok(EvalReport {
         options: opts.clone(),
-        splits: results,
+        splits: results?,
     })
+}
+
+/// How many fits a run of the protocol makes: every grid point of every split, and the
+/// cross-fitting refits.
+fn fits(splits: usize, grid: usize, opts: &EvalOptions) -> u64 {
+    let refits = if opts.calibration_folds >= 2 {
+        opts.calibration_folds
+    } else {
+        0
+    };
+    (splits * (grid + refits)) as u64
 }
 
 /// Runs the protocol on given splits: split `k` is fitted, stopped and calibrated on its named
 /// `fit` and `valid` bags of `data(k)` (the map on `valid`, or cross-fitted over both:
 /// [`EvalOptions::calibration_folds`]) and tested on its `test` bags and on `external(k)` (the
-/// data may differ per split, as the five RSNA feature files do).
+/// data may differ per split, as the five RSNA feature files do). In parallel, as [`evaluate`].
 pub fn evaluate_fixed<'a>(
     splits: &[(usize, FixedSplit)],
-    data: impl Fn(usize) -> Result<&'a MilData>,
-    external: impl Fn(usize) -> Result<Option<&'a MilData>>,
+    data: impl Fn(usize) -> Result<&'a MilData> + Sync,
+    external: impl Fn(usize) -> Result<Option<&'a MilData>> + Sync,
     opts: &EvalOptions,
+    progress: &dyn Progress,
 ) -> Result<EvalReport> {
     let base = opts.base.validate()?;
     let grid = base.model.grid(&opts.grid);
-    let mut results = Vec::new();
-    for (k, split) in splits {
-        let (d, e) = (data(*k)?, external(*k)?);
-        check_external(d, e)?;
-        let [f, v, t] = split.indices(d)?;
-        if f.is_empty() || v.is_empty() {
-            return Err(GpError::Data(format!(
-                "split {k}: no fit or no validation bags"
-            )));
-        }
-        let pool: Vec<usize> = f.iter().chain(&v).copied().collect();
-        results.push(run_split(
-            *k,
-            &base,
-            &grid,
-            [
-                &d.subset(&f),
-                &d.subset(&v),
-                &d.subset(&t),
-                &d.subset(&pool),
-            ],
-            e,
-            opts,
-        )?);
-    }
+    progress.stage("GP fits", fits(splits.len(), grid.len(), opts));
+    let results = splits
+        .par_iter()
+        .map(|(k, split)| {
+            let (d, e) = (data(*k)?, external(*k)?);
+            check_external(d, e)?;
+            let [f, v, t] = split.indices(d)?;
+            if f.is_empty() || v.is_empty() {
+                return Err(GpError::Data(format!(
+                    "split {k}: no fit or no validation bags"
+                )));
+            }
+            let pool: Vec<usize> = f.iter().chain(&v).copied().collect();
+            run_split(
+                *k,
+                &base,
+                &grid,
+                [
+                    &d.subset(&f),
+                    &d.subset(&v),
+                    &d.subset(&t),
+                    &d.subset(&pool),
+                ],
+                e,
+                opts,
+                progress,
+            )
+        })
+        .collect::<Result<Vec<_>>>();
+    progress.done();
     Ok(EvalReport {
         options: opts.clone(),
-        splits: results,
+        splits: results?,
     })
 }
 

@@ -147,3 +147,80 @@ fn cross_fitting_scores_every_bag_by_a_model_that_did_not_see_it() {
     let again = gphead::crossfit::out_of_fold(&p, 40, &data, 5, 50, 2).unwrap();
     assert_eq!(again.draws, oof.draws);
 }
+
+/// Counts what the protocol reports.
+#[derive(Default)]
+struct Count {
+    len: std::sync::atomic::AtomicU64,
+    done: std::sync::atomic::AtomicU64,
+}
+
+impl milbase::Progress for Count {
+    fn stage(&self, _name: &str, len: u64) {
+        self.len.store(len, std::sync::atomic::Ordering::SeqCst);
+    }
+    fn inc(&self, n: u64) {
+        self.done.fetch_add(n, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn splits_run_in_parallel_give_what_each_split_gives_alone() {
+    use gphead::protocol::{evaluate_fixed, EvalOptions, FixedSplit};
+    let data = synthetic(90, 4);
+    let names: Vec<String> = data.bags.iter().map(|b| b.name.clone()).collect();
+    // three splits of the same bags: 30 test bags each, the rest 48 fit + 12 valid
+    let splits: Vec<(usize, FixedSplit)> = (0..3)
+        .map(|k| {
+            let test: Vec<String> = names[k * 30..(k + 1) * 30].to_vec();
+            let rest: Vec<String> = names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i / 30 != k)
+                .map(|(_, n)| n.clone())
+                .collect();
+            let (valid, fit) = rest.split_at(12);
+            let split = FixedSplit {
+                fit: fit.to_vec(),
+                valid: valid.to_vec(),
+                test,
+            };
+            (k, split)
+        })
+        .collect();
+    let opts = EvalOptions {
+        grid: gphead::Grid {
+            inducing: vec![10, 20],
+            ..Default::default()
+        },
+        base: FitParams {
+            model: Model::Vgpmil,
+            emax: gphead::EmaxRule::LooMax,
+            max_epochs: 15,
+            ..FitParams::default()
+        },
+        samples: 50,
+        calibration_folds: 3,
+        ..EvalOptions::default()
+    };
+    let count = Count::default();
+    let all = evaluate_fixed(&splits, |_| Ok(&data), |_| Ok(None), &opts, &count).unwrap();
+    // 3 splits × (2 grid points + 3 cross-fitting refits), every one counted
+    let load = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!((load(&count.len), load(&count.done)), (15, 15));
+    assert_eq!(all.splits.len(), 3);
+    for (k, split) in &splits {
+        let alone = evaluate_fixed(
+            &[(*k, split.clone())],
+            |_| Ok(&data),
+            |_| Ok(None),
+            &opts,
+            &milbase::Quiet,
+        )
+        .unwrap();
+        let (mut a, mut b) = (all.splits[*k].clone(), alone.splits[0].clone());
+        assert_eq!(a.split, *k);
+        (a.fit_seconds, b.fit_seconds) = (0.0, 0.0);
+        assert_eq!(a, b, "split {k}");
+    }
+}

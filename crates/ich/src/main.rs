@@ -93,7 +93,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::TrainCnn(a) => cli::cnn::train(a, &bars),
         Command::Extract(a) => cli::cnn::extract(a, &bars),
         Command::FitGp(a) => cli::gp::fit(a),
-        Command::EvalGp(a) => cli::gp::eval(a),
+        Command::EvalGp(a) => cli::gp::eval(a, &bars),
         Command::Predict(a) => cli::predict::run(a, &bars),
         Command::Checkpoint(a) => cli::checkpoint::run(a),
         Command::Import(a) => cli::checkpoint::import(a),

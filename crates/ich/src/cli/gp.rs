@@ -368,7 +368,7 @@ fn for_split(p: &std::path::Path, k: usize) -> PathBuf {
     PathBuf::from(p.display().to_string().replace("{split}", &k.to_string()))
 }
 
-pub fn eval(a: EvalArgs) -> anyhow::Result<ExitCode> {
+pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
     let opts = EvalOptions {
         grid: Grid {
             inducing: a.inducing.clone(),
@@ -408,6 +408,7 @@ pub fn eval(a: EvalArgs) -> anyhow::Result<ExitCode> {
             |k| get(for_split(&a.features, k)),
             |k| a.test.as_ref().map(|t| get(for_split(t, k))).transpose(),
             &opts,
+            bars,
         )?;
         println!(
             "{} on {} with the splits of {} ({} splits){}",
@@ -424,7 +425,7 @@ pub fn eval(a: EvalArgs) -> anyhow::Result<ExitCode> {
     } else {
         let data = detect::features::read(&a.features)?;
         let external = a.test.as_deref().map(detect::features::read).transpose()?;
-        let r = evaluate(&data, external.as_ref(), &opts)?;
+        let r = evaluate(&data, external.as_ref(), &opts, bars)?;
         println!(
             "{} on {} ({} bags, {} instances){}",
             a.gp.model.cli_name(),
