@@ -83,6 +83,9 @@ pub struct SplitResult {
     pub model: Model,
     pub valid_bag_auc: Option<f64>,
     pub epochs: usize,
+    /// The kept model's kernel (moved from its start by the kernel steps, when they run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<crate::kernel::Rbf>,
     pub fit_seconds: f64,
     pub valid_log_likelihood_before: f64,
     pub valid_log_likelihood_after: f64,
@@ -269,6 +272,7 @@ fn run_split(
         model: link,
         valid_bag_auc: Some(score.0).filter(|s| s.is_finite()),
         epochs: out.trace.len(),
+        kernel: Some(model.kernel),
         fit_seconds: secs,
         valid_log_likelihood_before: crate::metrics::log_likelihood(&vl, &vp),
         valid_log_likelihood_after: crate::metrics::log_likelihood(&vl, &vcal),

@@ -81,6 +81,13 @@ fn fit_and_eval_write_their_files() {
     );
     let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(r["report"]["splits"].as_array().unwrap().len(), 3);
+    // each split records and prints the kernel its kept model ended with
+    for s in r["report"]["splits"].as_array().unwrap() {
+        let k = &s["kernel"];
+        assert!(k["variance"].as_f64().unwrap() > 0.0, "{s}");
+        assert!(k["lengthscale"].as_f64().unwrap() > 0.0, "{s}");
+    }
+    assert_eq!(out.matches(", kernel v = ").count(), 3, "{out}");
     let auc = r["summary"]
         .as_array()
         .unwrap()

@@ -464,12 +464,15 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
     }
     for s in &report.splits {
         println!(
-            "  split {}: chose M = {}, {} (validation bag AUC {}), {} epochs, {:.2} s; calibration a = {:.3}, b = {:.3} (pull toward the identity {})",
+            "  split {}: chose M = {}, {} (validation bag AUC {}), {} epochs{}, {:.2} s; calibration a = {:.3}, b = {:.3} (pull toward the identity {})",
             s.split,
             s.inducing,
             s.model.name(),
             opt4(s.valid_bag_auc),
             s.epochs,
+            s.kernel
+                .map(|k| format!(", kernel v = {:.3}, l = {:.3}", k.variance, k.lengthscale))
+                .unwrap_or_default(),
             s.fit_seconds,
             s.calibration.a,
             s.calibration.b,
