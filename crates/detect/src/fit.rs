@@ -237,6 +237,7 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
                     job.calibration_folds,
                     job.samples,
                     params.seed,
+                    &milbase::Quiet,
                 )?
             } else {
                 Platt::fit_draws_shrunk(&l, &draws, Platt::CV_FOLDS, params.seed)

@@ -4,7 +4,7 @@
 //! A calibration map fitted on these out-of-fold draws rests on every training bag instead of the
 //! few validation bags (15 scans in an RSNA half), and still on no bag the scoring model saw.
 
-use milbase::{stratified_folds, Progress, Quiet};
+use milbase::{stratified_folds, Progress};
 use rayon::prelude::*;
 
 use crate::calibrate::{Platt, Shrunk};
@@ -21,20 +21,9 @@ pub struct OutOfFold {
 
 /// Scores every bag of `data` out of fold (`folds` stratified folds, `epochs` epochs per refit,
 /// `samples` Monte Carlo draws per bag); the same seed gives the same folds and draws. The folds
-/// are refitted in parallel (each with its own seed: the result does not depend on the order).
+/// are refitted in parallel (each with its own seed: the result does not depend on the order), one
+/// `progress` step each.
 pub fn out_of_fold(
-    params: &ValidParams,
-    epochs: usize,
-    data: &MilData,
-    folds: usize,
-    samples: usize,
-    seed: u64,
-) -> Result<OutOfFold> {
-    out_of_fold_with(params, epochs, data, folds, samples, seed, &Quiet)
-}
-
-/// [`out_of_fold`], one `progress` step per fold refitted.
-pub(crate) fn out_of_fold_with(
     params: &ValidParams,
     epochs: usize,
     data: &MilData,
@@ -116,21 +105,9 @@ pub fn calibration(
     folds: usize,
     samples: usize,
     seed: u64,
-) -> Result<Shrunk> {
-    calibration_with(params, epochs, data, folds, samples, seed, &Quiet)
-}
-
-/// [`calibration`], one `progress` step per fold refitted.
-pub(crate) fn calibration_with(
-    params: &ValidParams,
-    epochs: usize,
-    data: &MilData,
-    folds: usize,
-    samples: usize,
-    seed: u64,
     progress: &dyn Progress,
 ) -> Result<Shrunk> {
-    let oof = out_of_fold_with(params, epochs, data, folds, samples, seed, progress)?;
+    let oof = out_of_fold(params, epochs, data, folds, samples, seed, progress)?;
     Ok(Platt::fit_draws_shrunk(
         &oof.labels,
         &oof.draws,

@@ -232,7 +232,7 @@ fn run_split(
     let draws = model.bag_rule_draws(valid, opts.samples, opts.seed)?;
     let shrunk = if opts.calibration_folds >= 2 {
         let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
-        crate::crossfit::calibration_with(
+        crate::crossfit::calibration(
             &p,
             out.best_epoch + 1,
             pool,

@@ -124,7 +124,7 @@ fn cross_fitting_scores_every_bag_by_a_model_that_did_not_see_it() {
     }
     .validate()
     .unwrap();
-    let oof = gphead::crossfit::out_of_fold(&p, 40, &data, 5, 50, 2).unwrap();
+    let oof = gphead::crossfit::out_of_fold(&p, 40, &data, 5, 50, 2, &milbase::Quiet).unwrap();
     // every bag once
     assert_eq!(oof.labels.len(), data.bags.len());
     let count = |l: &[u8]| l.iter().filter(|&&h| h == 1).count();
@@ -144,7 +144,7 @@ fn cross_fitting_scores_every_bag_by_a_model_that_did_not_see_it() {
     assert!(seen_auc > 0.75, "in-sample AUC {seen_auc}");
     assert!((oof_auc - 0.5).abs() < 0.15, "out-of-fold AUC {oof_auc}");
     // same seed, same draws
-    let again = gphead::crossfit::out_of_fold(&p, 40, &data, 5, 50, 2).unwrap();
+    let again = gphead::crossfit::out_of_fold(&p, 40, &data, 5, 50, 2, &milbase::Quiet).unwrap();
     assert_eq!(again.draws, oof.draws);
 }
 
