@@ -46,10 +46,9 @@ impl Platt {
         Self::fit_draws_ridge(labels, draws, Self::STRENGTHS[0])
     }
 
-    /// [`Platt::fit_draws`] with the penalty `strength/2 · ((a − 1)² + b²)` toward the identity
+    /// [`Platt::fit_draws`] with the penalty `ridge/2 · ((a − 1)² + b²)` toward the identity
     /// added to the negative log-likelihood (a sum over bags).
-    pub fn fit_draws_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], strength: f64) -> Platt {
-        let ridge = strength;
+    pub fn fit_draws_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], ridge: f64) -> Platt {
         let npos = labels.iter().filter(|&&y| y == 1).count() as f64;
         let nneg = labels.len() as f64 - npos;
         let (t_pos, t_neg) = ((npos + 1.0) / (npos + 2.0), 1.0 / (nneg + 2.0));
@@ -164,6 +163,7 @@ impl Platt {
             .iter()
             .filter(|held| !held.is_empty())
             .map(|held| {
+                // stratified_folds returns each fold in ascending order
                 let mut rest = (0..labels.len()).filter(|i| held.binary_search(i).is_err());
                 (gather(&mut rest), gather(&mut held.iter().copied()))
             })

@@ -334,11 +334,11 @@ pub fn evaluate(
         };
     let base = opts.base.validate()?;
     let grid = base.model.grid(&opts.grid);
-    progress.stage("GP fits", fits(splits.len(), grid.len(), opts));
-    let results = splits
-        .par_iter()
-        .enumerate()
-        .map(|(si, (train_bags, test_bags))| {
+    let results = in_parallel(
+        &splits,
+        fits(splits.len(), grid.len(), opts),
+        progress,
+        |si, (train_bags, test_bags)| {
             let train_labels: Vec<u8> = train_bags.iter().map(|&b| labels[b]).collect();
             let (fit_idx, val_idx) = stratified_holdout(
                 &train_labels,
@@ -360,13 +360,30 @@ pub fn evaluate(
                 opts,
                 progress,
             )
-        })
-        .collect::<Result<Vec<_>>>();
-    progress.done();
+        },
+    )?;
     Ok(EvalReport {
         options: opts.clone(),
-        splits: results?,
+        splits: results,
     })
+}
+
+/// `run(i, item)` for every item in parallel, in a progress stage of `fits` steps (the fits count
+/// themselves); the results in the items' order.
+fn in_parallel<T: Sync>(
+    items: &[T],
+    fits: u64,
+    progress: &dyn Progress,
+    run: impl Fn(usize, &T) -> Result<SplitResult> + Sync,
+) -> Result<Vec<SplitResult>> {
+    progress.stage("GP fits", fits);
+    let results = items
+        .par_iter()
+        .enumerate()
+        .map(|(i, item)| run(i, item))
+        .collect();
+    progress.done();
+    results
 }
 
 /// How many fits a run of the protocol makes: every grid point of every split, and the
@@ -393,10 +410,11 @@ pub fn evaluate_fixed<'a>(
 ) -> Result<EvalReport> {
     let base = opts.base.validate()?;
     let grid = base.model.grid(&opts.grid);
-    progress.stage("GP fits", fits(splits.len(), grid.len(), opts));
-    let results = splits
-        .par_iter()
-        .map(|(k, split)| {
+    let results = in_parallel(
+        splits,
+        fits(splits.len(), grid.len(), opts),
+        progress,
+        |_, (k, split)| {
             let (d, e) = (data(*k)?, external(*k)?);
             check_external(d, e)?;
             let [f, v, t] = split.indices(d)?;
@@ -420,12 +438,11 @@ pub fn evaluate_fixed<'a>(
                 opts,
                 progress,
             )
-        })
-        .collect::<Result<Vec<_>>>();
-    progress.done();
+        },
+    )?;
     Ok(EvalReport {
         options: opts.clone(),
-        splits: results?,
+        splits: results,
     })
 }
 

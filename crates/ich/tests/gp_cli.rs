@@ -30,11 +30,17 @@ fn features() -> String {
     s
 }
 
-#[test]
-fn fit_and_eval_write_their_files() {
+/// A temporary folder holding `features()` as `features.csv`.
+fn features_file() -> (tempfile::TempDir, std::path::PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let f = tmp.path().join("features.csv");
     std::fs::write(&f, features()).unwrap();
+    (tmp, f)
+}
+
+#[test]
+fn fit_and_eval_write_their_files() {
+    let (tmp, f) = features_file();
     let model = tmp.path().join("gp.json");
     let o = ich(&[
         "fit-gp",
@@ -134,9 +140,7 @@ fn a_closed_standard_output_loses_nothing() {
     use std::io::{BufRead, BufReader};
     use std::os::unix::process::ExitStatusExt;
     use std::process::{Command, Stdio};
-    let tmp = tempfile::tempdir().unwrap();
-    let f = tmp.path().join("features.csv");
-    std::fs::write(&f, features()).unwrap();
+    let (tmp, f) = features_file();
     let json = tmp.path().join("r.json");
     let mut child = Command::new(env!("CARGO_BIN_EXE_ich"))
         .args(["eval-gp", "--features", f.to_str().unwrap()])

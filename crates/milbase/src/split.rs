@@ -35,7 +35,8 @@ fn check_labels(labels: &[u8]) -> Result<(), SplitError> {
     }
 }
 
-/// Stratified assignment of bags to `k ≥ 1` folds (shuffled per class, dealt round-robin).
+/// Stratified assignment of bags to `k ≥ 1` folds (shuffled per class, dealt round-robin); each
+/// fold's indices in ascending order.
 pub fn stratified_folds(labels: &[u8], k: usize, seed: u64) -> Result<Vec<Vec<usize>>, SplitError> {
     check_labels(labels)?;
     if k == 0 {
