@@ -38,6 +38,10 @@ pub struct EvalOptions {
     /// ([`crate::crossfit`]).
     #[serde(default)]
     pub calibration_folds: usize,
+    /// Keep every test and external bag's prediction in the report ([`SetResult::bags`]), so
+    /// that others can compute their own figures or compare with another code bag by bag.
+    #[serde(default)]
+    pub keep_predictions: bool,
 }
 
 impl Default for EvalOptions {
@@ -54,6 +58,7 @@ impl Default for EvalOptions {
             samples: 200,
             seed: 0,
             calibration_folds: 0,
+            keep_predictions: false,
         }
     }
 }
@@ -74,6 +79,23 @@ pub struct SetResult {
     pub instance_calibrated: Option<Metrics>,
     /// AUC of the CNN's own `bag_cnn_probability` on the same bags, when present.
     pub cnn_bag_auc: Option<f64>,
+    /// Every bag's prediction, when [`EvalOptions::keep_predictions`] asks for them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bags: Vec<BagRow>,
+}
+
+/// One test bag's prediction in an evaluation: the head's own probability by the bag rule and the
+/// calibrated one with its spread and 90 % interval (all from the same draws).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BagRow {
+    pub bag: String,
+    pub label: u8,
+    /// Its number of instances (slices).
+    pub instances: usize,
+    /// The uncalibrated probability (Monte Carlo mean) by the model's bag rule.
+    pub raw: f64,
+    /// The calibrated probability: mean, sd and 90 % interval.
+    pub calibrated: crate::predict::Summary,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -121,6 +143,7 @@ fn evaluate_set(
     data: &MilData,
     samples: usize,
     seed: u64,
+    keep: bool,
 ) -> Result<SetResult> {
     let (pred, cal) = model.predict_both(data, samples, seed, platt)?;
     let labels = data.bag_labels();
@@ -145,6 +168,22 @@ fn evaluate_set(
         instance,
         instance_calibrated,
         cnn_bag_auc,
+        bags: if keep {
+            data.bags
+                .iter()
+                .zip(&pred.bags)
+                .zip(&cal.bags)
+                .map(|((b, r), c)| BagRow {
+                    bag: b.name.clone(),
+                    label: b.label,
+                    instances: b.instances.len(),
+                    raw: r.mean(model.bag_rule),
+                    calibrated: c.get(model.bag_rule),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
     })
 }
 
@@ -261,10 +300,26 @@ fn run_split(
     let test = if test.bags.is_empty() {
         None
     } else {
-        Some(evaluate_set(&model, platt, test, opts.samples, opts.seed)?)
+        Some(evaluate_set(
+            &model,
+            platt,
+            test,
+            opts.samples,
+            opts.seed,
+            opts.keep_predictions,
+        )?)
     };
     let ext = external
-        .map(|e| evaluate_set(&model, platt, e, opts.samples, opts.seed))
+        .map(|e| {
+            evaluate_set(
+                &model,
+                platt,
+                e,
+                opts.samples,
+                opts.seed,
+                opts.keep_predictions,
+            )
+        })
         .transpose()?;
     Ok(SplitResult {
         split: si,

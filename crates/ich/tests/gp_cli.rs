@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{ich, text};
+use common::{csv_rows, ich, text};
 
 use std::fmt::Write as _;
 
@@ -106,6 +106,101 @@ fn fit_and_eval_write_their_files() {
     assert!(std::fs::read_to_string(&csv)
         .unwrap()
         .starts_with("set,metric,mean,std,values"));
+}
+
+/// AUC by counting pairs (ties count half): written here, apart from the library's.
+fn pair_auc(labels: &[u8], p: &[f64]) -> f64 {
+    let (mut wins, mut pairs) = (0.0, 0.0);
+    for (i, &li) in labels.iter().enumerate() {
+        for (j, &lj) in labels.iter().enumerate() {
+            if li == 1 && lj == 0 {
+                pairs += 1.0;
+                wins += if p[i] > p[j] {
+                    1.0
+                } else if p[i] == p[j] {
+                    0.5
+                } else {
+                    0.0
+                };
+            }
+        }
+    }
+    wins / pairs
+}
+
+/// `--predictions`: with 3 folds every bag is tested once, so the file has a row per bag, with its
+/// label and size, a calibrated probability inside its 90 % interval — and the split's bag AUC
+/// in the report is the AUC of the file's raw probabilities.
+#[test]
+fn eval_writes_every_test_bag_prediction() {
+    let (tmp, f) = features_file();
+    let json = tmp.path().join("r.json");
+    let pred = tmp.path().join("bags.csv");
+    let o = ich(&[
+        "eval-gp",
+        "--features",
+        f.to_str().unwrap(),
+        "--splits",
+        "3",
+        "--inducing",
+        "10",
+        "--kernel-steps",
+        "0",
+        "--json",
+        json.to_str().unwrap(),
+        "--predictions",
+        pred.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rows = csv_rows(&pred);
+    assert_eq!(rows.len(), 40);
+    let mut seen: Vec<usize> = rows
+        .iter()
+        .map(|r| r["bag"].trim_start_matches("scan").parse().unwrap())
+        .collect();
+    seen.sort_unstable();
+    assert_eq!(seen, (0..40).collect::<Vec<_>>());
+    let num =
+        |r: &std::collections::HashMap<String, String>, k: &str| -> f64 { r[k].parse().unwrap() };
+    for r in &rows {
+        let b: usize = r["bag"].trim_start_matches("scan").parse().unwrap();
+        assert_eq!(r["set"], "test");
+        assert_eq!(r["label"], (b % 2).to_string(), "{r:?}");
+        assert_eq!(r["instances"], "6");
+        let (p, lo, hi, sd) = (
+            num(r, "probability"),
+            num(r, "lo90"),
+            num(r, "hi90"),
+            num(r, "sd"),
+        );
+        assert!(
+            (0.0..=1.0).contains(&lo) && lo <= p && p <= hi && hi <= 1.0,
+            "{r:?}"
+        );
+        assert!(sd >= 0.0 && (0.0..=1.0).contains(&num(r, "probability_raw")));
+    }
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let reported: Vec<f64> = report["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["set"] == "test" && x["metric"] == "bag AUC")
+        .unwrap()["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(reported.len(), 3);
+    for (k, want) in reported.iter().enumerate() {
+        let split: Vec<_> = rows
+            .iter()
+            .filter(|r| r["split"] == k.to_string())
+            .collect();
+        let labels: Vec<u8> = split.iter().map(|r| r["label"].parse().unwrap()).collect();
+        let p: Vec<f64> = split.iter().map(|r| num(r, "probability_raw")).collect();
+        assert!((pair_auc(&labels, &p) - want).abs() < 1e-12, "split {k}");
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ use preprocess::synth::Subtype;
 use super::{range, synth::parse_subtype};
 
 /// Run the whole pipeline on synthetic data: synthesize a training cohort and a held-out cohort
-/// (DICOM), preprocess, train the attention CNN, extract features, fit G-VGPMIL into a model
+/// (DICOM), preprocess, train the attention CNN, extract features, fit the VGPMIL head into a model
 /// bundle, predict on the held-out DICOM folders and print the metrics and the report's path.
 #[derive(clap::Args, Debug)]
 pub struct Args {

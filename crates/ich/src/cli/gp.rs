@@ -339,6 +339,48 @@ pub struct EvalArgs {
     /// Write the summary table as CSV.
     #[arg(long)]
     csv: Option<PathBuf>,
+    /// Write every test and external bag's prediction as CSV (split, set, bag, label, instances,
+    /// the head's own probability, the calibrated probability with its sd and 90 % interval), to
+    /// compare with another code bag by bag or compute other figures.
+    #[arg(long)]
+    predictions: Option<PathBuf>,
+}
+
+/// `--predictions`: a row per bag of every split's test and external sets.
+fn predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "split",
+        "set",
+        "bag",
+        "label",
+        "instances",
+        "probability_raw",
+        "probability",
+        "sd",
+        "lo90",
+        "hi90",
+    ])?;
+    for s in &report.splits {
+        for (set, r) in [("test", &s.test), ("external", &s.external)] {
+            for b in r.iter().flat_map(|r| &r.bags) {
+                let c = &b.calibrated;
+                w.write_record([
+                    s.split.to_string(),
+                    set.to_string(),
+                    b.bag.clone(),
+                    b.label.to_string(),
+                    b.instances.to_string(),
+                    b.raw.to_string(),
+                    c.mean.to_string(),
+                    c.sd.to_string(),
+                    c.lo.to_string(),
+                    c.hi.to_string(),
+                ])?;
+            }
+        }
+    }
+    Ok(w.into_inner()?)
 }
 
 /// `--splits`: k folds, or a file of given splits.
@@ -385,6 +427,7 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
         samples: a.samples,
         seed: a.gp.seed,
         calibration_folds: a.calibration_folds,
+        keep_predictions: a.predictions.is_some(),
     };
     let report = if let Splits::File(sf) = &a.splits {
         let splits = detect::features::read_splits(sf)?;
@@ -455,6 +498,10 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
     }
     if let Some(p) = &a.csv {
         milbase::write_atomic(p, &w.into_inner()?)
+            .with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(p) = &a.predictions {
+        milbase::write_atomic(p, &predictions_csv(&report)?)
             .with_context(|| format!("writing {}", p.display()))?;
     }
     if let Some(p) = &a.json {
