@@ -13,22 +13,31 @@
 //! `log Z`, which the paper estimates with random Fourier features, is dropped as in the authors'
 //! code: for the logistic (VGPMIL) the bound is already normalised.
 //!
-//! The gradient is analytic. With `g_n = (π_n − ½) − θ_n μ_n`, `h_n = −½ θ_n`,
-//! `E = m_w gᵀ + 2 (S_w − I) B diag(h)` and `T = tril(E Bᵀ) + tril(E Bᵀ)ᵀ − diag(E Bᵀ)`:
-//! `∂J = Σ (L⁻ᵀE) ∘ ∂K_zx − ½ Σ (L⁻ᵀ T L⁻¹) ∘ ∂K_zz + v Σ h_n [log v only]`
-//! (the K_zz term is the derivative of the Cholesky factor, `dL = L Φ(L⁻¹ dK L⁻ᵀ)`).
+//! J is evaluated without forming `B` (M×N) or solving with it: with `a = L⁻ᵀ m_w`,
+//! `μ = K_xz a`, and `Σ_n θ_n b_nᵀ (I − S_w) b_n = tr((I − S_w) G_w)`, `G_w = L⁻¹ G L⁻ᵀ`,
+//! `G = K_zx Θ K_xz`, the data enter through one M×M product per kernel and the rest is M×M work:
+//!
+//! `J = Σ (π_n − ½) μ_n − ½ Σ θ_n μ_n² − ½ v Σ θ_n + ½ tr((I − S_w) G_w) − KL`.
+//!
+//! The gradient is analytic. With `g_n = (π_n − ½) − θ_n μ_n` and `C = L⁻ᵀ (I − S_w) L⁻¹`, the
+//! derivative with respect to `K_zx` is `a gᵀ + C K_zx Θ`; contracted with `∂K_zx` it is
+//! `aᵀ ∂K_zx g + tr((I − S_w) L⁻¹ (∂K_zx Θ K_xz) L⁻ᵀ)` — one more M×M product for log l, none for
+//! log v (`∂K_zx = K_zx`). Through `K_zz` (the derivative of the Cholesky factor,
+//! `dL = L Φ(L⁻¹ dK L⁻ᵀ)`): `−½ Σ (L⁻ᵀ T L⁻¹) ∘ ∂K_zz` with `W = m_w (L⁻¹ K_zx g)ᵀ + (I − S_w) G_w`
+//! and `T = tril(W) + tril(W)ᵀ − diag(W)`; and `−½ v Σ θ_n` for log v.
 //! Each step moves every log-parameter by η in the direction of its partial derivative (sign
 //! steps: the two partials differ by orders of magnitude), halving η until J increases, so J never
-//! decreases. No inverse is
-//! formed: every `L⁻¹`, `S_w` is a triangular solve.
+//! decreases. No inverse is formed: every `L⁻¹`, `S_w` is a triangular solve, of M×M matrices
+//! only. The squared distances are computed once per [`update_kernel`]; each value costs one
+//! M×M×N product (`G`), each gradient two.
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par};
 
 use crate::error::Result;
 use crate::fitloop::{kl_whitened, Setup};
-use crate::kernel::Rbf;
-use crate::linalg::{cholesky, col_sq_norms, par_wide, solve_l, solve_lt, solved_col_sq_norms};
+use crate::kernel::{sq_dists, Rbf};
+use crate::linalg::{a_v, at_v, cholesky, col_mat, par_wide, solve_l, solve_lt, weighted_gram};
 
 pub use crate::params::KernelSteps;
 
@@ -62,90 +71,172 @@ fn contract(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> f64 {
     s
 }
 
-struct Pieces {
+fn trace(a: MatRef<'_, f64>) -> f64 {
+    (0..a.nrows()).map(|i| a[(i, i)]).sum()
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// `f(column j of a, column j of the result)` for every column: a new matrix, through column
+/// slices (faer's element-wise `clone` and `to_owned` index every element).
+fn map_cols(a: &Mat<f64>, mut f: impl FnMut(usize, &[f64], &mut [f64])) -> Mat<f64> {
+    let mut out = Mat::<f64>::zeros(a.nrows(), a.ncols());
+    for j in 0..a.ncols() {
+        f(j, a.col_as_slice(j), out.col_as_slice_mut(j));
+    }
+    out
+}
+
+fn copy(a: &Mat<f64>) -> Mat<f64> {
+    map_cols(a, |_, s, d| d.copy_from_slice(s))
+}
+
+/// The transpose of a square matrix.
+fn transposed(a: &Mat<f64>) -> Mat<f64> {
+    map_cols(a, |j, _, d| {
+        for (i, v) in d.iter_mut().enumerate() {
+            *v = a.col_as_slice(i)[j];
+        }
+    })
+}
+
+/// `L⁻¹ X L⁻ᵀ` by two triangular solves.
+fn sandwich(l: MatRef<'_, f64>, x: &Mat<f64>) -> Mat<f64> {
+    let mut y = copy(x);
+    solve_l(l, y.as_mut(), Par::Seq);
+    let mut w = transposed(&y);
+    solve_l(l, w.as_mut(), Par::Seq);
+    transposed(&w)
+}
+
+/// What every evaluation shares: the squared distances and the terms free of the kernel.
+struct Prepared<'a> {
+    obj: &'a KernelObjective<'a>,
+    /// ‖z_m − x_n‖² (M×N) and ‖z_i − z_j‖² (M×M).
+    dzx: Mat<f64>,
+    dzz: Mat<f64>,
+    sum_theta: f64,
+    kl: f64,
+}
+
+/// One kernel's terms of J.
+struct Terms {
     l: Mat<f64>,
     kzz: Mat<f64>,
     kzx: Mat<f64>,
-    b: Mat<f64>,
+    a: Vec<f64>,
     mu: Vec<f64>,
+    /// `(I − S_w) G_w`.
+    ag: Mat<f64>,
     value: f64,
 }
 
-impl KernelObjective<'_> {
-    fn pieces(&self, k: Rbf) -> Result<Pieces> {
-        let kzz = k.cross(self.z, self.z, self.d, Par::Seq);
-        let (l, _) = cholesky(kzz.as_ref(), self.jitter, "K_zz")?;
-        let kzx = k.cross(self.z, self.x, self.d, par_wide());
-        let mut b = kzx.clone();
-        solve_l(l.as_ref(), b.as_mut(), par_wide());
-        let n = b.ncols();
-        let mu = crate::linalg::at_v(b.as_ref(), self.m_w);
-        let qb = col_sq_norms(b.as_ref());
-        let qw = solved_col_sq_norms(self.r.as_ref(), b.as_ref());
-        let data: f64 = (0..n)
-            .map(|j| {
-                let var = k.variance - qb[j] + qw[j];
-                (self.pi[j] - 0.5) * mu[j] - 0.5 * self.theta[j] * (mu[j] * mu[j] + var)
-            })
+impl Prepared<'_> {
+    /// `(I − S_w) X` for an M×M `X`.
+    fn minus_sw(&self, x: &Mat<f64>) -> Mat<f64> {
+        let r = self.obj.r.as_ref();
+        let mut sx = copy(x);
+        solve_l(r, sx.as_mut(), Par::Seq);
+        solve_lt(r, sx.as_mut(), Par::Seq);
+        map_cols(x, |j, xc, d| {
+            for ((d, x), s) in d.iter_mut().zip(xc).zip(sx.col_as_slice(j)) {
+                *d = x - s;
+            }
+        })
+    }
+
+    fn terms(&self, k: Rbf) -> Result<Terms> {
+        let o = self.obj;
+        let kzz = k.of_sq_dists(&self.dzz);
+        let (l, _) = cholesky(kzz.as_ref(), o.jitter, "K_zz")?;
+        let kzx = k.of_sq_dists(&self.dzx);
+        let mut a = col_mat(o.m_w);
+        solve_lt(l.as_ref(), a.as_mut(), Par::Seq);
+        let a: Vec<f64> = a.col_as_slice(0).to_vec();
+        let mu = at_v(kzx.as_ref(), &a);
+        let g = weighted_gram(kzx.as_ref(), o.theta, par_wide());
+        let ag = self.minus_sw(&sandwich(l.as_ref(), &g));
+        let data: f64 = (0..mu.len())
+            .map(|n| (o.pi[n] - 0.5) * mu[n] - 0.5 * o.theta[n] * mu[n] * mu[n])
             .sum();
-        let value = data - kl_whitened(self.m_w, self.r);
-        Ok(Pieces {
+        let value = data - 0.5 * k.variance * self.sum_theta + 0.5 * trace(ag.as_ref()) - self.kl;
+        Ok(Terms {
             l,
             kzz,
             kzx,
-            b,
+            a,
             mu,
+            ag,
             value,
         })
     }
 
+    fn value(&self, k: Rbf) -> Result<f64> {
+        Ok(self.terms(k)?.value)
+    }
+
+    fn gradient(&self, k: Rbf) -> Result<(f64, [f64; 2])> {
+        let o = self.obj;
+        let t = self.terms(k)?;
+        let (mm, n) = (t.kzx.nrows(), t.kzx.ncols());
+        let g: Vec<f64> = (0..n)
+            .map(|j| (o.pi[j] - 0.5) - o.theta[j] * t.mu[j])
+            .collect();
+        // through K_zx: log v (∂K = K) and log l (∂K = K ∘ ‖z − x‖²/(2l))
+        let kg = a_v(t.kzx.as_ref(), &g);
+        let zx_v = dot(&t.a, &kg) + trace(t.ag.as_ref());
+        let s = 1.0 / (2.0 * k.lengthscale);
+        let kd = map_cols(&t.kzx, |j, k, d| {
+            for ((d, k), d2) in d.iter_mut().zip(k).zip(self.dzx.col_as_slice(j)) {
+                *d = k * d2 * s;
+            }
+        });
+        let kt = map_cols(&t.kzx, |j, k, d| {
+            for (d, k) in d.iter_mut().zip(k) {
+                *d = k * o.theta[j];
+            }
+        });
+        let kd_g = a_v(kd.as_ref(), &g);
+        let h = mul(kd.as_ref(), kt.transpose());
+        let zx_l = dot(&t.a, &kd_g) + trace(self.minus_sw(&sandwich(t.l.as_ref(), &h)).as_ref());
+        // through K_zz: G_zz = L⁻ᵀ T L⁻¹
+        let mut bg = col_mat(&kg);
+        solve_l(t.l.as_ref(), bg.as_mut(), Par::Seq);
+        let w = Mat::from_fn(mm, mm, |i, j| o.m_w[i] * bg[(j, 0)] + t.ag[(i, j)]);
+        let tt = Mat::from_fn(mm, mm, |i, j| if i >= j { w[(i, j)] } else { w[(j, i)] });
+        let mut y = tt;
+        solve_lt(t.l.as_ref(), y.as_mut(), Par::Seq);
+        let mut gzz = transposed(&y);
+        solve_lt(t.l.as_ref(), gzz.as_mut(), Par::Seq);
+        let kzz_l = Mat::from_fn(mm, mm, |i, j| t.kzz[(i, j)] * self.dzz[(i, j)] * s);
+        let gv =
+            zx_v - 0.5 * contract(t.kzz.as_ref(), gzz.as_ref()) - 0.5 * k.variance * self.sum_theta;
+        let gl = zx_l - 0.5 * contract(kzz_l.as_ref(), gzz.as_ref());
+        Ok((t.value, [gv, gl]))
+    }
+}
+
+impl KernelObjective<'_> {
+    fn prepare(&self) -> Prepared<'_> {
+        Prepared {
+            obj: self,
+            dzx: sq_dists(self.z, self.x, self.d, par_wide()),
+            dzz: sq_dists(self.z, self.z, self.d, Par::Seq),
+            sum_theta: self.theta.iter().sum(),
+            kl: kl_whitened(self.m_w, self.r),
+        }
+    }
+
     /// J(λ).
     pub fn value(&self, k: Rbf) -> Result<f64> {
-        Ok(self.pieces(k)?.value)
+        self.prepare().value(k)
     }
 
     /// J(λ) and its gradient with respect to (log v, log l).
     pub fn gradient(&self, k: Rbf) -> Result<(f64, [f64; 2])> {
-        let p = self.pieces(k)?;
-        let (mm, n) = (p.b.nrows(), p.b.ncols());
-        let g: Vec<f64> = (0..n)
-            .map(|j| (self.pi[j] - 0.5) - self.theta[j] * p.mu[j])
-            .collect();
-        let h: Vec<f64> = (0..n).map(|j| -0.5 * self.theta[j]).collect();
-        // S_w B = R⁻ᵀ R⁻¹ B
-        let mut sb = p.b.clone();
-        solve_l(self.r.as_ref(), sb.as_mut(), par_wide());
-        solve_lt(self.r.as_ref(), sb.as_mut(), par_wide());
-        let e = Mat::from_fn(mm, n, |i, j| {
-            self.m_w[i] * g[j] + 2.0 * (sb[(i, j)] - p.b[(i, j)]) * h[j]
-        });
-        // G_zx = L⁻ᵀ E
-        let mut gzx = e.clone();
-        solve_lt(p.l.as_ref(), gzx.as_mut(), par_wide());
-        // T from W = E Bᵀ; G_zz = L⁻ᵀ T L⁻¹
-        let w = mul(e.as_ref(), p.b.transpose());
-        let t = Mat::from_fn(mm, mm, |i, j| if i >= j { w[(i, j)] } else { w[(j, i)] });
-        let mut y = t;
-        solve_lt(p.l.as_ref(), y.as_mut(), Par::Seq);
-        let mut gzz = y.transpose().to_owned();
-        solve_lt(p.l.as_ref(), gzz.as_mut(), Par::Seq);
-        let dj = |pzz: &Mat<f64>, pzx: &Mat<f64>| {
-            contract(pzx.as_ref(), gzx.as_ref()) - 0.5 * contract(pzz.as_ref(), gzz.as_ref())
-        };
-        // ∂K/∂log v = K; ∂K/∂log l = K ∘ ‖x − x'‖²/(2l) = −K ∘ ln(K/v)
-        let dlog_l = |km: &Mat<f64>| {
-            Mat::from_fn(km.nrows(), km.ncols(), |i, j| {
-                let v = km[(i, j)];
-                if v > 0.0 {
-                    -v * (v / k.variance).ln()
-                } else {
-                    0.0
-                }
-            })
-        };
-        let gv = dj(&p.kzz, &p.kzx) + k.variance * h.iter().sum::<f64>();
-        let gl = dj(&dlog_l(&p.kzz), &dlog_l(&p.kzx));
-        Ok((p.value, [gv, gl]))
+        self.prepare().gradient(k)
     }
 }
 
@@ -170,6 +261,7 @@ pub(crate) fn update_kernel(
         theta,
         jitter,
     };
+    let obj = obj.prepare();
     let mut k = setup.kernel;
     let (mut val, mut grad) = obj.gradient(k)?;
     for _ in 0..ks.steps {
@@ -212,6 +304,142 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use rand_distr::StandardNormal;
+
+    /// J and its gradient as they were computed before (2026-11-23), through `B = L⁻¹ K_zx`
+    /// (M×N) and column-wise triangular solves: an independent formulation to check against.
+    fn reference(o: &KernelObjective<'_>, k: Rbf) -> (f64, [f64; 2]) {
+        use crate::linalg::{col_sq_norms, solved_col_sq_norms};
+        let kzz = k.cross(o.z, o.z, o.d, Par::Seq);
+        let (l, _) = cholesky(kzz.as_ref(), o.jitter, "K_zz").unwrap();
+        let kzx = k.cross(o.z, o.x, o.d, Par::Seq);
+        let mut b = kzx.clone();
+        solve_l(l.as_ref(), b.as_mut(), Par::Seq);
+        let (mm, n) = (b.nrows(), b.ncols());
+        let mu = at_v(b.as_ref(), o.m_w);
+        let qb = col_sq_norms(b.as_ref());
+        let qw = solved_col_sq_norms(o.r.as_ref(), b.as_ref());
+        let value = (0..n)
+            .map(|j| {
+                let var = k.variance - qb[j] + qw[j];
+                (o.pi[j] - 0.5) * mu[j] - 0.5 * o.theta[j] * (mu[j] * mu[j] + var)
+            })
+            .sum::<f64>()
+            - kl_whitened(o.m_w, o.r);
+        let g: Vec<f64> = (0..n)
+            .map(|j| (o.pi[j] - 0.5) - o.theta[j] * mu[j])
+            .collect();
+        let h: Vec<f64> = (0..n).map(|j| -0.5 * o.theta[j]).collect();
+        let mut sb = b.clone();
+        solve_l(o.r.as_ref(), sb.as_mut(), Par::Seq);
+        solve_lt(o.r.as_ref(), sb.as_mut(), Par::Seq);
+        let e = Mat::from_fn(mm, n, |i, j| {
+            o.m_w[i] * g[j] + 2.0 * (sb[(i, j)] - b[(i, j)]) * h[j]
+        });
+        let mut gzx = e.clone();
+        solve_lt(l.as_ref(), gzx.as_mut(), Par::Seq);
+        let w = mul(e.as_ref(), b.transpose());
+        let t = Mat::from_fn(mm, mm, |i, j| if i >= j { w[(i, j)] } else { w[(j, i)] });
+        let mut y = t;
+        solve_lt(l.as_ref(), y.as_mut(), Par::Seq);
+        let mut gzz = y.transpose().to_owned();
+        solve_lt(l.as_ref(), gzz.as_mut(), Par::Seq);
+        let dj = |pzz: &Mat<f64>, pzx: &Mat<f64>| {
+            contract(pzx.as_ref(), gzx.as_ref()) - 0.5 * contract(pzz.as_ref(), gzz.as_ref())
+        };
+        let dlog_l = |km: &Mat<f64>| {
+            Mat::from_fn(km.nrows(), km.ncols(), |i, j| {
+                let v = km[(i, j)];
+                if v > 0.0 {
+                    -v * (v / k.variance).ln()
+                } else {
+                    0.0
+                }
+            })
+        };
+        let gv = dj(&kzz, &kzx) + k.variance * h.iter().sum::<f64>();
+        let gl = dj(&dlog_l(&kzz), &dlog_l(&kzx));
+        (value, [gv, gl])
+    }
+
+    /// A random problem: M inducing points, N instances in D dimensions, a random q(v), π, θ.
+    struct Problem {
+        d: usize,
+        z: Vec<f64>,
+        x: Vec<f64>,
+        m: Vec<f64>,
+        r: Mat<f64>,
+        pi: Vec<f64>,
+        theta: Vec<f64>,
+    }
+
+    impl Problem {
+        fn new(seed: u64, d: usize, mm: usize, n: usize) -> Self {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let z: Vec<f64> = (0..mm * d).map(|_| rng.sample(StandardNormal)).collect();
+            let x: Vec<f64> = (0..n * d).map(|_| rng.sample(StandardNormal)).collect();
+            let m: Vec<f64> = (0..mm).map(|_| rng.sample(StandardNormal)).collect();
+            // a lower factor with a positive diagonal
+            let r = Mat::from_fn(mm, mm, |i, j| {
+                if i > j {
+                    0.3 * rng.sample::<f64, _>(StandardNormal)
+                } else if i == j {
+                    1.0 + rng.random::<f64>()
+                } else {
+                    0.0
+                }
+            });
+            let pi: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
+            let theta: Vec<f64> = (0..n).map(|_| 0.1 + 0.2 * rng.random::<f64>()).collect();
+            Self {
+                d,
+                z,
+                x,
+                m,
+                r,
+                pi,
+                theta,
+            }
+        }
+
+        fn objective(&self) -> KernelObjective<'_> {
+            KernelObjective {
+                z: &self.z,
+                x: &self.x,
+                d: self.d,
+                m_w: &self.m,
+                r: &self.r,
+                pi: &self.pi,
+                theta: &self.theta,
+                jitter: 1e-9,
+            }
+        }
+    }
+
+    #[test]
+    fn value_and_gradient_match_the_formulation_through_b() {
+        for (seed, d, mm, n) in [(1, 3, 6, 40), (2, 8, 30, 300), (3, 2, 12, 25)] {
+            let p = Problem::new(seed, d, mm, n);
+            let obj = p.objective();
+            for k in [
+                Rbf {
+                    variance: 0.5,
+                    lengthscale: d as f64,
+                },
+                Rbf {
+                    variance: 3.0,
+                    lengthscale: 0.7,
+                },
+            ] {
+                let (v, g) = obj.gradient(k).unwrap();
+                let (rv, rg) = reference(&obj, k);
+                let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * (1.0 + b.abs());
+                assert!(close(v, rv), "value {v} vs {rv} ({seed})");
+                assert!(close(obj.value(k).unwrap(), rv));
+                assert!(close(g[0], rg[0]), "log v {} vs {} ({seed})", g[0], rg[0]);
+                assert!(close(g[1], rg[1]), "log l {} vs {} ({seed})", g[1], rg[1]);
+            }
+        }
+    }
 
     #[test]
     fn gradient_matches_finite_differences() {

@@ -30,35 +30,51 @@ impl Rbf {
     /// `K(Z, X)`: rows of `z` (M×D, row-major) against rows of `x` (N×D): an M×N matrix,
     /// through one matrix product (‖z‖² + ‖x‖² − 2 z·x).
     pub fn cross(&self, z: &[f64], x: &[f64], d: usize, par: Par) -> Mat<f64> {
-        let m = z.len() / d;
-        let n = x.len() / d;
-        let zm = Mat::from_fn(m, d, |i, j| z[i * d + j]);
-        let xm = Mat::from_fn(d, n, |j, i| x[i * d + j]);
-        let mut g = Mat::<f64>::zeros(m, n);
-        matmul(
-            g.as_mut(),
-            Accum::Replace,
-            zm.as_ref(),
-            xm.as_ref(),
-            1.0,
-            par,
-        );
-        let zn: Vec<f64> = (0..m)
-            .map(|i| z[i * d..(i + 1) * d].iter().map(|v| v * v).sum())
-            .collect();
-        let xn: Vec<f64> = (0..n)
-            .map(|i| x[i * d..(i + 1) * d].iter().map(|v| v * v).sum())
-            .collect();
+        self.of_sq_dists(&sq_dists(z, x, d, par))
+    }
+
+    /// The kernel of squared distances (from [`sq_dists`]).
+    pub fn of_sq_dists(&self, d2: &Mat<f64>) -> Mat<f64> {
         let s = -1.0 / (2.0 * self.lengthscale);
-        for j in 0..n {
-            let col = g.col_mut(j);
-            for (i, v) in col.iter_mut().enumerate() {
-                let d2 = (zn[i] + xn[j] - 2.0 * *v).max(0.0);
-                *v = self.variance * (d2 * s).exp();
+        let mut k = Mat::<f64>::zeros(d2.nrows(), d2.ncols());
+        for j in 0..d2.ncols() {
+            for (v, d) in k.col_as_slice_mut(j).iter_mut().zip(d2.col_as_slice(j)) {
+                *v = self.variance * (d * s).exp();
             }
         }
-        g
+        k
     }
+}
+
+/// `‖z_i − x_j‖²` for rows of `z` (M×D, row-major) against rows of `x` (N×D): an M×N matrix,
+/// through one matrix product (‖z‖² + ‖x‖² − 2 z·x), clamped at 0.
+pub fn sq_dists(z: &[f64], x: &[f64], d: usize, par: Par) -> Mat<f64> {
+    let m = z.len() / d;
+    let n = x.len() / d;
+    let zm = Mat::from_fn(m, d, |i, j| z[i * d + j]);
+    let xm = Mat::from_fn(d, n, |j, i| x[i * d + j]);
+    let mut g = Mat::<f64>::zeros(m, n);
+    matmul(
+        g.as_mut(),
+        Accum::Replace,
+        zm.as_ref(),
+        xm.as_ref(),
+        1.0,
+        par,
+    );
+    let zn: Vec<f64> = (0..m)
+        .map(|i| z[i * d..(i + 1) * d].iter().map(|v| v * v).sum())
+        .collect();
+    let xn: Vec<f64> = (0..n)
+        .map(|i| x[i * d..(i + 1) * d].iter().map(|v| v * v).sum())
+        .collect();
+    for j in 0..n {
+        let col = g.col_mut(j);
+        for (i, v) in col.iter_mut().enumerate() {
+            *v = (zn[i] + xn[j] - 2.0 * *v).max(0.0);
+        }
+    }
+    g
 }
 
 #[cfg(test)]

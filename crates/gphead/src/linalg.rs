@@ -100,6 +100,16 @@ fn blocks(n: usize) -> Vec<(usize, usize)> {
 /// lower-triangular product, summed in block order (deterministic whatever the threads), then
 /// mirrored. `w` must be non-negative.
 pub fn identity_plus_weighted_gram(b: MatRef<'_, f64>, w: &[f64], par: Par) -> Mat<f64> {
+    gram_onto(Mat::<f64>::identity(b.nrows(), b.nrows()), b, w, par)
+}
+
+/// `B diag(w) Bᵀ` (M×M), as [`identity_plus_weighted_gram`] without the identity.
+pub fn weighted_gram(b: MatRef<'_, f64>, w: &[f64], par: Par) -> Mat<f64> {
+    gram_onto(Mat::<f64>::zeros(b.nrows(), b.nrows()), b, w, par)
+}
+
+/// `start + B diag(w) Bᵀ` for a symmetric `start`.
+fn gram_onto(start: Mat<f64>, b: MatRef<'_, f64>, w: &[f64], par: Par) -> Mat<f64> {
     use rayon::prelude::*;
     let m = b.nrows();
     let work = |&(s, e): &(usize, usize)| {
@@ -129,7 +139,7 @@ pub fn identity_plus_weighted_gram(b: MatRef<'_, f64>, w: &[f64], par: Par) -> M
         Par::Seq => bl.iter().map(work).collect(),
         _ => bl.par_iter().map(work).collect(),
     };
-    let mut q = Mat::<f64>::identity(m, m);
+    let mut q = start;
     for p in &parts {
         for j in 0..m {
             let (dst, src) = (q.col_as_slice_mut(j), p.col_as_slice(j));
