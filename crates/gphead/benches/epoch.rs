@@ -98,11 +98,17 @@ fn main() {
     kernel_step_benchmark();
 }
 
-/// The kernel hyper-parameter step at N = 1,000, M = 50 (D = 8): epoch time with and without
-/// 5 gradient steps per epoch (the authors' JAX code: 4–6 s per epoch for this step).
+/// The kernel hyper-parameter step at N = 1,000, M = 50 (D = 8; the authors' JAX code: 4–6 s per
+/// epoch for this step) and at the size of an RSNA half's fit (N = 2,100 in 60 bags, D = 8,
+/// M = 200): epoch time with and without 5 gradient steps per epoch.
 fn kernel_step_benchmark() {
+    for (n, bags, d, m) in [(1000, 100, 8, 50), (2100, 60, 8, 200)] {
+        kernel_step(n, bags, d, m);
+    }
+}
+
+fn kernel_step(n: usize, bags: usize, d: usize, m: usize) {
     use gphead::hyper::KernelSteps;
-    let (n, bags, d, m) = (1000, 100, 8, 50);
     let data = bags_data(n, bags, d, 2, 1);
     let epochs = 20;
     let base = FitParams {

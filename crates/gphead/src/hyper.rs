@@ -188,18 +188,21 @@ impl Prepared<'_> {
         let kg = a_v(t.kzx.as_ref(), &g);
         let zx_v = dot(&t.a, &kg) + trace(t.ag.as_ref());
         let s = 1.0 / (2.0 * k.lengthscale);
-        let kd = map_cols(&t.kzx, |j, k, d| {
-            for ((d, k), d2) in d.iter_mut().zip(k).zip(self.dzx.col_as_slice(j)) {
-                *d = k * d2 * s;
+        // (K ∘ D) Θ, and (K ∘ D) g summed on the way (one M×N temporary)
+        let mut kd_g = vec![0.0; mm];
+        let kdt = map_cols(&t.kzx, |j, k, d| {
+            for (((d, k), d2), acc) in d
+                .iter_mut()
+                .zip(k)
+                .zip(self.dzx.col_as_slice(j))
+                .zip(kd_g.iter_mut())
+            {
+                let kd = k * d2 * s;
+                *acc += kd * g[j];
+                *d = kd * o.theta[j];
             }
         });
-        let kt = map_cols(&t.kzx, |j, k, d| {
-            for (d, k) in d.iter_mut().zip(k) {
-                *d = k * o.theta[j];
-            }
-        });
-        let kd_g = a_v(kd.as_ref(), &g);
-        let h = mul(kd.as_ref(), kt.transpose());
+        let h = mul(kdt.as_ref(), t.kzx.transpose());
         let zx_l = dot(&t.a, &kd_g) + trace(self.minus_sw(&sandwich(t.l.as_ref(), &h)).as_ref());
         // through K_zz: G_zz = L⁻ᵀ T L⁻¹
         let mut bg = col_mat(&kg);
