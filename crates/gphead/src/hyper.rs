@@ -446,33 +446,8 @@ mod tests {
 
     #[test]
     fn gradient_matches_finite_differences() {
-        let mut rng = ChaCha8Rng::seed_from_u64(4);
-        let (d, mm, n) = (3, 6, 40);
-        let z: Vec<f64> = (0..mm * d).map(|_| rng.sample(StandardNormal)).collect();
-        let x: Vec<f64> = (0..n * d).map(|_| rng.sample(StandardNormal)).collect();
-        let m: Vec<f64> = (0..mm).map(|_| rng.sample(StandardNormal)).collect();
-        // a lower factor with a positive diagonal
-        let r = Mat::from_fn(mm, mm, |i, j| {
-            if i > j {
-                0.3 * rng.sample::<f64, _>(StandardNormal)
-            } else if i == j {
-                1.0 + rng.random::<f64>()
-            } else {
-                0.0
-            }
-        });
-        let pi: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
-        let theta: Vec<f64> = (0..n).map(|_| 0.1 + 0.2 * rng.random::<f64>()).collect();
-        let obj = KernelObjective {
-            z: &z,
-            x: &x,
-            d,
-            m_w: &m,
-            r: &r,
-            pi: &pi,
-            theta: &theta,
-            jitter: 1e-9,
-        };
+        let p = Problem::new(4, 3, 6, 40);
+        let obj = p.objective();
         for k in [
             Rbf {
                 variance: 0.7,

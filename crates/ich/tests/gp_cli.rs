@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{csv_rows, ich, text};
+use common::{csv_rows, ich, pair_auc, text};
 
 use std::fmt::Write as _;
 
@@ -106,26 +106,6 @@ fn fit_and_eval_write_their_files() {
     assert!(std::fs::read_to_string(&csv)
         .unwrap()
         .starts_with("set,metric,mean,std,values"));
-}
-
-/// AUC by counting pairs (ties count half): written here, apart from the library's.
-fn pair_auc(labels: &[u8], p: &[f64]) -> f64 {
-    let (mut wins, mut pairs) = (0.0, 0.0);
-    for (i, &li) in labels.iter().enumerate() {
-        for (j, &lj) in labels.iter().enumerate() {
-            if li == 1 && lj == 0 {
-                pairs += 1.0;
-                wins += if p[i] > p[j] {
-                    1.0
-                } else if p[i] == p[j] {
-                    0.5
-                } else {
-                    0.0
-                };
-            }
-        }
-    }
-    wins / pairs
 }
 
 /// `--predictions`: with 3 folds every bag is tested once, so the file has a row per bag, with its

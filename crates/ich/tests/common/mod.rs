@@ -141,3 +141,23 @@ pub fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {
         })
         .collect()
 }
+
+/// ROC AUC by counting pairs, ties counting half (independent of the crates' implementation).
+pub fn pair_auc(labels: &[u8], scores: &[f64]) -> f64 {
+    let (mut num, mut den) = (0.0, 0.0);
+    for (i, &li) in labels.iter().enumerate() {
+        for (j, &lj) in labels.iter().enumerate() {
+            if li == 1 && lj == 0 {
+                den += 1.0;
+                num += if scores[i] > scores[j] {
+                    1.0
+                } else if scores[i] == scores[j] {
+                    0.5
+                } else {
+                    0.0
+                };
+            }
+        }
+    }
+    num / den
+}
