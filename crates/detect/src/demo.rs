@@ -239,6 +239,7 @@ pub fn run(
             project: None,
         },
         &|_| {},
+        progress,
     )?;
     tell(DemoEvent::Fitted(&fitted));
 

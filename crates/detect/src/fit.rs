@@ -113,8 +113,77 @@ fn trace_path(model: &Path) -> PathBuf {
     PathBuf::from(format!("{}.trace.csv", model.display()))
 }
 
+/// The head fitted on `train` (early stopping on `valid`), its validation report and, when asked,
+/// its calibration (cross-fitted over every bag of `all`); the fit's seconds.
+fn fit_head(
+    job: &FitJob,
+    params: &gphead::ValidParams,
+    [train, all]: [&MilData; 2],
+    valid: Option<&MilData>,
+    progress: &dyn milbase::Progress,
+) -> Result<(FitOutput, f64, Option<Validation>)> {
+    let t = std::time::Instant::now();
+    let mut output = gphead::fit_valid(params, train, valid)?;
+    progress.inc(1);
+    let seconds = t.elapsed().as_secs_f64();
+    let mut validation = None;
+    if let Some(v) = valid {
+        let model = &output.model;
+        let l = v.bag_labels();
+        // one set of draws of every held-out bag's probability by the bag rule: their means are
+        // the head's own (uncalibrated) bag probabilities, and the calibration is fitted on them
+        let draws = model.bag_rule_draws(v, job.samples, params.seed)?;
+        let mean = |d: &[f64], g: &dyn Fn(f64) -> f64| {
+            d.iter().map(|&x| g(x)).sum::<f64>() / d.len().max(1) as f64
+        };
+        let p: Vec<f64> = draws.iter().map(|d| mean(d, &|x| x)).collect();
+        let (auc, ll, e) = (
+            gphead::metrics::roc_auc(&l, &p),
+            log_likelihood(&l, &p),
+            ece(&l, &p, 10),
+        );
+        let mut val = Validation {
+            auc,
+            log_likelihood: ll,
+            ece: e,
+            platt: None,
+            calibration_folds: job.calibration_folds,
+            calibration_strength: None,
+        };
+        if job.calibrate {
+            // one monotone map for slices and scans, fitted through the bag rule on the draws, so
+            // that the calibrated probability (the mean of the mapped draws) is what it fits
+            let c = if job.calibration_folds >= 2 {
+                gphead::crossfit::calibration(
+                    params,
+                    output.best_epoch + 1,
+                    all,
+                    job.calibration_folds,
+                    job.samples,
+                    params.seed,
+                    progress,
+                )?
+            } else {
+                Platt::fit_draws_shrunk(&l, &draws, Platt::CV_FOLDS, params.seed)
+            };
+            val.calibration_strength = c.strength;
+            let c = c.map;
+            let model = &mut output.model;
+            model.calibration = Some(c);
+            let q: Vec<f64> = draws.iter().map(|d| mean(d, &|x| c.apply(x))).collect();
+            val.platt = Some((c, log_likelihood(&l, &q), ece(&l, &q, 10)));
+        }
+        validation = Some(val);
+    }
+    Ok((output, seconds, validation))
+}
+
 /// Runs the job; `plan` is called once the data is read and split, before the fit.
-pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
+pub fn fit_gp(
+    job: &FitJob,
+    plan: &dyn Fn(&FitData),
+    progress: &dyn milbase::Progress,
+) -> Result<Fitted> {
     if job.out.is_none() && job.bundle.is_none() {
         return Err(Error::Invalid(
             "nowhere to write the model: give a model file or a bundle".into(),
@@ -199,58 +268,16 @@ pub fn fit_gp(job: &FitJob, plan: &dyn Fn(&FitData)) -> Result<Fitted> {
         train_bags: train.bags.len(),
         valid_bags: valid.as_ref().map_or(0, |v| v.bags.len()),
     });
-    let t = std::time::Instant::now();
-    let mut output = gphead::fit(&params, &train, valid.as_ref())?;
-    let seconds = t.elapsed().as_secs_f64();
-    let mut validation = None;
-    if let Some(v) = &valid {
-        let model = &output.model;
-        let l = v.bag_labels();
-        // one set of draws of every held-out bag's probability by the bag rule: their means are
-        // the head's own (uncalibrated) bag probabilities, and the calibration is fitted on them
-        let draws = model.bag_rule_draws(v, job.samples, params.seed)?;
-        let mean = |d: &[f64], g: &dyn Fn(f64) -> f64| {
-            d.iter().map(|&x| g(x)).sum::<f64>() / d.len().max(1) as f64
-        };
-        let p: Vec<f64> = draws.iter().map(|d| mean(d, &|x| x)).collect();
-        let (auc, ll, e) = (
-            gphead::metrics::roc_auc(&l, &p),
-            log_likelihood(&l, &p),
-            ece(&l, &p, 10),
-        );
-        let mut val = Validation {
-            auc,
-            log_likelihood: ll,
-            ece: e,
-            platt: None,
-            calibration_folds: job.calibration_folds,
-            calibration_strength: None,
-        };
-        if job.calibrate {
-            // one monotone map for slices and scans, fitted through the bag rule on the draws, so
-            // that the calibrated probability (the mean of the mapped draws) is what it fits
-            let c = if job.calibration_folds >= 2 {
-                gphead::crossfit::calibration(
-                    &params,
-                    output.best_epoch + 1,
-                    &data,
-                    job.calibration_folds,
-                    job.samples,
-                    params.seed,
-                    &milbase::Quiet,
-                )?
-            } else {
-                Platt::fit_draws_shrunk(&l, &draws, Platt::CV_FOLDS, params.seed)
-            };
-            val.calibration_strength = c.strength;
-            let c = c.map;
-            let model = &mut output.model;
-            model.calibration = Some(c);
-            let q: Vec<f64> = draws.iter().map(|d| mean(d, &|x| c.apply(x))).collect();
-            val.platt = Some((c, log_likelihood(&l, &q), ece(&l, &q, 10)));
-        }
-        validation = Some(val);
-    }
+    // one step per fit: the head, then the cross-fitting refits of its calibration
+    let refits = if job.calibrate && job.calibration_folds >= 2 {
+        job.calibration_folds
+    } else {
+        0
+    };
+    progress.stage("GP fits", 1 + refits as u64);
+    let fitted = fit_head(job, &params, [&train, &data], valid.as_ref(), progress);
+    progress.done();
+    let (output, seconds, validation) = fitted?;
     let csv = trace_csv(&output)?;
     let mut written = Vec::new();
     if let Some(out) = &job.out {

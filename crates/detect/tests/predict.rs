@@ -26,6 +26,26 @@ struct Cohort {
     labels: Labels,
 }
 
+/// What a run reports to its progress bar: the stages begun, the steps, the stages ended.
+#[derive(Default)]
+struct Count {
+    stages: Mutex<Vec<(String, u64)>>,
+    steps: std::sync::atomic::AtomicU64,
+    done: std::sync::atomic::AtomicU64,
+}
+
+impl milbase::Progress for Count {
+    fn stage(&self, name: &str, len: u64) {
+        self.stages.lock().unwrap().push((name.to_string(), len));
+    }
+    fn inc(&self, n: u64) {
+        self.steps.fetch_add(n, std::sync::atomic::Ordering::SeqCst);
+    }
+    fn done(&self) {
+        self.done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 /// 12 scans of 4 slices: DICOM, a dataset at 32², a bundle with a CNN (2 epochs) and a G-VGPMIL
 /// head.
 fn cohort() -> Cohort {
@@ -100,6 +120,7 @@ fn cohort() -> Cohort {
         &Quiet,
     )
     .unwrap();
+    let fits = Count::default();
     fit_gp(
         &FitJob {
             features,
@@ -117,8 +138,16 @@ fn cohort() -> Cohort {
             project: None,
         },
         &|_| {},
+        &fits,
     )
     .unwrap();
+    // the bar counts the head's fit and the 5 cross-fitting refits, and ends
+    assert_eq!(
+        *fits.stages.lock().unwrap(),
+        vec![("GP fits".to_string(), 6)]
+    );
+    assert_eq!(fits.steps.load(std::sync::atomic::Ordering::SeqCst), 6);
+    assert_eq!(fits.done.load(std::sync::atomic::Ordering::SeqCst), 1);
     Cohort {
         _tmp: tmp,
         dicom,

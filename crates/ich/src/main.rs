@@ -92,7 +92,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Preprocess(a) => cli::preprocess::run(a, &bars),
         Command::TrainCnn(a) => cli::cnn::train(a, &bars),
         Command::Extract(a) => cli::cnn::extract(a, &bars),
-        Command::FitGp(a) => cli::gp::fit(a),
+        Command::FitGp(a) => cli::gp::fit(a, &bars),
         Command::EvalGp(a) => cli::gp::eval(a, &bars),
         Command::Predict(a) => cli::predict::run(a, &bars),
         Command::Checkpoint(a) => cli::checkpoint::run(a),

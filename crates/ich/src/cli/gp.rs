@@ -189,7 +189,7 @@ pub struct FitArgs {
     project: Option<usize>,
 }
 
-pub fn fit(a: FitArgs) -> anyhow::Result<ExitCode> {
+pub fn fit(a: FitArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
     let job = FitJob {
         features: a.features.clone(),
         params: a.gp.params(a.inducing, a.alpha, a.beta),
@@ -213,7 +213,7 @@ pub fn fit(a: FitArgs) -> anyhow::Result<ExitCode> {
             d.valid_bags
         );
     };
-    let f = fit_gp(&job, &plan).context("fitting the GP head")?;
+    let f = fit_gp(&job, &plan, bars).context("fitting the GP head")?;
     if let Some(p) = &f.projection {
         println!(
             "projection: PCA {} → {} features, fitted on {} training instances, keeping {:.1} % of their variance",
