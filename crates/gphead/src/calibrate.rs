@@ -198,9 +198,16 @@ impl Platt {
             strength: Some(best.1).filter(|s| s.is_finite()),
         }
     }
+}
 
-    /// Fits a and b on (label, probability) pairs.
-    pub fn fit(labels: &[u8], p: &[f64]) -> Platt {
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::log_likelihood;
+
+    /// Platt's fit on (hard label, probability) pairs, by Newton's method with a small ridge
+    /// toward the identity: the textbook map, a reference for [`Platt::fit_draws`].
+    fn hard_label_fit(labels: &[u8], p: &[f64]) -> Platt {
         let x: Vec<f64> = p.iter().map(|&p| logit(p)).collect();
         let (mut a, mut b) = (1.0, 0.0);
         let ridge = 1e-3;
@@ -267,12 +274,6 @@ impl Platt {
         }
         Platt { a, b }
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::metrics::log_likelihood;
 
     #[test]
     fn recovers_a_known_distortion() {
@@ -285,7 +286,7 @@ mod tests {
             labels.push(u8::from(((i * 7919) % 1000) as f64 / 1000.0 < q));
             p.push(sigmoid(3.0 * logit(q) - 1.0));
         }
-        let c = Platt::fit(&labels, &p);
+        let c = hard_label_fit(&labels, &p);
         // inverse map: logit q = (logit p + 1)/3 → a = 1/3, b = 1/3
         assert!(
             (c.a - 1.0 / 3.0).abs() < 0.05 && (c.b - 1.0 / 3.0).abs() < 0.1,
@@ -356,7 +357,7 @@ mod tests {
         // AUC before and after mapping is the same
         let labels = [1u8, 0, 1, 0, 0, 1, 1, 0];
         let p = [0.9, 0.4, 0.6, 0.65, 0.1, 0.55, 0.8, 0.3];
-        let c = Platt::fit(&labels, &p);
+        let c = hard_label_fit(&labels, &p);
         let mapped: Vec<f64> = p.iter().map(|&v| c.apply(v)).collect();
         assert_eq!(
             crate::metrics::roc_auc(&labels, &p),
