@@ -159,6 +159,31 @@ pub struct DataSummary {
     pub valid_positive: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slices: Option<usize>,
+    /// The fewest and the most slices of a scan it was trained on: a scan outside this range is
+    /// predicted with a warning (its scan probability, the calibrated probability of its most
+    /// suspicious slice, was calibrated on scans of these lengths). Absent in older bundles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slices_per_scan: Option<[usize; 2]>,
+}
+
+impl DataSummary {
+    /// `[fewest, most]` of some slice counts; `None` for none.
+    pub fn slice_range(counts: impl IntoIterator<Item = usize>) -> Option<[usize; 2]> {
+        counts.into_iter().fold(None, |r, n| match r {
+            None => Some([n, n]),
+            Some([lo, hi]) => Some([lo.min(n), hi.max(n)]),
+        })
+    }
+
+    /// The warning for a scan of `n` slices outside [`DataSummary::slices_per_scan`], if it is.
+    pub fn slice_warning(&self, n: usize) -> Option<String> {
+        let [lo, hi] = self.slices_per_scan?;
+        (n < lo || n > hi).then(|| {
+            format!(
+                "{n} slices, outside the {lo}–{hi} slices per scan the model was trained on: its scan probability is less reliable (on CQ500, scans outside the training range were the least calibrated: docs/BENCHMARKS.md)"
+            )
+        })
+    }
 }
 
 /// Validation of the CNN at its best epoch.
@@ -595,6 +620,37 @@ fn windows_text(c: &PreprocessConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_slice_range_and_its_warning_by_hand() {
+        assert_eq!(DataSummary::slice_range([30, 24, 57, 41]), Some([24, 57]));
+        assert_eq!(DataSummary::slice_range(std::iter::empty()), None);
+        let d = DataSummary {
+            source: "f.csv".into(),
+            train_scans: 4,
+            train_positive: 2,
+            valid_scans: 0,
+            valid_positive: 0,
+            slices: Some(152),
+            slices_per_scan: Some([24, 57]),
+        };
+        for inside in [24, 40, 57] {
+            assert_eq!(d.slice_warning(inside), None);
+        }
+        for outside in [1, 23, 58, 413] {
+            let w = d.slice_warning(outside).unwrap();
+            assert!(
+                w.starts_with(&format!("{outside} slices, outside the 24–57")),
+                "{w}"
+            );
+        }
+        // an older bundle records no range: no warning
+        let old = DataSummary {
+            slices_per_scan: None,
+            ..d
+        };
+        assert_eq!(old.slice_warning(413), None);
+    }
     use std::time::Duration;
 
     /// A new CNN takes the old head with it, its PCA projection included.

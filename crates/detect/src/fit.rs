@@ -310,6 +310,9 @@ pub fn fit_gp(
                 valid_scans: vn,
                 valid_positive: vp,
                 slices: Some(data.n),
+                slices_per_scan: DataSummary::slice_range(
+                    data.bags.iter().map(|b| b.instances.len()),
+                ),
             },
             validation: validation
                 .as_ref()

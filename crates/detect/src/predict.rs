@@ -371,6 +371,16 @@ impl Predictor {
         Ok(ScanPrediction { report, pixels })
     }
 
+    /// What the probabilities were fitted on: the GP head's training data, or the CNN's when it
+    /// predicts alone.
+    fn trained_on(&self) -> Option<&crate::bundle::DataSummary> {
+        let m = &self.bundle.manifest;
+        match (&self.gp, &m.gp) {
+            (Some(_), Some(g)) => Some(&g.training),
+            _ => m.cnn.training.as_ref(),
+        }
+    }
+
     /// A scan's report from its slices and its (probability, sd, lo, hi).
     fn scan_report(
         &self,
@@ -381,6 +391,14 @@ impl Predictor {
         thr: &Thresholds,
     ) -> ScanReport {
         let opts = &self.opts;
+        let mut warnings = meta.warnings;
+        if let Some(w) = self
+            .trained_on()
+            .and_then(|t| t.slice_warning(meta.n_slices))
+        {
+            tracing::warn!("scan {}: {w}", meta.id);
+            warnings.push(w);
+        }
         ScanReport {
             n_slices: meta.n_slices,
             probability: p,
@@ -395,7 +413,7 @@ impl Predictor {
             label: meta.label,
             patient_name: meta.patient_name.filter(|_| opts.keep_phi),
             patient_id: meta.patient_id.filter(|_| opts.keep_phi),
-            warnings: meta.warnings,
+            warnings,
             page: None,
             dicom: None,
             id: meta.id,

@@ -167,6 +167,12 @@ pub fn train_cnn(
                 .map(|&i| entries[i].n_slices)
                 .sum(),
         ),
+        slices_per_scan: DataSummary::slice_range(
+            train_idx
+                .iter()
+                .chain(&valid_idx)
+                .map(|&i| entries[i].n_slices),
+        ),
     };
     let source = DatasetBags { ds: &ds, entries };
     let paths = training_paths(&job.out);

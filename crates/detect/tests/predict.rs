@@ -297,3 +297,64 @@ fn a_job_writes_every_report_and_refuses_a_hostile_scan_id() {
     assert!(!Path::new(&c._tmp.path().join("escaped.html")).exists());
     assert!(!out2.join("../../escaped.html").exists());
 }
+
+/// The bundle records the slices per scan its head was fitted on (the cohort: 4 each); scans of
+/// that length are predicted without a warning, a scan of 6 slices with one naming its length and
+/// the range, and its numbers are still given.
+#[test]
+fn a_scan_longer_than_any_trained_on_is_predicted_with_a_warning() {
+    let c = cohort();
+    let b = detect::bundle::Bundle::open(&c.bundle).unwrap();
+    let gp = b.manifest.gp.as_ref().unwrap();
+    assert_eq!(gp.training.slices_per_scan, Some([4, 4]));
+    let cnn = b.manifest.cnn.training.as_ref().unwrap();
+    assert_eq!(cnn.slices_per_scan, Some([4, 4]));
+    let longer = c._tmp.path().join("dicom6");
+    synth(
+        &longer,
+        &SynthOptions {
+            scans: 1,
+            slices: 6,
+            size: 64,
+            seed: 77,
+            subtypes: vec![Subtype::Intraparenchymal],
+            subtle_fraction: 0.0,
+            ..SynthOptions::default()
+        },
+        &Quiet,
+    )
+    .unwrap();
+    let job = PredictJob {
+        model: c.bundle.clone(),
+        inputs: vec![c.dicom.clone(), longer],
+        out: c._tmp.path().join("report6"),
+        labels: vec![],
+        html: false,
+        options: opts(),
+        pacs: Default::default(),
+    };
+    let o = run(&job, &Quiet).unwrap();
+    assert_eq!(o.report.scans.len(), 13);
+    let outside: Vec<_> = o
+        .report
+        .scans
+        .iter()
+        .filter(|s| {
+            s.warnings
+                .iter()
+                .any(|w| w.contains("outside the 4–4 slices"))
+        })
+        .collect();
+    assert_eq!(outside.len(), 1);
+    let s = outside[0];
+    assert_eq!(s.n_slices, 6);
+    assert!(
+        s.warnings.iter().any(|w| w.starts_with("6 slices")),
+        "{:?}",
+        s.warnings
+    );
+    assert!((0.0..=1.0).contains(&s.probability));
+    // the warning reaches the files a program reads
+    let json = std::fs::read_to_string(c._tmp.path().join("report6/report.json")).unwrap();
+    assert!(json.contains("outside the 4–4 slices per scan"));
+}
