@@ -38,8 +38,9 @@ pub struct EvalOptions {
     /// ([`crate::crossfit`]).
     #[serde(default)]
     pub calibration_folds: usize,
-    /// Keep every test and external bag's prediction in the report ([`SetResult::bags`]), so
-    /// that others can compute their own figures or compare with another code bag by bag.
+    /// Keep every test and external bag's and instance's prediction in the report
+    /// ([`SetResult::bags`], [`SetResult::instances`]), so that others can compute their own
+    /// figures or compare with another code bag by bag and instance by instance.
     #[serde(default)]
     pub keep_predictions: bool,
 }
@@ -82,6 +83,25 @@ pub struct SetResult {
     /// Every bag's prediction, when [`EvalOptions::keep_predictions`] asks for them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bags: Vec<BagRow>,
+    /// Every instance's prediction, bag by bag, when [`EvalOptions::keep_predictions`] asks for
+    /// them (not in the JSON report: tens of thousands of rows).
+    #[serde(skip)]
+    pub instances: Vec<InstanceRow>,
+}
+
+/// One test instance's (slice's) prediction: as [`BagRow`], for one instance of a bag.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstanceRow {
+    pub bag: String,
+    /// The instance's name and its position in the bag.
+    pub instance: String,
+    pub index: usize,
+    /// Its label, where the data have instance labels (evaluation only).
+    pub label: Option<u8>,
+    /// The uncalibrated probability (Monte Carlo mean).
+    pub raw: f64,
+    /// The calibrated probability: mean, sd and 90 % interval.
+    pub calibrated: crate::predict::Summary,
 }
 
 /// One test bag's prediction in an evaluation: the head's own probability by the bag rule and the
@@ -179,6 +199,30 @@ fn evaluate_set(
                     instances: b.instances.len(),
                     raw: r.mean(model.bag_rule),
                     calibrated: c.get(model.bag_rule),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        instances: if keep {
+            data.bags
+                .iter()
+                .flat_map(|b| b.instances.iter().enumerate().map(move |(k, &i)| (b, k, i)))
+                .map(|(b, k, i)| {
+                    let c = &cal.instances[i];
+                    InstanceRow {
+                        bag: b.name.clone(),
+                        instance: data.instance_names[i].clone(),
+                        index: k,
+                        label: data.instance_labels.as_ref().map(|l| l[i]),
+                        raw: pred.instances[i].mean,
+                        calibrated: crate::predict::Summary {
+                            mean: c.mean,
+                            sd: c.sd,
+                            lo: c.lo,
+                            hi: c.hi,
+                        },
+                    }
                 })
                 .collect()
         } else {

@@ -110,12 +110,14 @@ fn fit_and_eval_write_their_files() {
 
 /// `--predictions`: with 3 folds every bag is tested once, so the file has a row per bag, with its
 /// label and size, a calibrated probability inside its 90 % interval — and the split's bag AUC
-/// in the report is the AUC of the file's raw probabilities.
+/// in the report is the AUC of the file's raw probabilities. `--slice-predictions`: a row per
+/// slice with its label, and each scan's probability is its most suspicious slice's.
 #[test]
 fn eval_writes_every_test_bag_prediction() {
     let (tmp, f) = features_file();
     let json = tmp.path().join("r.json");
     let pred = tmp.path().join("bags.csv");
+    let slices = tmp.path().join("slices.csv");
     let o = ich(&[
         "eval-gp",
         "--features",
@@ -130,6 +132,8 @@ fn eval_writes_every_test_bag_prediction() {
         json.to_str().unwrap(),
         "--predictions",
         pred.to_str().unwrap(),
+        "--slice-predictions",
+        slices.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o));
     let rows = csv_rows(&pred);
@@ -180,6 +184,36 @@ fn eval_writes_every_test_bag_prediction() {
         let labels: Vec<u8> = split.iter().map(|r| r["label"].parse().unwrap()).collect();
         let p: Vec<f64> = split.iter().map(|r| num(r, "probability_raw")).collect();
         assert!((pair_auc(&labels, &p) - want).abs() < 1e-12, "split {k}");
+    }
+    // a row per slice, with its label; a scan's probability, raw and calibrated, is its most
+    // suspicious slice's (the max rule; the map is monotone)
+    let srows = csv_rows(&slices);
+    assert_eq!(srows.len(), 240);
+    for r in &srows {
+        let (b, i): (usize, usize) = {
+            let (b, i) = r["instance"]
+                .trim_start_matches('s')
+                .split_once('_')
+                .unwrap();
+            (b.parse().unwrap(), i.parse().unwrap())
+        };
+        assert_eq!(r["bag"], format!("scan{b}"));
+        assert_eq!(r["index"], i.to_string());
+        assert_eq!(
+            r["label"],
+            u8::from(b % 2 == 1 && i == 2).to_string(),
+            "{r:?}"
+        );
+        let (p, lo, hi) = (num(r, "probability"), num(r, "lo90"), num(r, "hi90"));
+        assert!(lo <= p && p <= hi, "{r:?}");
+    }
+    for r in &rows {
+        let of_bag: Vec<_> = srows.iter().filter(|s| s["bag"] == r["bag"]).collect();
+        assert_eq!(of_bag.len(), 6);
+        for col in ["probability_raw", "probability"] {
+            let top = of_bag.iter().map(|s| num(s, col)).fold(f64::MIN, f64::max);
+            assert!((num(r, col) - top).abs() < 1e-12, "{col}: {r:?}");
+        }
     }
 }
 

@@ -344,6 +344,11 @@ pub struct EvalArgs {
     /// compare with another code bag by bag or compute other figures.
     #[arg(long)]
     predictions: Option<PathBuf>,
+    /// Write every test and external slice's prediction as CSV (split, set, bag, instance, its
+    /// position in the bag, its label where the data have slice labels, the head's own
+    /// probability, the calibrated probability with its sd and 90 % interval).
+    #[arg(long)]
+    slice_predictions: Option<PathBuf>,
 }
 
 /// `--predictions`: a row per bag of every split's test and external sets.
@@ -372,6 +377,45 @@ fn predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Result<Vec<
                     b.label.to_string(),
                     b.instances.to_string(),
                     b.raw.to_string(),
+                    c.mean.to_string(),
+                    c.sd.to_string(),
+                    c.lo.to_string(),
+                    c.hi.to_string(),
+                ])?;
+            }
+        }
+    }
+    Ok(w.into_inner()?)
+}
+
+/// `--slice-predictions`: a row per instance of every split's test and external sets.
+fn slice_predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "split",
+        "set",
+        "bag",
+        "instance",
+        "index",
+        "label",
+        "probability_raw",
+        "probability",
+        "sd",
+        "lo90",
+        "hi90",
+    ])?;
+    for s in &report.splits {
+        for (set, r) in [("test", &s.test), ("external", &s.external)] {
+            for i in r.iter().flat_map(|r| &r.instances) {
+                let c = &i.calibrated;
+                w.write_record([
+                    s.split.to_string(),
+                    set.to_string(),
+                    i.bag.clone(),
+                    i.instance.clone(),
+                    i.index.to_string(),
+                    i.label.map(|l| l.to_string()).unwrap_or_default(),
+                    i.raw.to_string(),
                     c.mean.to_string(),
                     c.sd.to_string(),
                     c.lo.to_string(),
@@ -427,7 +471,7 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
         samples: a.samples,
         seed: a.gp.seed,
         calibration_folds: a.calibration_folds,
-        keep_predictions: a.predictions.is_some(),
+        keep_predictions: a.predictions.is_some() || a.slice_predictions.is_some(),
     };
     let report = if let Splits::File(sf) = &a.splits {
         let splits = detect::features::read_splits(sf)?;
@@ -502,6 +546,10 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
     }
     if let Some(p) = &a.predictions {
         milbase::write_atomic(p, &predictions_csv(&report)?)
+            .with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(p) = &a.slice_predictions {
+        milbase::write_atomic(p, &slice_predictions_csv(&report)?)
             .with_context(|| format!("writing {}", p.display()))?;
     }
     if let Some(p) = &a.json {
