@@ -213,6 +213,18 @@ fn flags(positive: bool, uncertain: bool) -> String {
     }
 }
 
+/// A scan's warnings in the index: their count, the texts on hover (the scan's page lists them).
+fn warned(warnings: &[String]) -> String {
+    match warnings.len() {
+        0 => String::new(),
+        n => format!(
+            ", <span class=\"unc\" title=\"{}\">{n} warning{}</span>",
+            esc(&warnings.join("\n")),
+            if n == 1 { "" } else { "s" }
+        ),
+    }
+}
+
 /// The page of one scan. `thumbs[i]` is the data URI of slice i's brain-window thumbnail.
 pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize) -> String {
     let mut b = String::new();
@@ -370,7 +382,7 @@ pub fn index_page(r: &Report) -> String {
             b,
             "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"l\">{}</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td>",
             pm(r.model.uncertainty, s.probability, s.sd, s.lo, s.hi),
-            flags(s.positive, s.uncertain),
+            flags(s.positive, s.uncertain) + &warned(&s.warnings),
             s.cnn_probability,
             s.n_slices,
             s.positive_slices,

@@ -300,7 +300,7 @@ fn a_job_writes_every_report_and_refuses_a_hostile_scan_id() {
 
 /// The bundle records the slices per scan its head was fitted on (the cohort: 4 each); scans of
 /// that length are predicted without a warning, a scan of 6 slices with one naming its length and
-/// the range, and its numbers are still given.
+/// the range (in report.json, and marked in the index page), and its numbers are still given.
 #[test]
 fn a_scan_longer_than_any_trained_on_is_predicted_with_a_warning() {
     let c = cohort();
@@ -329,7 +329,7 @@ fn a_scan_longer_than_any_trained_on_is_predicted_with_a_warning() {
         inputs: vec![c.dicom.clone(), longer],
         out: c._tmp.path().join("report6"),
         labels: vec![],
-        html: false,
+        html: true,
         options: opts(),
         pacs: Default::default(),
     };
@@ -357,4 +357,8 @@ fn a_scan_longer_than_any_trained_on_is_predicted_with_a_warning() {
     // the warning reaches the files a program reads
     let json = std::fs::read_to_string(c._tmp.path().join("report6/report.json")).unwrap();
     assert!(json.contains("outside the 4–4 slices per scan"));
+    // and the index page a radiologist reads: one scan marked, the text on hover
+    let index = std::fs::read_to_string(c._tmp.path().join("report6/index.html")).unwrap();
+    assert_eq!(index.matches(">1 warning</span>").count(), 1, "{index}");
+    assert!(index.contains("title=\"6 slices, outside the 4–4 slices per scan"));
 }
