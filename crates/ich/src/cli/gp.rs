@@ -351,80 +351,60 @@ pub struct EvalArgs {
     slice_predictions: Option<PathBuf>,
 }
 
-/// `--predictions`: a row per bag of every split's test and external sets.
-fn predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Result<Vec<u8>> {
+/// A CSV of a row per item of every split's test and external sets: `split, set`, then `header`
+/// with `cells(item)`, then the probabilities (`probability_raw, probability, sd, lo90, hi90`).
+fn per_set_csv<T>(
+    report: &gphead::protocol::EvalReport,
+    header: &[&str],
+    items: impl Fn(&gphead::protocol::SetResult) -> &[T],
+    cells: impl Fn(&T) -> (Vec<String>, f64, gphead::predict::Summary),
+) -> anyhow::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "split",
-        "set",
-        "bag",
-        "label",
-        "instances",
-        "probability_raw",
-        "probability",
-        "sd",
-        "lo90",
-        "hi90",
-    ])?;
+    let probs = ["probability_raw", "probability", "sd", "lo90", "hi90"];
+    w.write_record(["split", "set"].iter().chain(header).chain(&probs))?;
     for s in &report.splits {
         for (set, r) in [("test", &s.test), ("external", &s.external)] {
-            for b in r.iter().flat_map(|r| &r.bags) {
-                let c = &b.calibrated;
-                w.write_record([
-                    s.split.to_string(),
-                    set.to_string(),
-                    b.bag.clone(),
-                    b.label.to_string(),
-                    b.instances.to_string(),
-                    b.raw.to_string(),
-                    c.mean.to_string(),
-                    c.sd.to_string(),
-                    c.lo.to_string(),
-                    c.hi.to_string(),
-                ])?;
+            for item in r.iter().flat_map(&items) {
+                let (named, raw, c) = cells(item);
+                let mut row = vec![s.split.to_string(), set.to_string()];
+                row.extend(named);
+                row.extend([raw, c.mean, c.sd, c.lo, c.hi].map(|v| v.to_string()));
+                w.write_record(&row)?;
             }
         }
     }
     Ok(w.into_inner()?)
 }
 
-/// `--slice-predictions`: a row per instance of every split's test and external sets.
+/// `--predictions`: a row per bag.
+fn predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Result<Vec<u8>> {
+    per_set_csv(
+        report,
+        &["bag", "label", "instances"],
+        |r| &r.bags,
+        |b| {
+            let named = vec![b.bag.clone(), b.label.to_string(), b.instances.to_string()];
+            (named, b.raw, b.calibrated)
+        },
+    )
+}
+
+/// `--slice-predictions`: a row per instance.
 fn slice_predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "split",
-        "set",
-        "bag",
-        "instance",
-        "index",
-        "label",
-        "probability_raw",
-        "probability",
-        "sd",
-        "lo90",
-        "hi90",
-    ])?;
-    for s in &report.splits {
-        for (set, r) in [("test", &s.test), ("external", &s.external)] {
-            for i in r.iter().flat_map(|r| &r.instances) {
-                let c = &i.calibrated;
-                w.write_record([
-                    s.split.to_string(),
-                    set.to_string(),
-                    i.bag.clone(),
-                    i.instance.clone(),
-                    i.index.to_string(),
-                    i.label.map(|l| l.to_string()).unwrap_or_default(),
-                    i.raw.to_string(),
-                    c.mean.to_string(),
-                    c.sd.to_string(),
-                    c.lo.to_string(),
-                    c.hi.to_string(),
-                ])?;
-            }
-        }
-    }
-    Ok(w.into_inner()?)
+    per_set_csv(
+        report,
+        &["bag", "instance", "index", "label"],
+        |r| &r.instances,
+        |i| {
+            let named = vec![
+                i.bag.clone(),
+                i.instance.clone(),
+                i.index.to_string(),
+                i.label.map(|l| l.to_string()).unwrap_or_default(),
+            ];
+            (named, i.raw, i.calibrated)
+        },
+    )
 }
 
 /// `--splits`: k folds, or a file of given splits.
