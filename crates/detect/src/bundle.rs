@@ -620,6 +620,7 @@ fn windows_text(c: &PreprocessConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn the_slice_range_and_its_warning_by_hand() {
@@ -651,7 +652,6 @@ mod tests {
         };
         assert_eq!(old.slice_warning(413), None);
     }
-    use std::time::Duration;
 
     /// A new CNN takes the old head with it, its PCA projection included.
     #[test]
