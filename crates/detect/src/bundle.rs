@@ -214,6 +214,56 @@ pub struct GpPart {
     pub features_sha256: String,
     pub training: DataSummary,
     pub validation: GpValidation,
+    /// The calibration map refitted on a site's own labelled scans (`ich recalibrate`), if it
+    /// was; refitting the head (`ich fit-gp`) drops it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_calibration: Option<SiteCalibration>,
+}
+
+/// A recalibration of the GP head on a site's own labelled scans.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SiteCalibration {
+    /// The features file of the site's scans, and its SHA-256.
+    pub source: String,
+    pub features_sha256: String,
+    /// When (UTC, RFC 3339).
+    pub date: String,
+    pub scans: usize,
+    pub positive: usize,
+    /// The map now in the head, and the one it replaced (`None`: the identity).
+    pub map: gphead::calibrate::Platt,
+    pub previous: Option<gphead::calibrate::Platt>,
+    /// Its pull toward the identity, chosen by cross-validation (`None`: the identity).
+    pub strength: Option<f64>,
+    /// The site's scans with the previous map, and cross-fitted with the new one (each scan's
+    /// probability from a map fitted without it): what to expect on the site's next scans.
+    pub before: CalibrationFigures,
+    pub cross_fitted: CalibrationFigures,
+    /// Folds of that cross-fitting.
+    pub folds: usize,
+}
+
+/// Scan-level calibration figures on labelled scans.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationFigures {
+    pub log_likelihood: f64,
+    /// Expected calibration error, 10 equal-width bins, and the ECE a perfectly calibrated
+    /// predictor would show on as many scans with the same probabilities.
+    pub ece: f64,
+    pub ece_floor: f64,
+    pub auc: Option<f64>,
+}
+
+impl CalibrationFigures {
+    pub fn of(labels: &[u8], p: &[f64]) -> Self {
+        let m = gphead::metrics::Metrics::compute(labels, p);
+        Self {
+            log_likelihood: m.log_likelihood,
+            ece: m.ece,
+            ece_floor: m.ece_floor,
+            auc: m.auc,
+        }
+    }
 }
 
 /// Validation of the GP head on its held-out bags.
@@ -603,6 +653,21 @@ impl Bundle {
         model.save(&self.dir.join(&part.model))?;
         write_atomic(&self.dir.join(&part.trace), trace_csv.as_bytes())?;
         self.manifest.gp = Some(part);
+        self.manifest.updated = now();
+        Self::seal(&self.dir, &mut self.manifest)
+    }
+
+    /// Replaces the GP head's calibration map (the head itself unchanged) and records where the
+    /// new one came from; writes `gp.json`, then the manifest.
+    pub fn set_site_calibration(&mut self, model: &GpModel, site: SiteCalibration) -> Result<()> {
+        let Some(part) = self.manifest.gp.as_mut() else {
+            return Err(Error::file(
+                &self.dir,
+                "the bundle has no GP head to recalibrate",
+            ));
+        };
+        model.save(&self.dir.join(&part.model))?;
+        part.site_calibration = Some(site);
         self.manifest.updated = now();
         Self::seal(&self.dir, &mut self.manifest)
     }

@@ -323,6 +323,7 @@ pub fn fit_gp(
                     calibrated: v.platt.is_some(),
                 })
                 .unwrap_or_default(),
+            site_calibration: None,
         };
         b.add_gp(&output.model, &csv, projection.as_ref(), part)?;
         written.push(b.dir.clone());

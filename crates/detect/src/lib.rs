@@ -5,6 +5,7 @@
 //! - [`bundle`]: the model bundle (manifest, every file name, checksums, atomic writes);
 //! - [`features`]: the features file (one schema, one writer, one reader);
 //! - [`train`], [`extract`], [`fit`]: CNN training, feature extraction and GP fitting into a bundle;
+//! - [`recalibrate`]: the head's calibration map refitted on a site's own labelled scans;
 //! - [`predict`]: open a bundle, predict scans from DICOM or a dataset, typed reports;
 //! - [`report`] (the report's data model and CSV rows) and [`html`] (the pages);
 //! - [`demo`]: the whole pipeline on synthetic data.
@@ -23,6 +24,7 @@ pub mod fuzzing;
 pub mod html;
 pub mod import;
 pub mod predict;
+pub mod recalibrate;
 pub mod report;
 pub mod train;
 

@@ -362,3 +362,234 @@ fn a_scan_longer_than_any_trained_on_is_predicted_with_a_warning() {
     assert_eq!(index.matches(">1 warning</span>").count(), 1, "{index}");
     assert!(index.contains("title=\"6 slices, outside the 4–4 slices per scan"));
 }
+
+/// Writes a features file of D = 8: per bag its name, label and slices.
+fn write_features(path: &Path, bags: &[(String, u8, Vec<[f64; 8]>)]) {
+    let mut w = detect::features::FeaturesWriter::create(path, 8).unwrap();
+    for (name, label, slices) in bags {
+        for (k, x) in slices.iter().enumerate() {
+            let f = x.map(|v| v as f32);
+            w.write(&detect::features::FeatureRow {
+                features: &f,
+                instance_name: &format!("{name}-{k}"),
+                instance_label: None,
+                bag_name: name,
+                bag_label: Some(*label),
+                cnn_probability: 0.5,
+                cnn_attention: 0.25,
+                z: None,
+            })
+            .unwrap();
+        }
+    }
+    w.finish().unwrap();
+}
+
+/// A hospital recalibrates a bundle on its own labelled scans. The cohort's bundle gets a VGPMIL
+/// head fitted on 80 feature-level scans whose one bleeding slice stands out in feature 0; the
+/// site's 300 scans have a most suspicious slice anywhere between, so the head's own
+/// probabilities spread over (0, 1), and their labels follow a known distortion of those
+/// probabilities (the truth: P(bleed | p) = σ(0.4 ln p − 2 ln(1 − p) − 1), a beta map). The new
+/// map follows the truth, the cross-fitted figures show the gain, the bundle reopens with the map
+/// and its provenance, the ranking is the head's, a rerun gives the same map, and too few scans
+/// of a label are refused with the file's name.
+#[test]
+fn a_bundle_recalibrated_on_a_sites_scans_follows_what_the_site_sees() {
+    use detect::recalibrate::{recalibrate, RecalibrateJob};
+    use gphead::calibrate::{MapFamily, Platt};
+    let c = cohort();
+    // a seeded generator (64-bit LCG, top 53 bits) and standard normals by Box–Muller
+    let mut state = 12_345u64;
+    let mut uniform = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    };
+    let mut scan = |name: String, label: u8, top: Option<f64>| {
+        let mut slices: Vec<[f64; 8]> = (0..4)
+            .map(|_| {
+                std::array::from_fn(|_| {
+                    let (u, v) = (uniform(), uniform());
+                    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+                })
+            })
+            .collect();
+        if let Some(t) = top {
+            slices[0][0] = t;
+        }
+        (name, label, slices)
+    };
+    let train: Vec<_> = (0..80)
+        .map(|b| {
+            let pos = b % 2 == 0;
+            scan(format!("train-{b:02}"), u8::from(pos), pos.then_some(4.0))
+        })
+        .collect();
+    let train_file = c._tmp.path().join("train8.csv");
+    write_features(&train_file, &train);
+    fit_gp(
+        &FitJob {
+            features: train_file,
+            params: gphead::FitParams {
+                model: gphead::Model::Vgpmil,
+                inducing: 16,
+                kernel_steps: None,
+                ..gphead::FitParams::default()
+            },
+            valid_fraction: 0.25,
+            calibrate: true,
+            calibration_folds: 0,
+            samples: 200,
+            out: None,
+            bundle: Some(c.bundle.clone()),
+            project: None,
+        },
+        &|_| {},
+        &Quiet,
+    )
+    .unwrap();
+    let head = detect::bundle::Bundle::open(&c.bundle)
+        .unwrap()
+        .gp()
+        .unwrap();
+    let scans = 300;
+    let mut site: Vec<_> = (0..scans)
+        .map(|b| {
+            scan(
+                format!("site-{b:03}"),
+                0,
+                Some(-1.0 + 6.0 * b as f64 / scans as f64),
+            )
+        })
+        .collect();
+    let as_data = |bags: &[(String, u8, Vec<[f64; 8]>)]| {
+        let mut x = Vec::new();
+        let (mut names, mut labels, mut inst) = (Vec::new(), Vec::new(), Vec::new());
+        for (name, label, slices) in bags {
+            for (k, s) in slices.iter().enumerate() {
+                x.extend_from_slice(s);
+                names.push(name.clone());
+                labels.push(*label);
+                inst.push(format!("{name}-{k}"));
+            }
+        }
+        gphead::MilData::from_instances(8, x, names, labels, None, inst).unwrap()
+    };
+    let raw: Vec<f64> = head
+        .bag_rule_draws(&as_data(&site), 200, 0)
+        .unwrap()
+        .iter()
+        .map(|d| d.iter().sum::<f64>() / d.len() as f64)
+        .collect();
+    let truth = Platt {
+        a: 0.4,
+        b: -1.0,
+        c: Some(2.0),
+    };
+    for (bag, &p) in site.iter_mut().zip(&raw) {
+        bag.1 = u8::from(uniform() < truth.apply(p));
+    }
+    let labels: Vec<u8> = site.iter().map(|b| b.1).collect();
+    // the head's probabilities spread
+    let mut sorted = raw.clone();
+    sorted.sort_by(f64::total_cmp);
+    assert!(
+        sorted[270] - sorted[30] > 0.25,
+        "{:?}",
+        [sorted[30], sorted[270]]
+    );
+    let site_file = c._tmp.path().join("site.csv");
+    write_features(&site_file, &site);
+    let job = RecalibrateJob {
+        bundle: c.bundle.clone(),
+        features: site_file.clone(),
+        family: MapFamily::Beta,
+        folds: 5,
+        samples: 200,
+        seed: 0,
+    };
+    let r = recalibrate(&job).unwrap();
+    let s = &r.site;
+    let positive = labels.iter().filter(|&&l| l == 1).count();
+    assert_eq!((s.scans, s.positive, s.folds), (scans, positive, 5));
+    assert_eq!(s.previous, head.calibration);
+    assert_eq!(s.map.family(), MapFamily::Beta);
+    // the map follows the truth where the site's scans are
+    let gap = raw
+        .iter()
+        .map(|&p| (s.map.apply(p) - truth.apply(p)).abs())
+        .sum::<f64>()
+        / scans as f64;
+    assert!(gap < 0.05, "mean |map − truth| = {gap}, {:?}", s.map);
+    // the site's scans are better described by the cross-fitted new map than by the old one
+    assert!(
+        s.cross_fitted.log_likelihood > s.before.log_likelihood + 0.02,
+        "{:?} vs {:?}",
+        s.cross_fitted,
+        s.before
+    );
+    assert!(s.cross_fitted.ece < s.before.ece, "{s:?}");
+    // the bundle reopens (checksums verified) with the new map and its provenance
+    let reopened = detect::bundle::Bundle::open(&c.bundle).unwrap();
+    // (the JSON reader may round a parameter's last bit)
+    let same = |m: Platt, n: Platt| {
+        let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * x.abs().max(1.0);
+        close(m.a, n.a) && close(m.b, n.b) && close(m.c.unwrap(), n.c.unwrap())
+    };
+    let stored = reopened.manifest.gp.as_ref().unwrap();
+    let stored = stored.site_calibration.as_ref().unwrap();
+    assert!(same(stored.map, s.map), "{:?} vs {:?}", stored.map, s.map);
+    assert_eq!(
+        (
+            stored.scans,
+            stored.positive,
+            &stored.source,
+            stored.cross_fitted.ece
+        ),
+        (s.scans, s.positive, &s.source, s.cross_fitted.ece)
+    );
+    assert_eq!(
+        stored.features_sha256,
+        detect::bundle::sha256_file(&site_file).unwrap()
+    );
+    let head2 = reopened.gp().unwrap();
+    assert!(same(head2.calibration.unwrap(), s.map));
+    // its probabilities are the new map's and rank the scans as the head's own did
+    let p2 = head2.predict(&as_data(&site), 200, 0).unwrap();
+    let cal = p2.bag_probabilities(head2.bag_rule);
+    for (q, &p) in cal.iter().zip(&raw) {
+        assert!((q - s.map.apply(p)).abs() < 0.05, "{q} vs map({p})");
+    }
+    // (the same up to Jensen: a probability is the mean of mapped draws, not the map of a mean)
+    let auc = |p: &[f64]| gphead::metrics::roc_auc(&labels, p).unwrap();
+    assert!(
+        (auc(&raw) - auc(&cal)).abs() < 0.002,
+        "{} vs {}",
+        auc(&raw),
+        auc(&cal)
+    );
+    // a rerun starts again from the head's own probabilities: the same map
+    assert!(same(recalibrate(&job).unwrap().site.map, s.map));
+    // too few positive scans: refused, the file named, the bundle untouched
+    for (b, bag) in site.iter_mut().enumerate() {
+        bag.1 = u8::from(b < 5);
+    }
+    let few = c._tmp.path().join("few.csv");
+    write_features(&few, &site);
+    let err = recalibrate(&RecalibrateJob {
+        features: few.clone(),
+        ..job
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("few.csv") && err.contains("at least 10"),
+        "{err}"
+    );
+    let kept = detect::bundle::Bundle::open(&c.bundle).unwrap();
+    assert!(same(
+        kept.manifest.gp.unwrap().site_calibration.unwrap().map,
+        s.map
+    ));
+}

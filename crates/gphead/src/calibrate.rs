@@ -1,5 +1,7 @@
-//! The calibration map: Platt scaling `p' = σ(a · logit(p) + b)` with a > 0, a strictly
-//! increasing map, so it leaves every ranking (AUC) as it is and commutes with the max rule.
+//! The calibration map: Platt scaling `p' = σ(a · logit(p) + b)` with a > 0, or beta calibration
+//! (Kull, Silva Filho & Flach 2017) `p' = σ(a · ln p − c · ln(1 − p) + b)` with a, c > 0, which
+//! can bend the low and the high end differently ([`MapFamily`]). Both are strictly increasing
+//! maps, so they leave every ranking (AUC) as it is and commute with the max rule.
 //! Fitted on validation bags only: [`Platt::fit`] on point probabilities, [`Platt::fit_draws`]
 //! on each bag's Monte Carlo draws, so that the calibrated probability is the mean of the mapped
 //! draws (a small ridge keeps both defined on separable data). [`Platt::fit_draws_shrunk`], what
@@ -14,6 +16,22 @@ use serde::{Deserialize, Serialize};
 pub struct Platt {
     pub a: f64,
     pub b: f64,
+    /// Beta calibration's slope on `−ln(1 − p)`; absent: Platt scaling (the same slope `a` on
+    /// both ends). Maps written before it existed have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c: Option<f64>,
+}
+
+/// Which monotone map a calibration fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum MapFamily {
+    /// `σ(a · logit(p) + b)`: two parameters; what `fit-gp` and `eval-gp` fit on training bags.
+    #[default]
+    Platt,
+    /// `σ(a · ln p − c · ln(1 − p) + b)`: three parameters, the identity at a = c = 1, b = 0;
+    /// contains Platt's (a = c). For a site's recalibration on hundreds of its own scans.
+    Beta,
 }
 
 use crate::special::{logit, sigmoid};
@@ -27,10 +45,40 @@ pub struct Shrunk {
 }
 
 impl Platt {
-    pub const IDENTITY: Platt = Platt { a: 1.0, b: 0.0 };
+    pub const IDENTITY: Platt = Platt {
+        a: 1.0,
+        b: 0.0,
+        c: None,
+    };
+
+    /// The identity of `family`.
+    pub fn identity(family: MapFamily) -> Platt {
+        match family {
+            MapFamily::Platt => Self::IDENTITY,
+            MapFamily::Beta => Platt {
+                c: Some(1.0),
+                ..Self::IDENTITY
+            },
+        }
+    }
 
     pub fn apply(&self, p: f64) -> f64 {
-        sigmoid(self.a * logit(p) + self.b)
+        match self.c {
+            None => sigmoid(self.a * logit(p) + self.b),
+            Some(c) => {
+                let [lp, lq] = beta_inputs(p);
+                sigmoid(self.a * lp + c * lq + self.b)
+            }
+        }
+    }
+
+    /// Which family the map is of.
+    pub fn family(&self) -> MapFamily {
+        if self.c.is_some() {
+            MapFamily::Beta
+        } else {
+            MapFamily::Platt
+        }
     }
 
     /// The smallest slope kept: the map stays strictly increasing.
@@ -120,7 +168,119 @@ impl Platt {
                 break;
             }
         }
-        Platt { a, b }
+        Platt { a, b, c: None }
+    }
+
+    /// Beta calibration's [`Platt::fit_draws_ridge`]: a, c and b fitted by Fisher scoring with
+    /// backtracking on the same objective (Platt's smoothed targets, the mean of the mapped draws
+    /// per bag), with the penalty `ridge/2 · ((a − 1)² + (c − 1)² + b²)` toward the identity;
+    /// a and c stay ≥ [`Platt::MIN_SLOPE`], so the map stays strictly increasing.
+    pub fn fit_draws_beta_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], ridge: f64) -> Platt {
+        let npos = labels.iter().filter(|&&y| y == 1).count() as f64;
+        let nneg = labels.len() as f64 - npos;
+        let (t_pos, t_neg) = ((npos + 1.0) / (npos + 2.0), 1.0 / (nneg + 2.0));
+        // per bag: its target and, per draw, the inputs (ln p, −ln(1 − p), 1)
+        let bags: Vec<(f64, Vec<[f64; 3]>)> = labels
+            .iter()
+            .zip(draws)
+            .map(|(&y, d)| {
+                let t = if y == 1 { t_pos } else { t_neg };
+                let xs = d.as_ref().iter().map(|&p| {
+                    let [lp, lq] = beta_inputs(p);
+                    [lp, lq, 1.0]
+                });
+                (t, xs.collect())
+            })
+            .collect();
+        const START: [f64; 3] = [1.0, 1.0, 0.0];
+        // q of one bag and its gradient in θ = (a, c, b)
+        let q_of = |th: &[f64; 3], xs: &[[f64; 3]]| -> (f64, [f64; 3]) {
+            let (mut q, mut g) = (0.0, [0.0; 3]);
+            for x in xs {
+                let s = sigmoid(th[0] * x[0] + th[1] * x[1] + th[2]);
+                q += s;
+                for k in 0..3 {
+                    g[k] += s * (1.0 - s) * x[k];
+                }
+            }
+            let l = xs.len().max(1) as f64;
+            ((q / l).clamp(1e-12, 1.0 - 1e-12), g.map(|v| v / l))
+        };
+        let penalty = |th: &[f64; 3]| -> f64 {
+            0.5 * ridge * (0..3).map(|k| (th[k] - START[k]).powi(2)).sum::<f64>()
+        };
+        let loss = |th: &[f64; 3]| -> f64 {
+            let nll: f64 = bags
+                .iter()
+                .map(|(t, xs)| {
+                    let (q, _) = q_of(th, xs);
+                    -(t * q.ln() + (1.0 - t) * (1.0 - q).ln())
+                })
+                .sum();
+            nll + penalty(th)
+        };
+        let mut th = START;
+        let mut current = loss(&th);
+        for _ in 0..200 {
+            let mut g: [f64; 3] = std::array::from_fn(|k| ridge * (th[k] - START[k]));
+            let mut h = [[0.0; 3]; 3];
+            for (k, row) in h.iter_mut().enumerate() {
+                row[k] = ridge;
+            }
+            for (t, xs) in &bags {
+                let (q, dq) = q_of(&th, xs);
+                let w = 1.0 / (q * (1.0 - q));
+                let r = (q - t) * w;
+                for i in 0..3 {
+                    g[i] += r * dq[i];
+                    for j in 0..3 {
+                        h[i][j] += w * dq[i] * dq[j];
+                    }
+                }
+            }
+            let Some(step) = solve3(h, g) else {
+                break;
+            };
+            let mut s = 1.0;
+            let mut moved = false;
+            while s > 1e-10 {
+                let next = [
+                    (th[0] - s * step[0]).max(Self::MIN_SLOPE),
+                    (th[1] - s * step[1]).max(Self::MIN_SLOPE),
+                    th[2] - s * step[2],
+                ];
+                let l = loss(&next);
+                if l <= current {
+                    moved = (0..3).map(|k| (next[k] - th[k]).abs()).sum::<f64>() > 1e-12;
+                    (th, current) = (next, l);
+                    break;
+                }
+                s /= 2.0;
+            }
+            if !moved {
+                break;
+            }
+        }
+        Platt {
+            a: th[0],
+            b: th[2],
+            c: Some(th[1]),
+        }
+    }
+
+    /// The family's penalised fit ([`Platt::fit_draws_ridge`], [`Platt::fit_draws_beta_ridge`]);
+    /// an infinite pull gives the identity.
+    pub fn fit_family<D: AsRef<[f64]>>(
+        family: MapFamily,
+        labels: &[u8],
+        draws: &[D],
+        ridge: f64,
+    ) -> Platt {
+        match family {
+            _ if !ridge.is_finite() => Self::identity(family),
+            MapFamily::Platt => Self::fit_draws_ridge(labels, draws, ridge),
+            MapFamily::Beta => Self::fit_draws_beta_ridge(labels, draws, ridge),
+        }
     }
 
     /// Folds of [`Platt::fit_draws_shrunk`]'s cross-validation where the caller has no fold count
@@ -138,6 +298,17 @@ impl Platt {
     /// (the stronger on ties) is refitted on every bag. k is at most the number of bags of
     /// either label; below 2 the map is [`Platt::fit_draws`]'s.
     pub fn fit_draws_shrunk(labels: &[u8], draws: &[Vec<f64>], folds: usize, seed: u64) -> Shrunk {
+        Self::fit_shrunk(MapFamily::Platt, labels, draws, folds, seed)
+    }
+
+    /// [`Platt::fit_draws_shrunk`] for a map of `family`.
+    pub fn fit_shrunk(
+        family: MapFamily,
+        labels: &[u8],
+        draws: &[Vec<f64>],
+        folds: usize,
+        seed: u64,
+    ) -> Shrunk {
         let npos = labels.iter().filter(|&&y| y == 1).count();
         let k = folds.min(npos).min(labels.len() - npos);
         let parts = if k >= 2 {
@@ -147,7 +318,7 @@ impl Platt {
         };
         let Some(parts) = parts else {
             return Shrunk {
-                map: Self::fit_draws(labels, draws),
+                map: Self::fit_family(family, labels, draws, Self::STRENGTHS[0]),
                 strength: Some(Self::STRENGTHS[0]),
             };
         };
@@ -168,13 +339,8 @@ impl Platt {
                 (gather(&mut rest), gather(&mut held.iter().copied()))
             })
             .collect();
-        let fit_on = |l: &[u8], d: &[&[f64]], strength: f64| {
-            if strength.is_finite() {
-                Self::fit_draws_ridge(l, d, strength)
-            } else {
-                Self::IDENTITY
-            }
-        };
+        let fit_on =
+            |l: &[u8], d: &[&[f64]], strength: f64| Self::fit_family(family, l, d, strength);
         let mut best = (f64::NEG_INFINITY, Self::STRENGTHS[0]);
         for &strength in &Self::STRENGTHS {
             let total: f64 = folds
@@ -192,12 +358,80 @@ impl Platt {
         }
         let all: Vec<&[f64]> = draws.iter().map(Vec::as_slice).collect();
         let map = fit_on(labels, &all, best.1);
-        tracing::debug!(strength = best.1, a = map.a, b = map.b, "calibration map");
+        tracing::debug!(strength = best.1, a = map.a, b = map.b, c = ?map.c, "calibration map");
         Shrunk {
             map,
             strength: Some(best.1).filter(|s| s.is_finite()),
         }
     }
+}
+
+/// A recalibration on a set of labelled bags (a site's own scans), measured without any bag's
+/// label reaching its own probability: the bags are split into `folds` stratified folds
+/// (seeded), and each bag's probability is the mean of its draws through the map of `family`
+/// fitted ([`Platt::fit_shrunk`], its pull chosen by cross-validation within the other folds) on
+/// the other folds' bags. `None` when either label has fewer than 2 bags.
+pub fn cross_fitted(
+    family: MapFamily,
+    labels: &[u8],
+    draws: &[Vec<f64>],
+    folds: usize,
+    seed: u64,
+) -> Option<Vec<f64>> {
+    let npos = labels.iter().filter(|&&y| y == 1).count();
+    let k = folds.min(npos).min(labels.len() - npos);
+    if k < 2 {
+        return None;
+    }
+    let parts = milbase::stratified_folds(labels, k, seed).ok()?;
+    let mut out = vec![f64::NAN; labels.len()];
+    for held in &parts {
+        let rest: Vec<usize> = (0..labels.len())
+            .filter(|i| held.binary_search(i).is_err())
+            .collect();
+        let l: Vec<u8> = rest.iter().map(|&i| labels[i]).collect();
+        let d: Vec<Vec<f64>> = rest.iter().map(|&i| draws[i].clone()).collect();
+        let map = Platt::fit_shrunk(family, &l, &d, Platt::CV_FOLDS, seed.wrapping_add(1)).map;
+        for &i in held {
+            let di = &draws[i];
+            out[i] = di.iter().map(|&x| map.apply(x)).sum::<f64>() / di.len().max(1) as f64;
+        }
+    }
+    Some(out)
+}
+
+/// Beta calibration's inputs `(ln p, −ln(1 − p))`, with p kept within [1e-9, 1 − 1e-9] as
+/// [`logit`] keeps it.
+fn beta_inputs(p: f64) -> [f64; 2] {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    [p.ln(), -(-p).ln_1p()]
+}
+
+/// `h⁻¹ g` for a symmetric positive definite 3×3 `h` (Cholesky); `None` when it is not.
+fn solve3(h: [[f64; 3]; 3], g: [f64; 3]) -> Option<[f64; 3]> {
+    let mut l = [[0.0; 3]; 3];
+    for i in 0..3 {
+        for j in 0..=i {
+            let s = h[i][j] - (0..j).map(|k| l[i][k] * l[j][k]).sum::<f64>();
+            if i == j {
+                if !(s > 0.0 && s.is_finite()) {
+                    return None;
+                }
+                l[i][i] = s.sqrt();
+            } else {
+                l[i][j] = s / l[j][j];
+            }
+        }
+    }
+    let mut y = [0.0; 3];
+    for i in 0..3 {
+        y[i] = (g[i] - (0..i).map(|k| l[i][k] * y[k]).sum::<f64>()) / l[i][i];
+    }
+    let mut x = [0.0; 3];
+    for i in (0..3).rev() {
+        x[i] = (y[i] - (i + 1..3).map(|k| l[k][i] * x[k]).sum::<f64>()) / l[i][i];
+    }
+    Some(x)
 }
 
 #[cfg(test)]
@@ -272,7 +506,7 @@ mod tests {
                 break;
             }
         }
-        Platt { a, b }
+        Platt { a, b, c: None }
     }
 
     #[test]
@@ -363,5 +597,105 @@ mod tests {
             crate::metrics::roc_auc(&labels, &p),
             crate::metrics::roc_auc(&labels, &mapped)
         );
+    }
+
+    #[test]
+    fn beta_map_by_hand() {
+        let m = Platt {
+            a: 2.0,
+            b: -1.0,
+            c: Some(0.5),
+        };
+        // σ(2 ln 0.2 − 0.5 ln 0.8 − 1) and σ(2 ln 0.9 − 0.5 ln 0.1 − 1), worked out in Python
+        assert!(
+            (m.apply(0.2) - 0.016185779207233207_f64).abs() < 1e-12,
+            "{}",
+            m.apply(0.2)
+        );
+        assert!(
+            (m.apply(0.9) - 0.48514724988164903_f64).abs() < 1e-12,
+            "{}",
+            m.apply(0.9)
+        );
+        assert_eq!(m.family(), MapFamily::Beta);
+        // its identity, and a = c is Platt's map
+        let id = Platt::identity(MapFamily::Beta);
+        for p in [1e-6, 0.03, 0.5, 0.97] {
+            assert!((id.apply(p) - p).abs() < 1e-12 * p.max(1e-3), "{p}");
+            let platt = Platt {
+                a: 1.7,
+                b: 0.4,
+                c: None,
+            };
+            let beta = Platt {
+                c: Some(1.7),
+                ..platt
+            };
+            assert!((platt.apply(p) - beta.apply(p)).abs() < 1e-12);
+        }
+        // a map written before the beta family existed reads as Platt's
+        let old: Platt = serde_json::from_str(r#"{"a":0.8,"b":0.1}"#).unwrap();
+        assert_eq!(old.c, None);
+        assert!(!serde_json::to_string(&old).unwrap().contains("\"c\""));
+    }
+
+    /// Labels drawn with frequency σ(0.6 ln p − 1.5 ln(1 − p) + 0.3): the beta fit recovers
+    /// those parameters; Platt's map, one slope for both ends, cannot fit them as well.
+    #[test]
+    fn the_beta_fit_recovers_a_known_asymmetric_distortion() {
+        let truth = Platt {
+            a: 0.6,
+            b: 0.3,
+            c: Some(1.5),
+        };
+        let (mut labels, mut draws) = (Vec::new(), Vec::new());
+        for i in 0..4000 {
+            let p = (i as f64 + 0.5) / 4000.0;
+            let q = truth.apply(p);
+            labels.push(u8::from(((i * 7919) % 1000) as f64 / 1000.0 < q));
+            draws.push(vec![p]);
+        }
+        let beta = Platt::fit_draws_beta_ridge(&labels, &draws, 1e-3);
+        let c = beta.c.unwrap();
+        // the penalised maximum of the same objective by numpy (Newton's method on the three
+        // inputs with the same smoothed targets and ridge): 0.50369213, 1.67740552, 0.09289999
+        assert!(
+            (beta.a - 0.50369213).abs() < 1e-6
+                && (c - 1.67740552).abs() < 1e-6
+                && (beta.b - 0.09289999).abs() < 1e-6,
+            "{beta:?}"
+        );
+        // near the truth (these labels are one draw of it)
+        assert!(
+            (beta.a - 0.6).abs() < 0.15 && (c - 1.5).abs() < 0.25 && (beta.b - 0.3).abs() < 0.25,
+            "{beta:?}"
+        );
+        let platt = Platt::fit_draws_ridge(&labels, &draws, 1e-3);
+        let ll = |m: Platt| {
+            let q: Vec<f64> = draws.iter().map(|d| m.apply(d[0])).collect();
+            log_likelihood(&labels, &q)
+        };
+        assert!(
+            ll(beta) > ll(platt) + 0.003,
+            "{} vs {}",
+            ll(beta),
+            ll(platt)
+        );
+        // cross-validation keeps it (a weak pull) and the same seed gives the same map
+        let shrunk = Platt::fit_shrunk(MapFamily::Beta, &labels, &draws, 5, 3);
+        assert!(shrunk.strength.is_some_and(|s| s <= 10.0), "{shrunk:?}");
+        assert_eq!(
+            Platt::fit_shrunk(MapFamily::Beta, &labels, &draws, 5, 3),
+            shrunk
+        );
+        // on anti-informative scores both slopes stay positive: the map stays increasing
+        let anti = Platt::fit_draws_beta_ridge(
+            &[1, 1, 0, 0, 1, 0],
+            &[[0.1], [0.2], [0.8], [0.9], [0.3], [0.7]],
+            1e-3,
+        );
+        assert!(anti.a >= Platt::MIN_SLOPE && anti.c.unwrap() >= Platt::MIN_SLOPE);
+        let grid: Vec<f64> = (1..100).map(|k| k as f64 / 100.0).collect();
+        assert!(grid.windows(2).all(|w| anti.apply(w[0]) < anti.apply(w[1])));
     }
 }

@@ -543,10 +543,11 @@ impl GpModel {
             return Err(format!("H = {} must be > 1 and finite", self.h));
         }
         if let Some(c) = &self.calibration {
-            if !(c.a > 0.0 && c.a.is_finite() && c.b.is_finite()) {
+            let slope = |x: f64| x > 0.0 && x.is_finite();
+            if !(slope(c.a) && c.b.is_finite() && c.c.is_none_or(slope)) {
                 return Err(format!(
-                    "calibration a = {}, b = {}: a must be positive, both finite",
-                    c.a, c.b
+                    "calibration a = {}, b = {}, c = {:?}: a and c must be positive, all finite",
+                    c.a, c.b, c.c
                 ));
             }
         }

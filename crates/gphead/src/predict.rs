@@ -530,7 +530,7 @@ mod tests {
         assert!((s.lo - 0.05).abs() < 1e-12 && (s.hi - 0.95).abs() < 1e-12);
         // a probability near 0 or 1 has a narrow interval, inside [0, 1]
         let data = one_bag(2);
-        let calib = Platt { a: 1.0, b: 0.0 };
+        let calib = Platt::IDENTITY;
         let d = draws(
             &[-8.0, 8.0],
             &[0.25, 0.25],
@@ -560,7 +560,10 @@ mod tests {
         assert_eq!(p.bags[0].max.hi, p.instances[1].hi);
         // with a calibration map: the mean is the mean of the mapped draws, not the map of the
         // mean; sd and interval are those of the same mapped draws
-        let steep = Platt { a: 4.0, b: 0.0 };
+        let steep = Platt {
+            a: 4.0,
+            ..Platt::IDENTITY
+        };
         let d = draws(&[0.0], &[4.0], &one_bag(1), 5000, 5, Squash::Logistic);
         let p = summarise(
             &d,

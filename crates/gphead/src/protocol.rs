@@ -7,7 +7,7 @@ use milbase::{stratified_folds, stratified_holdout, Progress};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::Platt;
+use crate::calibrate::{MapFamily, Platt};
 use crate::data::MilData;
 use crate::error::{GpError, Result};
 use crate::fit::fit_valid;
@@ -43,6 +43,15 @@ pub struct EvalOptions {
     /// figures or compare with another code bag by bag and instance by instance.
     #[serde(default)]
     pub keep_predictions: bool,
+    /// k ≥ 2: also measure a recalibration on the external set's own labels, as a site would
+    /// recalibrate on its own scans: each external bag's probability from a map of
+    /// [`EvalOptions::site_map`] fitted on the other k − 1 folds of the external bags
+    /// ([`crate::calibrate::cross_fitted`]); 0 = not.
+    #[serde(default)]
+    pub site_calibration_folds: usize,
+    /// The family of that map.
+    #[serde(default)]
+    pub site_map: MapFamily,
 }
 
 impl Default for EvalOptions {
@@ -60,6 +69,8 @@ impl Default for EvalOptions {
             seed: 0,
             calibration_folds: 0,
             keep_predictions: false,
+            site_calibration_folds: 0,
+            site_map: MapFamily::Beta,
         }
     }
 }
@@ -80,6 +91,10 @@ pub struct SetResult {
     pub instance_calibrated: Option<Metrics>,
     /// AUC of the CNN's own `bag_cnn_probability` on the same bags, when present.
     pub cnn_bag_auc: Option<f64>,
+    /// External set with [`EvalOptions::site_calibration_folds`]: bag metrics after the
+    /// cross-fitted recalibration on its own labels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bag_site_calibrated: Option<Metrics>,
     /// Every bag's prediction, when [`EvalOptions::keep_predictions`] asks for them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bags: Vec<BagRow>,
@@ -116,6 +131,9 @@ pub struct BagRow {
     pub raw: f64,
     /// The calibrated probability: mean, sd and 90 % interval.
     pub calibrated: crate::predict::Summary,
+    /// The probability after the site's cross-fitted recalibration, where measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_calibrated: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -188,6 +206,7 @@ fn evaluate_set(
         instance,
         instance_calibrated,
         cnn_bag_auc,
+        bag_site_calibrated: None,
         bags: if keep {
             data.bags
                 .iter()
@@ -199,6 +218,7 @@ fn evaluate_set(
                     instances: b.instances.len(),
                     raw: r.mean(model.bag_rule),
                     calibrated: c.get(model.bag_rule),
+                    site_calibrated: None,
                 })
                 .collect()
         } else {
@@ -355,14 +375,32 @@ fn run_split(
     };
     let ext = external
         .map(|e| {
-            evaluate_set(
+            let mut r = evaluate_set(
                 &model,
                 platt,
                 e,
                 opts.samples,
                 opts.seed,
                 opts.keep_predictions,
-            )
+            )?;
+            if opts.site_calibration_folds >= 2 {
+                // the same draws evaluate_set summarised (same samples and seed)
+                let draws = model.bag_rule_draws(e, opts.samples, opts.seed)?;
+                let labels = e.bag_labels();
+                if let Some(q) = crate::calibrate::cross_fitted(
+                    opts.site_map,
+                    &labels,
+                    &draws,
+                    opts.site_calibration_folds,
+                    opts.seed.wrapping_add(104_729 + si as u64),
+                ) {
+                    r.bag_site_calibrated = Some(Metrics::compute(&labels, &q));
+                    for (row, &p) in r.bags.iter_mut().zip(&q) {
+                        row.site_calibrated = Some(p);
+                    }
+                }
+            }
+            Ok::<_, GpError>(r)
         })
         .transpose()?;
     Ok(SplitResult {
@@ -621,6 +659,21 @@ impl EvalReport {
                 set,
                 "bag ECE floor (calibrated)",
                 col(&|s| Some(s.bag_calibrated.ece_floor)),
+            );
+            let site = |f: fn(&Metrics) -> Option<f64>| {
+                col(&move |s| s.bag_site_calibrated.as_ref().and_then(f))
+            };
+            push(set, "bag AUC (site-calibrated)", site(|m| m.auc));
+            push(
+                set,
+                "bag log-lik (site-calibrated)",
+                site(|m| Some(m.log_likelihood)),
+            );
+            push(set, "bag ECE (site-calibrated)", site(|m| Some(m.ece)));
+            push(
+                set,
+                "bag ECE floor (site-calibrated)",
+                site(|m| Some(m.ece_floor)),
             );
             push(
                 set,

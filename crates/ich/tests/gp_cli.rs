@@ -9,14 +9,20 @@ use std::fmt::Write as _;
 /// A features file: 40 bags of 6 slices, D = 3; positive bags carry one slice shifted by +4 on
 /// feature 0 (a deterministic pattern, no RNG).
 fn features() -> String {
+    features_shifted(40, 0.0)
+}
+
+/// [`features`] with `bags` bags and every slice's feature 0 moved by `shift` (another site).
+fn features_shifted(bags: usize, shift: f64) -> String {
     let mut s = String::from(
         "feature_0,feature_1,feature_2,instance_label,instance_name,bag_name,bag_label\n",
     );
-    for b in 0..40 {
+    for b in 0..bags {
         let label = b % 2;
         for i in 0..6 {
             let pos = label == 1 && i == 2;
-            let f0 = ((b * 7 + i * 3) % 11) as f64 / 11.0 - 0.5 + if pos { 4.0 } else { 0.0 };
+            let f0 =
+                ((b * 7 + i * 3) % 11) as f64 / 11.0 - 0.5 + if pos { 4.0 } else { 0.0 } + shift;
             let f1 = ((b * 5 + i) % 13) as f64 / 13.0;
             let f2 = ((b + i * 11) % 17) as f64 / 17.0;
             writeln!(
@@ -276,4 +282,98 @@ fn a_closed_standard_output_loses_nothing() {
     );
     let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(r["report"]["splits"].as_array().unwrap().len(), 3);
+}
+
+/// `--site-calibration`: the external scans come from another site whose every slice reads
+/// higher on feature 0, so the training site's map over-calls them; recalibrating on the
+/// external scans' own labels, each scan scored by a map fitted on the other folds, describes
+/// them better. The external rows of `--predictions` carry that probability, the test rows none.
+#[test]
+fn eval_measures_a_sites_recalibration_out_of_fold() {
+    let (tmp, f) = features_file();
+    let ext = tmp.path().join("other-site.csv");
+    std::fs::write(&ext, features_shifted(200, 1.5)).unwrap();
+    let json = tmp.path().join("r.json");
+    let pred = tmp.path().join("bags.csv");
+    let o = ich(&[
+        "eval-gp",
+        "--features",
+        f.to_str().unwrap(),
+        "--test",
+        ext.to_str().unwrap(),
+        "--holdout",
+        "0.25",
+        "--inducing",
+        "10",
+        "--kernel-steps",
+        "0",
+        "--site-calibration",
+        "5",
+        "--json",
+        json.to_str().unwrap(),
+        "--predictions",
+        pred.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("bag ECE (site-calibrated)"),
+        "{}",
+        text(&o)
+    );
+    let rows = csv_rows(&pred);
+    let (test, external): (Vec<_>, Vec<_>) = rows.iter().partition(|r| r["set"] == "test");
+    assert_eq!((test.len(), external.len()), (10, 200));
+    assert!(test.iter().all(|r| r["probability_site"].is_empty()));
+    let site: Vec<f64> = external
+        .iter()
+        .map(|r| r["probability_site"].parse().unwrap())
+        .collect();
+    assert!(site.iter().all(|p| (0.0..=1.0).contains(p)));
+    // the figures from the file, by hand, and the report's
+    let labels: Vec<u8> = external
+        .iter()
+        .map(|r| r["label"].parse().unwrap())
+        .collect();
+    let cal: Vec<f64> = external
+        .iter()
+        .map(|r| r["probability"].parse().unwrap())
+        .collect();
+    let ll = |p: &[f64]| {
+        labels
+            .iter()
+            .zip(p)
+            .map(|(&y, &q)| {
+                let q = q.clamp(1e-12, 1.0 - 1e-12);
+                if y == 1 {
+                    q.ln()
+                } else {
+                    (1.0 - q).ln()
+                }
+            })
+            .sum::<f64>()
+            / p.len() as f64
+    };
+    assert!(ll(&site) > ll(&cal) + 0.05, "{} vs {}", ll(&site), ll(&cal));
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let metric = |name: &str| {
+        report["summary"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["set"] == "external" && x["metric"] == name)
+            .unwrap()["mean"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!((metric("bag log-lik (site-calibrated)") - ll(&site)).abs() < 1e-9);
+    assert!(metric("bag ECE (site-calibrated)") < metric("bag ECE (calibrated)"));
+    // without --test there is no site to recalibrate on
+    let o = ich(&[
+        "eval-gp",
+        "--features",
+        f.to_str().unwrap(),
+        "--site-calibration",
+        "5",
+    ]);
+    assert!(!o.status.success());
 }

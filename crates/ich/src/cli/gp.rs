@@ -331,6 +331,16 @@ pub struct EvalArgs {
     /// the validation bags' draws only [0, 2..=20].
     #[arg(long, default_value_t = 5, value_parser = parse_calibration_folds)]
     calibration_folds: usize,
+    /// With --test: also measure a recalibration on the external set's own labels, as a hospital
+    /// would recalibrate on its own labelled scans (`ich recalibrate`): the external bags are split
+    /// into k stratified folds and each bag's probability comes from a map fitted on the other
+    /// folds only ("site-calibrated" rows; --predictions gets a `probability_site` column);
+    /// 0 = not [0, 2..=20].
+    #[arg(long, default_value_t = 0, value_parser = parse_calibration_folds, requires = "test")]
+    site_calibration: usize,
+    /// The map of --site-calibration: beta (three parameters: each end bent on its own) or platt.
+    #[arg(long, value_enum, default_value_t = MapArg::Beta)]
+    site_map: MapArg,
     #[command(flatten)]
     gp: GpArgs,
     /// Write the full report as JSON.
@@ -351,24 +361,48 @@ pub struct EvalArgs {
     slice_predictions: Option<PathBuf>,
 }
 
+/// The map family of `--site-map`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum MapArg {
+    Beta,
+    Platt,
+}
+
+impl From<MapArg> for gphead::calibrate::MapFamily {
+    fn from(m: MapArg) -> Self {
+        match m {
+            MapArg::Beta => Self::Beta,
+            MapArg::Platt => Self::Platt,
+        }
+    }
+}
+
 /// A CSV of a row per item of every split's test and external sets: `split, set`, then `header`
-/// with `cells(item)`, then the probabilities (`probability_raw, probability, sd, lo90, hi90`).
+/// with `cells(item)`, then the probabilities (`probability_raw, probability, sd, lo90, hi90`),
+/// then `tail` (cells that may be empty).
 fn per_set_csv<T>(
     report: &gphead::protocol::EvalReport,
-    header: &[&str],
+    [header, tail]: [&[&str]; 2],
     items: impl Fn(&gphead::protocol::SetResult) -> &[T],
-    cells: impl Fn(&T) -> (Vec<String>, f64, gphead::predict::Summary),
+    cells: impl Fn(&T) -> (Vec<String>, f64, gphead::predict::Summary, Vec<String>),
 ) -> anyhow::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let probs = ["probability_raw", "probability", "sd", "lo90", "hi90"];
-    w.write_record(["split", "set"].iter().chain(header).chain(&probs))?;
+    w.write_record(
+        ["split", "set"]
+            .iter()
+            .chain(header)
+            .chain(&probs)
+            .chain(tail),
+    )?;
     for s in &report.splits {
         for (set, r) in [("test", &s.test), ("external", &s.external)] {
             for item in r.iter().flat_map(&items) {
-                let (named, raw, c) = cells(item);
+                let (named, raw, c, last) = cells(item);
                 let mut row = vec![s.split.to_string(), set.to_string()];
                 row.extend(named);
                 row.extend([raw, c.mean, c.sd, c.lo, c.hi].map(|v| v.to_string()));
+                row.extend(last);
                 w.write_record(&row)?;
             }
         }
@@ -378,13 +412,21 @@ fn per_set_csv<T>(
 
 /// `--predictions`: a row per bag.
 fn predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Result<Vec<u8>> {
+    // the site-calibrated probability, where eval-gp measured one
+    let site = report.options.site_calibration_folds >= 2;
+    let tail: &[&str] = if site { &["probability_site"] } else { &[] };
     per_set_csv(
         report,
-        &["bag", "label", "instances"],
+        [&["bag", "label", "instances"], tail],
         |r| &r.bags,
         |b| {
             let named = vec![b.bag.clone(), b.label.to_string(), b.instances.to_string()];
-            (named, b.raw, b.calibrated)
+            let last = if site {
+                vec![b.site_calibrated.map(|p| p.to_string()).unwrap_or_default()]
+            } else {
+                Vec::new()
+            };
+            (named, b.raw, b.calibrated, last)
         },
     )
 }
@@ -393,7 +435,7 @@ fn predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Result<Vec<
 fn slice_predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Result<Vec<u8>> {
     per_set_csv(
         report,
-        &["bag", "instance", "index", "label"],
+        [&["bag", "instance", "index", "label"], &[]],
         |r| &r.instances,
         |i| {
             let named = vec![
@@ -402,7 +444,7 @@ fn slice_predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Resul
                 i.index.to_string(),
                 i.label.map(|l| l.to_string()).unwrap_or_default(),
             ];
-            (named, i.raw, i.calibrated)
+            (named, i.raw, i.calibrated, Vec::new())
         },
     )
 }
@@ -452,6 +494,8 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
         seed: a.gp.seed,
         calibration_folds: a.calibration_folds,
         keep_predictions: a.predictions.is_some() || a.slice_predictions.is_some(),
+        site_calibration_folds: a.site_calibration,
+        site_map: a.site_map.into(),
     };
     let report = if let Splits::File(sf) = &a.splits {
         let splits = detect::features::read_splits(sf)?;
@@ -561,5 +605,76 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
             r.set, r.metric, r.mean, r.std
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Refit the calibration map of a bundle's GP head on a site's own labelled scans, in place: the
+/// head and every ranking stay as they are; the probabilities (scans and slices, one map) are
+/// made to mean what they say at this site. Prints the site's figures with the old map and the
+/// new map's, cross-fitted (each scan scored by a map fitted without it); the manifest records
+/// both and where the scans came from.
+#[derive(clap::Args, Debug)]
+pub struct RecalibrateArgs {
+    /// The bundle (its GP head fitted): recalibrated in place.
+    #[arg(long)]
+    bundle: PathBuf,
+    /// The site's scans as a features file (`ich extract --model BUNDLE` of its labelled
+    /// dataset); every scan needs its label, and at least 10 of each.
+    #[arg(long)]
+    features: PathBuf,
+    /// The map: beta (three parameters, each end bent on its own) or platt (two).
+    #[arg(long, value_enum, default_value_t = MapArg::Beta)]
+    map: MapArg,
+    /// Folds of the cross-fitted estimate [2..=20].
+    #[arg(long, default_value_t = 5, value_parser = |s: &str| range::int_in(s, 2, 20))]
+    folds: usize,
+    /// Monte Carlo draws per scan [1..=1000000].
+    #[arg(long, default_value_t = 200, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
+    samples: usize,
+    /// Seed of the draws and the folds.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
+    let job = detect::recalibrate::RecalibrateJob {
+        bundle: a.bundle.clone(),
+        features: a.features.clone(),
+        family: a.map.into(),
+        folds: a.folds,
+        samples: a.samples,
+        seed: a.seed,
+    };
+    let r = detect::recalibrate::recalibrate(&job)
+        .with_context(|| format!("recalibrating {}", a.bundle.display()))?;
+    let s = &r.site;
+    let line = |what: &str, f: &detect::bundle::CalibrationFigures| {
+        println!(
+            "  {what:<34} scan ECE {:.4} (floor {:.4}), log-lik {:.4}, AUC {}",
+            f.ece,
+            f.ece_floor,
+            f.log_likelihood,
+            opt4(f.auc)
+        );
+    };
+    println!(
+        "{}: {} scans ({} positive)",
+        a.features.display(),
+        s.scans,
+        s.positive
+    );
+    line("with the bundle's map", &s.before);
+    line(
+        &format!("new map, {}-fold cross-fitted", s.folds),
+        &s.cross_fitted,
+    );
+    println!(
+        "map: a = {:.3}, b = {:.3}{} (pull toward the identity {}); written into {}",
+        s.map.a,
+        s.map.b,
+        s.map.c.map(|c| format!(", c = {c:.3}")).unwrap_or_default(),
+        pull(s.strength),
+        a.bundle.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
