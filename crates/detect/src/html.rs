@@ -335,10 +335,10 @@ pub fn index_page(r: &Report) -> String {
         esc(&r.model.gp_family),
         r.thresholds.positive,
         r.thresholds.uncertain_sd,
-        if r.model.calibrated {
-            ", calibrated on validation scans"
-        } else {
-            " (uncalibrated head)"
+        match (&r.model.site_calibration, r.model.calibrated) {
+            (Some(site), _) => format!(", {}", esc(site)),
+            (None, true) => ", calibrated on validation scans".into(),
+            (None, false) => " (uncalibrated head)".into(),
         }
     );
     if let Some(m) = &r.metrics {

@@ -166,6 +166,16 @@ impl Predictor {
                 image_size: m.preprocess.size,
                 bag_rule: format!("{:?}", gp.bag_rule),
                 calibrated: gp.calibration.is_some(),
+                site_calibration: m
+                    .gp
+                    .as_ref()
+                    .and_then(|p| p.site_calibration.as_ref())
+                    .map(|s| {
+                        format!(
+                            "recalibrated on {} labelled scans ({} positive) of {} on {}; their scan ECE {:.3} before, {:.3} after ({}-fold cross-fitted)",
+                            s.scans, s.positive, s.source, s.date, s.before.ece, s.cross_fitted.ece, s.folds
+                        )
+                    }),
                 uncertainty: true,
                 imported,
             },
@@ -180,6 +190,7 @@ impl Predictor {
                     None => "attention pooling".into(),
                 },
                 calibrated: false,
+                site_calibration: None,
                 uncertainty: false,
                 imported,
             },

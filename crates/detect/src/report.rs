@@ -39,6 +39,10 @@ pub struct ModelInfo {
     /// standard deviations and intervals are then all of the calibrated draws.
     #[serde(default)]
     pub calibrated: bool,
+    /// Where the map was refitted on a site's own labelled scans (`ich recalibrate`): how many,
+    /// when, and the cross-fitted scan ECE before and after; absent when it was not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_calibration: Option<String>,
     /// Whether probabilities come with a spread (a GP head); without one they are the CNN's
     /// point estimates and sd, lo and hi say nothing (sd 0, lo = hi = probability).
     #[serde(default = "yes")]
@@ -324,6 +328,7 @@ mod tests {
                 image_size: 32,
                 bag_rule: "Max".into(),
                 calibrated: true,
+                site_calibration: None,
             },
             thresholds: Thresholds {
                 positive: 0.5,

@@ -569,6 +569,16 @@ fn a_bundle_recalibrated_on_a_sites_scans_follows_what_the_site_sees() {
         auc(&raw),
         auc(&cal)
     );
+    // the reports say so (report.json's model, the index page's header)
+    let info = Predictor::open(&c.bundle, opts()).unwrap().model_info();
+    let said = info.site_calibration.unwrap();
+    assert!(
+        said.starts_with(&format!(
+            "recalibrated on 300 labelled scans ({positive} positive) of {}",
+            site_file.display()
+        )),
+        "{said}"
+    );
     // a rerun starts again from the head's own probabilities: the same map
     assert!(same(recalibrate(&job).unwrap().site.map, s.map));
     // too few positive scans: refused, the file named, the bundle untouched

@@ -129,11 +129,38 @@ fn out_of_range_numbers_are_refused_before_anything_is_written() {
 fn broken_datasets_and_bundles_are_named_errors() {
     let t = tempfile::tempdir().unwrap();
     let ds = dataset(t.path());
-    let (model, _) = bundle(t.path(), &ds);
+    let (model, feats8) = bundle(t.path(), &ds);
 
     // a checksum with non-ASCII characters in the manifest (byte slicing used to panic)
     let mp = model.join("manifest.json");
     let original = std::fs::read(&mp).unwrap();
+
+    // recalibrating on 8 scans (4 of each label): too few to fit a map and check it; the file is
+    // named and the bundle left as it was; a single fold is refused as a flag
+    refused(
+        &[
+            "-q",
+            "recalibrate",
+            "--bundle",
+            s(&model),
+            "--features",
+            s(&feats8),
+        ],
+        &["features.csv", "at least 10 of each"],
+    );
+    assert_eq!(std::fs::read(&mp).unwrap(), original);
+    refused(
+        &[
+            "recalibrate",
+            "--bundle",
+            s(&model),
+            "--features",
+            s(&feats8),
+            "--folds",
+            "1",
+        ],
+        &["--folds", "2..="],
+    );
     let mut m = json(&mp);
     m["files"]["model.bpk"] = "éééééééééééééééééé".into();
     put_json(&mp, &m);
