@@ -233,6 +233,7 @@ pub fn run(
             valid_fraction: 0.2,
             calibrate: true,
             calibration_folds: 5,
+            calibration_map: gphead::calibrate::MapFamily::Platt,
             samples: 500,
             out: None,
             bundle: Some(bundle.clone()),

@@ -29,6 +29,8 @@ pub struct FitJob {
     /// draws of k-fold cross-fitting over every bag (each scored by a refit that did not see it,
     /// [`gphead::crossfit`]), which rests the map on every bag instead of the few held out.
     pub calibration_folds: usize,
+    /// The map's family (Platt's two parameters, or beta calibration's three).
+    pub calibration_map: gphead::calibrate::MapFamily,
     /// Monte Carlo samples of the validation report (≥ 1).
     pub samples: usize,
     /// Model file to write (its trace beside it as `<MODEL>.trace.csv`).
@@ -155,6 +157,7 @@ fn fit_head(
             // that the calibrated probability (the mean of the mapped draws) is what it fits
             let c = if job.calibration_folds >= 2 {
                 gphead::crossfit::calibration(
+                    job.calibration_map,
                     params,
                     output.best_epoch + 1,
                     all,
@@ -164,7 +167,13 @@ fn fit_head(
                     progress,
                 )?
             } else {
-                Platt::fit_draws_shrunk(&l, &draws, Platt::CV_FOLDS, params.seed)
+                Platt::fit_shrunk(
+                    job.calibration_map,
+                    &l,
+                    &draws,
+                    Platt::CV_FOLDS,
+                    params.seed,
+                )
             };
             val.calibration_strength = c.strength;
             let c = c.map;

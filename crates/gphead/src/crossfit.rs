@@ -7,7 +7,7 @@
 use milbase::{stratified_folds, Progress};
 use rayon::prelude::*;
 
-use crate::calibrate::{Platt, Shrunk};
+use crate::calibrate::{MapFamily, Platt, Shrunk};
 use crate::data::MilData;
 use crate::error::{GpError, Result};
 use crate::fit::fit_valid;
@@ -97,8 +97,9 @@ fn score_fold(
 }
 
 /// The calibration map fitted on the out-of-fold draws of every bag of `data`
-/// ([`out_of_fold`], then [`Platt::fit_draws_shrunk`] with as many folds, the same seed).
+/// ([`out_of_fold`], then [`Platt::fit_shrunk`] of `family` with as many folds, the same seed).
 pub fn calibration(
+    family: MapFamily,
     params: &ValidParams,
     epochs: usize,
     data: &MilData,
@@ -108,7 +109,8 @@ pub fn calibration(
     progress: &dyn Progress,
 ) -> Result<Shrunk> {
     let oof = out_of_fold(params, epochs, data, folds, samples, seed, progress)?;
-    Ok(Platt::fit_draws_shrunk(
+    Ok(Platt::fit_shrunk(
+        family,
         &oof.labels,
         &oof.draws,
         folds,

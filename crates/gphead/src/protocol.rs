@@ -38,6 +38,9 @@ pub struct EvalOptions {
     /// ([`crate::crossfit`]).
     #[serde(default)]
     pub calibration_folds: usize,
+    /// The family of that map (Platt's two parameters unless said).
+    #[serde(default)]
+    pub calibration_map: MapFamily,
     /// Keep every test and external bag's and instance's prediction in the report
     /// ([`SetResult::bags`], [`SetResult::instances`]), so that others can compute their own
     /// figures or compare with another code bag by bag and instance by instance.
@@ -68,6 +71,7 @@ impl Default for EvalOptions {
             samples: 200,
             seed: 0,
             calibration_folds: 0,
+            calibration_map: MapFamily::Platt,
             keep_predictions: false,
             site_calibration_folds: 0,
             site_map: MapFamily::Beta,
@@ -336,6 +340,7 @@ fn run_split(
     let shrunk = if opts.calibration_folds >= 2 {
         let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
         crate::crossfit::calibration(
+            opts.calibration_map,
             &p,
             out.best_epoch + 1,
             pool,
@@ -345,7 +350,8 @@ fn run_split(
             progress,
         )?
     } else {
-        Platt::fit_draws_shrunk(
+        Platt::fit_shrunk(
+            opts.calibration_map,
             &vl,
             &draws,
             Platt::CV_FOLDS,

@@ -66,7 +66,34 @@ fn fit_and_eval_write_their_files() {
     assert_eq!(m["version"], 1);
     assert_eq!(m["d"], 3);
     assert!(m["calibration"]["a"].is_number());
+    assert!(m["calibration"].get("c").is_none(), "Platt's map has no c");
     assert!(tmp.path().join("gp.json.trace.csv").exists());
+    // beta calibration's map carries its third parameter
+    let beta = tmp.path().join("gp-beta.json");
+    let o = ich(&[
+        "fit-gp",
+        "--features",
+        f.to_str().unwrap(),
+        "--inducing",
+        "10",
+        "--calibrate",
+        "--calibration-map",
+        "beta",
+        "--out",
+        beta.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("calibration map (beta a = "),
+        "{}",
+        text(&o)
+    );
+    let m: serde_json::Value = serde_json::from_slice(&std::fs::read(&beta).unwrap()).unwrap();
+    assert!(
+        m["calibration"]["c"].as_f64().unwrap() > 0.0,
+        "{}",
+        m["calibration"]
+    );
 
     let json = tmp.path().join("r.json");
     let csv = tmp.path().join("r.csv");

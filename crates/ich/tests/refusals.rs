@@ -161,6 +161,54 @@ fn broken_datasets_and_bundles_are_named_errors() {
         ],
         &["--folds", "2..="],
     );
+    // 40 scans (20 of each label) of the CNN's 8 features: accepted; the manifest records the
+    // recalibration, and predict's report says it
+    let mut site = String::from("feature_0,feature_1,feature_2,feature_3,feature_4,feature_5,feature_6,feature_7,instance_name,bag_name,bag_label\n");
+    for b in 0..40 {
+        for i in 0..3 {
+            let x: Vec<String> = (0..8)
+                .map(|k| format!("{}", ((b * 7 + i * 5 + k * 3) % 11) as f64 / 5.0 - 1.0))
+                .collect();
+            site.push_str(&format!("{},s{b}_{i},scan{b},{}\n", x.join(","), b % 2));
+        }
+    }
+    let site_file = t.path().join("site.csv");
+    std::fs::write(&site_file, site).unwrap();
+    let gp_before = std::fs::read(model.join("gp.json")).unwrap();
+    let o = ich(&[
+        "-q",
+        "recalibrate",
+        "--bundle",
+        s(&model),
+        "--features",
+        s(&site_file),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("5-fold cross-fitted"), "{}", text(&o));
+    let m = json(&mp);
+    assert_eq!(m["gp"]["site_calibration"]["scans"], 40);
+    assert_eq!(m["gp"]["site_calibration"]["positive"], 20);
+    let out = t.path().join("pred-site");
+    let o = ich(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&model),
+        s(&ds),
+        "--out",
+        s(&out),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let said = json(&out.join("report.json"))["model"]["site_calibration"].clone();
+    assert!(
+        said.as_str()
+            .unwrap()
+            .starts_with("recalibrated on 40 labelled scans (20 positive)"),
+        "{said}"
+    );
+    // the bundle as it was, for what follows
+    std::fs::write(&mp, &original).unwrap();
+    std::fs::write(model.join("gp.json"), &gp_before).unwrap();
     let mut m = json(&mp);
     m["files"]["model.bpk"] = "éééééééééééééééééé".into();
     put_json(&mp, &m);

@@ -170,6 +170,11 @@ pub struct FitArgs {
     /// bags' draws only [0, 2..=20].
     #[arg(long, default_value_t = 5, value_parser = parse_calibration_folds)]
     calibration_folds: usize,
+    /// The calibration map: platt (two parameters, σ(a·logit p + b)) or beta (three, each end
+    /// bent on its own: σ(a·ln p − c·ln(1 − p) + b)); both monotone, pulled toward the identity
+    /// as far as cross-validation says.
+    #[arg(long, value_enum, default_value_t = MapArg::Platt)]
+    calibration_map: MapArg,
     /// Monte Carlo samples for the validation report [1..=1000000].
     #[arg(long, default_value_t = 500, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
     samples: usize,
@@ -196,6 +201,7 @@ pub fn fit(a: FitArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode>
         valid_fraction: a.valid_fraction,
         calibrate: a.calibrate,
         calibration_folds: a.calibration_folds,
+        calibration_map: a.calibration_map.into(),
         samples: a.samples,
         out: a.out.clone(),
         bundle: a.bundle.clone(),
@@ -242,6 +248,14 @@ pub fn fit(a: FitArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode>
 }
 
 /// A calibration map's pull toward the identity as printed (`None` is infinite: the identity).
+/// A calibration map's family and parameters.
+fn map_text(m: &gphead::calibrate::Platt) -> String {
+    match m.c {
+        None => format!("Platt a = {:.3}, b = {:.3}", m.a, m.b),
+        Some(c) => format!("beta a = {:.3}, c = {c:.3}, b = {:.3}", m.a, m.b),
+    }
+}
+
 fn pull(strength: Option<f64>) -> String {
     strength.map_or_else(|| "∞".to_string(), |s| format!("{s}"))
 }
@@ -274,9 +288,8 @@ pub fn print_fitted(f: &Fitted) {
         );
         if let Some((c, ll, e)) = &v.platt {
             println!(
-                "Platt scaling (a = {:.3}, b = {:.3}, fitted on {}; pull toward the identity {} by cross-validation): held-out bags' log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4}",
-                c.a,
-                c.b,
+                "calibration map ({}, fitted on {}; pull toward the identity {} by cross-validation): held-out bags' log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4}",
+                map_text(c),
                 if v.calibration_folds >= 2 {
                     format!("{}-fold out-of-fold draws of every bag", v.calibration_folds)
                 } else {
@@ -331,6 +344,11 @@ pub struct EvalArgs {
     /// the validation bags' draws only [0, 2..=20].
     #[arg(long, default_value_t = 5, value_parser = parse_calibration_folds)]
     calibration_folds: usize,
+    /// The calibration map: platt (two parameters, σ(a·logit p + b)) or beta (three, each end
+    /// bent on its own: σ(a·ln p − c·ln(1 − p) + b)); both monotone, pulled toward the identity
+    /// as far as cross-validation says.
+    #[arg(long, value_enum, default_value_t = MapArg::Platt)]
+    calibration_map: MapArg,
     /// With --test: also measure a recalibration on the external set's own labels, as a hospital
     /// would recalibrate on its own labelled scans (`ich recalibrate`): the external bags are split
     /// into k stratified folds and each bag's probability comes from a map fitted on the other
@@ -493,6 +511,7 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
         samples: a.samples,
         seed: a.gp.seed,
         calibration_folds: a.calibration_folds,
+        calibration_map: a.calibration_map.into(),
         keep_predictions: a.predictions.is_some() || a.slice_predictions.is_some(),
         site_calibration_folds: a.site_calibration,
         site_map: a.site_map.into(),
@@ -583,7 +602,7 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
     }
     for s in &report.splits {
         println!(
-            "  split {}: chose M = {}, {} (validation bag AUC {}), {} epochs{}, {:.2} s; calibration a = {:.3}, b = {:.3} (pull toward the identity {})",
+            "  split {}: chose M = {}, {} (validation bag AUC {}), {} epochs{}, {:.2} s; calibration {} (pull toward the identity {})",
             s.split,
             s.inducing,
             s.model.name(),
@@ -593,8 +612,7 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
                 .map(|k| format!(", kernel v = {:.3}, l = {:.3}", k.variance, k.lengthscale))
                 .unwrap_or_default(),
             s.fit_seconds,
-            s.calibration.a,
-            s.calibration.b,
+            map_text(&s.calibration),
             pull(s.calibration_strength)
         );
     }
@@ -669,10 +687,8 @@ pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
         &s.cross_fitted,
     );
     println!(
-        "map: a = {:.3}, b = {:.3}{} (pull toward the identity {}); written into {}",
-        s.map.a,
-        s.map.b,
-        s.map.c.map(|c| format!(", c = {c:.3}")).unwrap_or_default(),
+        "map: {} (pull toward the identity {}); written into {}",
+        map_text(&s.map),
         pull(s.strength),
         a.bundle.display()
     );
