@@ -156,8 +156,7 @@ fn fit_head(
             // one monotone map for slices and scans, fitted through the bag rule on the draws, so
             // that the calibrated probability (the mean of the mapped draws) is what it fits
             let c = if job.calibration_folds >= 2 {
-                gphead::crossfit::calibration(
-                    job.calibration_map,
+                gphead::crossfit::out_of_fold(
                     params,
                     output.best_epoch + 1,
                     all,
@@ -166,6 +165,7 @@ fn fit_head(
                     params.seed,
                     progress,
                 )?
+                .map(job.calibration_map, job.calibration_folds, params.seed)
             } else {
                 Platt::fit_shrunk(
                     job.calibration_map,

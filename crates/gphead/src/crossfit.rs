@@ -19,6 +19,14 @@ pub struct OutOfFold {
     pub draws: Vec<Vec<f64>>,
 }
 
+impl OutOfFold {
+    /// The calibration map of `family` fitted on these draws ([`Platt::fit_shrunk`], its pull
+    /// chosen by `folds`-fold cross-validation, seeded).
+    pub fn map(&self, family: MapFamily, folds: usize, seed: u64) -> Shrunk {
+        Platt::fit_shrunk(family, &self.labels, &self.draws, folds, seed)
+    }
+}
+
 /// Scores every bag of `data` out of fold (`folds` stratified folds, `epochs` epochs per refit,
 /// `samples` Monte Carlo draws per bag); the same seed gives the same folds and draws. The folds
 /// are refitted in parallel (each with its own seed: the result does not depend on the order), one
@@ -94,26 +102,4 @@ fn score_fold(
         labels: heldout.bag_labels(),
         draws: d,
     }))
-}
-
-/// The calibration map fitted on the out-of-fold draws of every bag of `data`
-/// ([`out_of_fold`], then [`Platt::fit_shrunk`] of `family` with as many folds, the same seed).
-pub fn calibration(
-    family: MapFamily,
-    params: &ValidParams,
-    epochs: usize,
-    data: &MilData,
-    folds: usize,
-    samples: usize,
-    seed: u64,
-    progress: &dyn Progress,
-) -> Result<Shrunk> {
-    let oof = out_of_fold(params, epochs, data, folds, samples, seed, progress)?;
-    Ok(Platt::fit_shrunk(
-        family,
-        &oof.labels,
-        &oof.draws,
-        folds,
-        seed,
-    ))
 }

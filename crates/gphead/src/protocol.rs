@@ -339,16 +339,17 @@ fn run_split(
     let draws = model.bag_rule_draws(valid, opts.samples, opts.seed)?;
     let shrunk = if opts.calibration_folds >= 2 {
         let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
-        crate::crossfit::calibration(
-            opts.calibration_map,
+        let seed = opts.seed.wrapping_add(7919 + si as u64);
+        crate::crossfit::out_of_fold(
             &p,
             out.best_epoch + 1,
             pool,
             opts.calibration_folds,
             opts.samples,
-            opts.seed.wrapping_add(7919 + si as u64),
+            seed,
             progress,
         )?
+        .map(opts.calibration_map, opts.calibration_folds, seed)
     } else {
         Platt::fit_shrunk(
             opts.calibration_map,
