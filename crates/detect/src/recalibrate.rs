@@ -100,8 +100,14 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
     };
     let previous = model.calibration;
     let before = CalibrationFigures::of(&labels, &mean_through(previous));
-    let q = cross_fitted(job.family, &labels, &draws, job.folds, job.seed)
-        .ok_or_else(|| Error::file(&job.features, "too few scans of one label to cross-fit"))?;
+    let q = cross_fitted(
+        job.family,
+        &labels,
+        &draws,
+        [job.folds, usize::MAX],
+        job.seed,
+    )
+    .ok_or_else(|| Error::file(&job.features, "too few scans of one label to cross-fit"))?;
     let cross = CalibrationFigures::of(&labels, &q);
     let shrunk = Platt::fit_shrunk(job.family, &labels, &draws, Platt::CV_FOLDS, job.seed);
     model.calibration = Some(shrunk.map);

@@ -370,12 +370,13 @@ impl Platt {
 /// label reaching its own probability: the bags are split into `folds` stratified folds
 /// (seeded), and each bag's probability is the mean of its draws through the map of `family`
 /// fitted ([`Platt::fit_shrunk`], its pull chosen by cross-validation within the other folds) on
-/// the other folds' bags. `None` when either label has fewer than 2 bags.
+/// the other folds' bags — or, with `limit`, on a stratified random subset of about that many of
+/// them (how many labelled scans a site needs). `None` when either label has fewer than 2 bags.
 pub fn cross_fitted(
     family: MapFamily,
     labels: &[u8],
     draws: &[Vec<f64>],
-    folds: usize,
+    [folds, limit]: [usize; 2],
     seed: u64,
 ) -> Option<Vec<f64>> {
     let npos = labels.iter().filter(|&&y| y == 1).count();
@@ -385,10 +386,18 @@ pub fn cross_fitted(
     }
     let parts = milbase::stratified_folds(labels, k, seed).ok()?;
     let mut out = vec![f64::NAN; labels.len()];
-    for held in &parts {
-        let rest: Vec<usize> = (0..labels.len())
+    for (f, held) in parts.iter().enumerate() {
+        let mut rest: Vec<usize> = (0..labels.len())
             .filter(|i| held.binary_search(i).is_err())
             .collect();
+        if limit < rest.len() {
+            let rl: Vec<u8> = rest.iter().map(|&i| labels[i]).collect();
+            let fraction = limit as f64 / rest.len() as f64;
+            let (_, keep) =
+                milbase::stratified_holdout(&rl, fraction, seed.wrapping_add(31 * f as u64))
+                    .ok()?;
+            rest = keep.iter().map(|&k| rest[k]).collect();
+        }
         let l: Vec<u8> = rest.iter().map(|&i| labels[i]).collect();
         let d: Vec<Vec<f64>> = rest.iter().map(|&i| draws[i].clone()).collect();
         let map = Platt::fit_shrunk(family, &l, &d, Platt::CV_FOLDS, seed.wrapping_add(1)).map;
@@ -687,6 +696,26 @@ mod tests {
         assert_eq!(
             Platt::fit_shrunk(MapFamily::Beta, &labels, &draws, 5, 3),
             shrunk
+        );
+        // cross-fitted over the same bags: better than the identity, seeded; a limit at or above
+        // the other folds' size changes nothing, a small one fits on fewer bags
+        let all = cross_fitted(MapFamily::Beta, &labels, &draws, [5, usize::MAX], 4).unwrap();
+        let ident: Vec<f64> = draws.iter().map(|d| d[0]).collect();
+        assert!(log_likelihood(&labels, &all) > log_likelihood(&labels, &ident) + 0.003);
+        assert!(all.iter().all(|p| (0.0..=1.0).contains(p)));
+        assert_eq!(
+            cross_fitted(MapFamily::Beta, &labels, &draws, [5, 3200], 4),
+            Some(all.clone())
+        );
+        let few = cross_fitted(MapFamily::Beta, &labels, &draws, [5, 40], 4).unwrap();
+        assert_ne!(few, all);
+        assert_eq!(
+            cross_fitted(MapFamily::Beta, &labels, &draws, [5, 40], 4),
+            Some(few)
+        );
+        assert_eq!(
+            cross_fitted(MapFamily::Beta, &[1, 0, 0], &draws[..3], [5, 40], 4),
+            None
         );
         // on anti-informative scores both slopes stay positive: the map stays increasing
         let anti = Platt::fit_draws_beta_ridge(

@@ -55,6 +55,10 @@ pub struct EvalOptions {
     /// The family of that map.
     #[serde(default)]
     pub site_map: MapFamily,
+    /// With site calibration: fit each fold's map on only about this many of the other folds'
+    /// bags (stratified, seeded); `None`: on all of them.
+    #[serde(default)]
+    pub site_scans: Option<usize>,
 }
 
 impl Default for EvalOptions {
@@ -75,6 +79,7 @@ impl Default for EvalOptions {
             keep_predictions: false,
             site_calibration_folds: 0,
             site_map: MapFamily::Beta,
+            site_scans: None,
         }
     }
 }
@@ -398,7 +403,10 @@ fn run_split(
                     opts.site_map,
                     &labels,
                     &draws,
-                    opts.site_calibration_folds,
+                    [
+                        opts.site_calibration_folds,
+                        opts.site_scans.unwrap_or(usize::MAX),
+                    ],
                     opts.seed.wrapping_add(104_729 + si as u64),
                 ) {
                     r.bag_site_calibrated = Some(Metrics::compute(&labels, &q));

@@ -359,6 +359,10 @@ pub struct EvalArgs {
     /// The map of --site-calibration: beta (three parameters: each end bent on its own) or platt.
     #[arg(long, value_enum, default_value_t = MapArg::Beta)]
     site_map: MapArg,
+    /// With --site-calibration: fit each fold's map on only about N of the other folds' scans
+    /// (stratified, seeded), to see how many labelled scans a site needs [4..=1000000].
+    #[arg(long, value_parser = |s: &str| range::int_in(s, 4, 1_000_000), requires = "site_calibration")]
+    site_scans: Option<usize>,
     #[command(flatten)]
     gp: GpArgs,
     /// Write the full report as JSON.
@@ -495,6 +499,9 @@ fn for_split(p: &std::path::Path, k: usize) -> PathBuf {
 }
 
 pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+    if a.site_scans.is_some() && a.site_calibration < 2 {
+        anyhow::bail!("--site-scans needs --site-calibration K (K ≥ 2)");
+    }
     let opts = EvalOptions {
         grid: Grid {
             inducing: a.inducing.clone(),
@@ -515,6 +522,7 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
         keep_predictions: a.predictions.is_some() || a.slice_predictions.is_some(),
         site_calibration_folds: a.site_calibration,
         site_map: a.site_map.into(),
+        site_scans: a.site_scans,
     };
     let report = if let Splits::File(sf) = &a.splits {
         let splits = detect::features::read_splits(sf)?;
