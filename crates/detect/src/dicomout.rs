@@ -96,10 +96,15 @@ impl ModelIdentity {
                 self.info.created
             ),
             parameters: format!(
-                "{}; bag rule {}; calibrated {}; manifest SHA-256 {}",
+                "{}; bag rule {}; calibrated {}{}; manifest SHA-256 {}",
                 thresholds_text(thr),
                 self.info.bag_rule,
                 self.info.calibrated,
+                if self.info.site_calibration.is_some() {
+                    " (recalibrated on the site's labelled scans)"
+                } else {
+                    ""
+                },
                 self.checksum
             ),
         }
