@@ -439,6 +439,36 @@ impl Bundle {
         Ok(write_json(&dir.join(MANIFEST), m)?)
     }
 
+    /// Writes the manifest naming the checksums of the files staged under `names`
+    /// ([`staged`]; the others as they are): the commit; then moves each staged file into place.
+    /// A crash before the manifest is written leaves the old bundle (the staged files are dropped
+    /// when it is next opened); after, the next open finishes the moves ([`roll_forward`]).
+    /// Either way the bundle opens, and a rerun starts from a whole bundle.
+    fn commit(dir: &Path, m: &mut Manifest, names: &[&str]) -> Result<()> {
+        let mut files = BTreeMap::new();
+        let mut listed = vec![m.cnn.config.clone(), m.cnn.weights.clone()];
+        listed.extend(m.cnn.log.clone());
+        if let Some(gp) = &m.gp {
+            listed.extend([gp.model.clone(), gp.trace.clone()]);
+            listed.extend(gp.projection.clone());
+        }
+        for n in listed {
+            let file = if names.contains(&n.as_str()) {
+                staged(dir, &n)
+            } else {
+                dir.join(&n)
+            };
+            files.insert(n, sha256_file(&file)?);
+        }
+        m.files = files;
+        write_json(&dir.join(MANIFEST), m)?;
+        for name in names {
+            let (s, p) = (staged(dir, name), dir.join(name));
+            std::fs::rename(&s, &p).map_err(|e| Error::io(&p, e))?;
+        }
+        Ok(())
+    }
+
     /// Opens a bundle: format, checksums of every file, and the parts against each other.
     pub fn open(dir: &Path) -> Result<Bundle> {
         let mp = dir.join(MANIFEST);
@@ -461,6 +491,7 @@ impl Bundle {
                 ),
             ));
         }
+        roll_forward(dir, &m)?;
         let mut needed = vec![&m.cnn.config, &m.cnn.weights];
         if let Some(gp) = &m.gp {
             needed.push(&gp.model);
@@ -640,21 +671,29 @@ impl Bundle {
         let stale = self.dir.join(PROJECTION);
         match projection {
             Some(p) => {
-                write_json(&stale, p)?;
+                write_json(&staged(&self.dir, PROJECTION), p)?;
                 part.projection = Some(PROJECTION.into());
             }
-            None => {
-                part.projection = None;
-                if stale.exists() {
-                    std::fs::remove_file(&stale).map_err(|e| Error::io(&stale, e))?;
-                }
-            }
+            None => part.projection = None,
         }
-        model.save(&self.dir.join(&part.model))?;
-        write_atomic(&self.dir.join(&part.trace), trace_csv.as_bytes())?;
+        model.save(&staged(&self.dir, &part.model))?;
+        write_atomic(&staged(&self.dir, &part.trace), trace_csv.as_bytes())?;
+        let mut names = vec![part.model.clone(), part.trace.clone()];
+        names.extend(part.projection.clone());
         self.manifest.gp = Some(part);
         self.manifest.updated = now();
-        Self::seal(&self.dir, &mut self.manifest)
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        Self::commit(&self.dir, &mut self.manifest, &names)?;
+        if self
+            .manifest
+            .gp
+            .as_ref()
+            .is_some_and(|g| g.projection.is_none())
+            && stale.exists()
+        {
+            std::fs::remove_file(&stale).map_err(|e| Error::io(&stale, e))?;
+        }
+        Ok(())
     }
 
     /// Replaces the GP head's calibration map (the head itself unchanged) and records where the
@@ -666,11 +705,39 @@ impl Bundle {
                 "the bundle has no GP head to recalibrate",
             ));
         };
-        model.save(&self.dir.join(&part.model))?;
+        model.save(&staged(&self.dir, &part.model))?;
         part.site_calibration = Some(site);
+        let name = part.model.clone();
         self.manifest.updated = now();
-        Self::seal(&self.dir, &mut self.manifest)
+        Self::commit(&self.dir, &mut self.manifest, &[&name])
     }
+}
+
+/// Where a replacement of the bundle's file `name` is written before the manifest names it.
+fn staged(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.new"))
+}
+
+/// Finishes or drops what an interrupted [`Bundle::commit`] left: a staged file whose checksum
+/// is the manifest's replaces its file (the manifest was written), any other staged file of a
+/// listed name is removed (it was not).
+fn roll_forward(dir: &Path, m: &Manifest) -> Result<()> {
+    for (name, want) in &m.files {
+        check_name(&dir.join(MANIFEST), name)?;
+        let s = staged(dir, name);
+        if !s.exists() {
+            continue;
+        }
+        if &sha256_file(&s)? == want {
+            let p = dir.join(name);
+            tracing::warn!("{}: an interrupted update finished", p.display());
+            std::fs::rename(&s, &p).map_err(|e| Error::io(&p, e))?;
+        } else {
+            tracing::warn!("{}: an interrupted update dropped", s.display());
+            std::fs::remove_file(&s).map_err(|e| Error::io(&s, e))?;
+        }
+    }
+    Ok(())
 }
 
 fn windows_text(c: &PreprocessConfig) -> String {

@@ -604,4 +604,29 @@ fn a_bundle_recalibrated_on_a_sites_scans_follows_what_the_site_sees() {
         kept.manifest.gp.unwrap().site_calibration.unwrap().map,
         s.map
     ));
+
+    // an update interrupted after its manifest was written (the new head staged as gp.json.new,
+    // the manifest naming its checksum): the next open finishes it
+    let (gp_path, staged, mp) = (
+        c.bundle.join("gp.json"),
+        c.bundle.join("gp.json.new"),
+        c.bundle.join("manifest.json"),
+    );
+    let mut other = head2.clone();
+    other.calibration = None;
+    other.save(&staged).unwrap();
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&mp).unwrap()).unwrap();
+    manifest["files"]["gp.json"] = detect::bundle::sha256_file(&staged).unwrap().into();
+    std::fs::write(&mp, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    let b = detect::bundle::Bundle::open(&c.bundle).unwrap();
+    assert_eq!(b.gp().unwrap().calibration, None);
+    assert!(!staged.exists());
+    // one interrupted before (a staged file the manifest does not name): the bundle as it was
+    let before = std::fs::read(&gp_path).unwrap();
+    head2.save(&staged).unwrap();
+    let b = detect::bundle::Bundle::open(&c.bundle).unwrap();
+    assert_eq!(b.gp().unwrap().calibration, None);
+    assert!(!staged.exists());
+    assert_eq!(std::fs::read(&gp_path).unwrap(), before);
 }
