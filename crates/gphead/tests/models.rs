@@ -342,6 +342,12 @@ fn an_edited_model_file_is_refused_on_load_naming_what_is_wrong() {
                 v["calibration"] = serde_json::json!({"a": -1.0, "b": 0.0});
             }),
         ),
+        (
+            "calibration",
+            Box::new(|v| {
+                v["calibration"] = serde_json::json!({"a": 1.0, "b": 0.0, "c": 0.0});
+            }),
+        ),
         ("H =", Box::new(|v| v["h"] = 0.5.into())),
         (
             "precision factor",
