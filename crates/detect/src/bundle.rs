@@ -230,10 +230,12 @@ pub struct SiteCalibration {
     pub date: String,
     pub scans: usize,
     pub positive: usize,
-    /// The map now in the head, and the one it replaced (`None`: the identity).
+    /// The map now in the head, and the head's own map from its fit (`None`: the identity),
+    /// which the new one was pulled toward and which a later recalibration starts from again.
     pub map: gphead::calibrate::Platt,
     pub previous: Option<gphead::calibrate::Platt>,
-    /// Its pull toward the identity, chosen by cross-validation (`None`: the identity).
+    /// The pull toward `previous`, chosen by cross-validation (`None`: infinite, `previous`
+    /// kept: the site's scans did not ask for another map).
     pub strength: Option<f64>,
     /// The site's scans with the previous map, and cross-fitted with the new one (each scan's
     /// probability from a map fitted without it): what to expect on the site's next scans.

@@ -98,18 +98,27 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
             })
             .collect()
     };
-    let previous = model.calibration;
+    // the map of the head's own fit (fit-gp's), also when an earlier recalibration replaced it:
+    // a new recalibration starts again from it rather than stacking on the earlier one
+    let previous = match bundle
+        .manifest
+        .gp
+        .as_ref()
+        .and_then(|g| g.site_calibration.as_ref())
+    {
+        Some(earlier) => earlier.previous,
+        None => model.calibration,
+    };
     let before = CalibrationFigures::of(&labels, &mean_through(previous));
-    let q = cross_fitted(
-        job.family,
-        &labels,
-        &draws,
-        [job.folds, usize::MAX],
-        job.seed,
-    )
-    .ok_or_else(|| Error::file(&job.features, "too few scans of one label to cross-fit"))?;
+    // the new map is pulled toward that one: the site's scans must show it is worse to move it
+    let center = previous
+        .unwrap_or(Platt::IDENTITY)
+        .as_family(job.family)
+        .unwrap_or(Platt::identity(job.family));
+    let q = cross_fitted(center, &labels, &draws, [job.folds, usize::MAX], job.seed)
+        .ok_or_else(|| Error::file(&job.features, "too few scans of one label to cross-fit"))?;
     let cross = CalibrationFigures::of(&labels, &q);
-    let shrunk = Platt::fit_shrunk(job.family, &labels, &draws, Platt::CV_FOLDS, job.seed);
+    let shrunk = Platt::fit_shrunk_toward(center, &labels, &draws, Platt::CV_FOLDS, job.seed);
     model.calibration = Some(shrunk.map);
     let site = SiteCalibration {
         source: job.features.display().to_string(),

@@ -97,6 +97,19 @@ impl Platt {
     /// [`Platt::fit_draws`] with the penalty `ridge/2 · ((a − 1)² + b²)` toward the identity
     /// added to the negative log-likelihood (a sum over bags).
     pub fn fit_draws_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], ridge: f64) -> Platt {
+        Self::fit_platt_toward(labels, draws, ridge, Self::IDENTITY)
+    }
+
+    /// [`Platt::fit_draws_ridge`] with the penalty toward `center`'s (a, b) instead (the
+    /// iterations still start at the identity: from a steep map they would start where the
+    /// sigmoid is flat).
+    fn fit_platt_toward<D: AsRef<[f64]>>(
+        labels: &[u8],
+        draws: &[D],
+        ridge: f64,
+        center: Platt,
+    ) -> Platt {
+        let (ca, cb) = (center.a, center.b);
         let npos = labels.iter().filter(|&&y| y == 1).count() as f64;
         let nneg = labels.len() as f64 - npos;
         let (t_pos, t_neg) = ((npos + 1.0) / (npos + 2.0), 1.0 / (nneg + 2.0));
@@ -129,13 +142,13 @@ impl Platt {
                     -(t * q.ln() + (1.0 - t) * (1.0 - q).ln())
                 })
                 .sum();
-            nll + 0.5 * ridge * ((a - 1.0).powi(2) + b * b)
+            nll + 0.5 * ridge * ((a - ca).powi(2) + (b - cb) * (b - cb))
         };
         let (mut a, mut b) = (1.0, 0.0);
         let mut current = loss(a, b);
         for _ in 0..200 {
             let (mut ga, mut gb, mut haa, mut hab, mut hbb) =
-                (ridge * (a - 1.0), ridge * b, ridge, 0.0, ridge);
+                (ridge * (a - ca), ridge * (b - cb), ridge, 0.0, ridge);
             for (&t, xs) in target.iter().zip(&x) {
                 let (q, qa, qb) = q_of(a, b, xs);
                 let w = 1.0 / (q * (1.0 - q));
@@ -176,6 +189,17 @@ impl Platt {
     /// per bag), with the penalty `ridge/2 · ((a − 1)² + (c − 1)² + b²)` toward the identity;
     /// a and c stay ≥ [`Platt::MIN_SLOPE`], so the map stays strictly increasing.
     pub fn fit_draws_beta_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], ridge: f64) -> Platt {
+        Self::fit_beta_toward(labels, draws, ridge, [1.0, 1.0, 0.0])
+    }
+
+    /// [`Platt::fit_draws_beta_ridge`] with the penalty toward `center` = (a, c, b) instead
+    /// (the iterations still start at the identity).
+    fn fit_beta_toward<D: AsRef<[f64]>>(
+        labels: &[u8],
+        draws: &[D],
+        ridge: f64,
+        center: [f64; 3],
+    ) -> Platt {
         let npos = labels.iter().filter(|&&y| y == 1).count() as f64;
         let nneg = labels.len() as f64 - npos;
         let (t_pos, t_neg) = ((npos + 1.0) / (npos + 2.0), 1.0 / (nneg + 2.0));
@@ -192,7 +216,6 @@ impl Platt {
                 (t, xs.collect())
             })
             .collect();
-        const START: [f64; 3] = [1.0, 1.0, 0.0];
         // q of one bag and its gradient in θ = (a, c, b)
         let q_of = |th: &[f64; 3], xs: &[[f64; 3]]| -> (f64, [f64; 3]) {
             let (mut q, mut g) = (0.0, [0.0; 3]);
@@ -207,7 +230,7 @@ impl Platt {
             ((q / l).clamp(1e-12, 1.0 - 1e-12), g.map(|v| v / l))
         };
         let penalty = |th: &[f64; 3]| -> f64 {
-            0.5 * ridge * (0..3).map(|k| (th[k] - START[k]).powi(2)).sum::<f64>()
+            0.5 * ridge * (0..3).map(|k| (th[k] - center[k]).powi(2)).sum::<f64>()
         };
         let loss = |th: &[f64; 3]| -> f64 {
             let nll: f64 = bags
@@ -219,10 +242,10 @@ impl Platt {
                 .sum();
             nll + penalty(th)
         };
-        let mut th = START;
+        let mut th = [1.0, 1.0, 0.0];
         let mut current = loss(&th);
         for _ in 0..200 {
-            let mut g: [f64; 3] = std::array::from_fn(|k| ridge * (th[k] - START[k]));
+            let mut g: [f64; 3] = std::array::from_fn(|k| ridge * (th[k] - center[k]));
             let mut h = [[0.0; 3]; 3];
             for (k, row) in h.iter_mut().enumerate() {
                 row[k] = ridge;
@@ -276,10 +299,34 @@ impl Platt {
         draws: &[D],
         ridge: f64,
     ) -> Platt {
-        match family {
-            _ if !ridge.is_finite() => Self::identity(family),
-            MapFamily::Platt => Self::fit_draws_ridge(labels, draws, ridge),
-            MapFamily::Beta => Self::fit_draws_beta_ridge(labels, draws, ridge),
+        Self::fit_toward(Self::identity(family), labels, draws, ridge)
+    }
+
+    /// [`Platt::fit_family`] of `center`'s family, pulled toward `center` instead of the
+    /// identity; an infinite pull gives `center`.
+    pub fn fit_toward<D: AsRef<[f64]>>(
+        center: Platt,
+        labels: &[u8],
+        draws: &[D],
+        ridge: f64,
+    ) -> Platt {
+        match center.c {
+            _ if !ridge.is_finite() => center,
+            None => Self::fit_platt_toward(labels, draws, ridge, center),
+            Some(c) => Self::fit_beta_toward(labels, draws, ridge, [center.a, c, center.b]),
+        }
+    }
+
+    /// This map as one of `family`, where it is one: Platt's map is the beta map with c = a;
+    /// a beta map with c ≠ a is no Platt map.
+    pub fn as_family(self, family: MapFamily) -> Option<Platt> {
+        match (family, self.c) {
+            (MapFamily::Platt, None) | (MapFamily::Beta, Some(_)) => Some(self),
+            (MapFamily::Beta, None) => Some(Platt {
+                c: Some(self.a),
+                ..self
+            }),
+            (MapFamily::Platt, Some(c)) => (c == self.a).then_some(Platt { c: None, ..self }),
         }
     }
 
@@ -309,6 +356,18 @@ impl Platt {
         folds: usize,
         seed: u64,
     ) -> Shrunk {
+        Self::fit_shrunk_toward(Self::identity(family), labels, draws, folds, seed)
+    }
+
+    /// [`Platt::fit_shrunk`] of `center`'s family pulled toward `center` instead of the
+    /// identity: the infinite pull keeps `center` (a map the data must beat to replace).
+    pub fn fit_shrunk_toward(
+        center: Platt,
+        labels: &[u8],
+        draws: &[Vec<f64>],
+        folds: usize,
+        seed: u64,
+    ) -> Shrunk {
         let npos = labels.iter().filter(|&&y| y == 1).count();
         let k = folds.min(npos).min(labels.len() - npos);
         let parts = if k >= 2 {
@@ -318,7 +377,7 @@ impl Platt {
         };
         let Some(parts) = parts else {
             return Shrunk {
-                map: Self::fit_family(family, labels, draws, Self::STRENGTHS[0]),
+                map: Self::fit_toward(center, labels, draws, Self::STRENGTHS[0]),
                 strength: Some(Self::STRENGTHS[0]),
             };
         };
@@ -340,7 +399,7 @@ impl Platt {
             })
             .collect();
         let fit_on =
-            |l: &[u8], d: &[&[f64]], strength: f64| Self::fit_family(family, l, d, strength);
+            |l: &[u8], d: &[&[f64]], strength: f64| Self::fit_toward(center, l, d, strength);
         let mut best = (f64::NEG_INFINITY, Self::STRENGTHS[0]);
         for &strength in &Self::STRENGTHS {
             let total: f64 = folds
@@ -368,12 +427,13 @@ impl Platt {
 
 /// A recalibration on a set of labelled bags (a site's own scans), measured without any bag's
 /// label reaching its own probability: the bags are split into `folds` stratified folds
-/// (seeded), and each bag's probability is the mean of its draws through the map of `family`
-/// fitted ([`Platt::fit_shrunk`], its pull chosen by cross-validation within the other folds) on
+/// (seeded), and each bag's probability is the mean of its draws through the map of `center`'s
+/// family fitted ([`Platt::fit_shrunk_toward`]: pulled toward `center`, the map in use, as far
+/// as cross-validation within the other folds says) on
 /// the other folds' bags — or, with `limit`, on a stratified random subset of about that many of
 /// them (how many labelled scans a site needs). `None` when either label has fewer than 2 bags.
 pub fn cross_fitted(
-    family: MapFamily,
+    center: Platt,
     labels: &[u8],
     draws: &[Vec<f64>],
     [folds, limit]: [usize; 2],
@@ -400,7 +460,8 @@ pub fn cross_fitted(
         }
         let l: Vec<u8> = rest.iter().map(|&i| labels[i]).collect();
         let d: Vec<Vec<f64>> = rest.iter().map(|&i| draws[i].clone()).collect();
-        let map = Platt::fit_shrunk(family, &l, &d, Platt::CV_FOLDS, seed.wrapping_add(1)).map;
+        let map =
+            Platt::fit_shrunk_toward(center, &l, &d, Platt::CV_FOLDS, seed.wrapping_add(1)).map;
         for &i in held {
             let di = &draws[i];
             out[i] = di.iter().map(|&x| map.apply(x)).sum::<f64>() / di.len().max(1) as f64;
@@ -587,6 +648,42 @@ mod tests {
         );
     }
 
+    /// Pulled toward a map the data agree with, the fit keeps it; the same data pulled toward
+    /// the identity find it. (A site whose scans behave as the training site's keeps its map.)
+    #[test]
+    fn the_pull_toward_the_map_in_use_keeps_it_when_the_data_agree() {
+        // the map in use: logit q = 0.5·logit p + 0.4; its inverse makes p from q
+        let m0 = Platt {
+            a: 0.5,
+            b: 0.4,
+            c: None,
+        };
+        let (mut labels, mut draws) = (Vec::new(), Vec::new());
+        for i in 0..600 {
+            let q = (i as f64 + 0.5) / 600.0;
+            labels.push(u8::from(((i * 7919) % 1000) as f64 / 1000.0 < q));
+            draws.push(vec![sigmoid((logit(q) - 0.4) / 0.5)]);
+        }
+        let kept = Platt::fit_shrunk_toward(m0, &labels, &draws, 5, 1);
+        assert!(kept.strength.is_none_or(|s| s >= 30.0), "{kept:?}");
+        assert!(
+            (kept.map.a - 0.5).abs() < 0.05 && (kept.map.b - 0.4).abs() < 0.05,
+            "{kept:?}"
+        );
+        let found = Platt::fit_shrunk(MapFamily::Platt, &labels, &draws, 5, 1);
+        assert!(found.strength.is_some_and(|s| s <= 10.0), "{found:?}");
+        assert!(
+            (found.map.a - 0.5).abs() < 0.08 && (found.map.b - 0.4).abs() < 0.15,
+            "{found:?}"
+        );
+        // as a beta map it is the same function; a beta map with c ≠ a is no Platt map
+        let b0 = m0.as_family(MapFamily::Beta).unwrap();
+        assert!((b0.apply(0.3) - m0.apply(0.3)).abs() < 1e-12);
+        assert_eq!(b0.as_family(MapFamily::Platt), Some(m0));
+        let bent = Platt { c: Some(2.0), ..m0 };
+        assert_eq!(bent.as_family(MapFamily::Platt), None);
+    }
+
     #[test]
     fn the_map_is_monotone_and_keeps_the_ranking() {
         // anti-informative scores: the fit may not turn the ranking round
@@ -699,22 +796,54 @@ mod tests {
         );
         // cross-fitted over the same bags: better than the identity, seeded; a limit at or above
         // the other folds' size changes nothing, a small one fits on fewer bags
-        let all = cross_fitted(MapFamily::Beta, &labels, &draws, [5, usize::MAX], 4).unwrap();
+        let all = cross_fitted(
+            Platt::identity(MapFamily::Beta),
+            &labels,
+            &draws,
+            [5, usize::MAX],
+            4,
+        )
+        .unwrap();
         let ident: Vec<f64> = draws.iter().map(|d| d[0]).collect();
         assert!(log_likelihood(&labels, &all) > log_likelihood(&labels, &ident) + 0.003);
         assert!(all.iter().all(|p| (0.0..=1.0).contains(p)));
         assert_eq!(
-            cross_fitted(MapFamily::Beta, &labels, &draws, [5, 3200], 4),
+            cross_fitted(
+                Platt::identity(MapFamily::Beta),
+                &labels,
+                &draws,
+                [5, 3200],
+                4
+            ),
             Some(all.clone())
         );
-        let few = cross_fitted(MapFamily::Beta, &labels, &draws, [5, 40], 4).unwrap();
+        let few = cross_fitted(
+            Platt::identity(MapFamily::Beta),
+            &labels,
+            &draws,
+            [5, 40],
+            4,
+        )
+        .unwrap();
         assert_ne!(few, all);
         assert_eq!(
-            cross_fitted(MapFamily::Beta, &labels, &draws, [5, 40], 4),
+            cross_fitted(
+                Platt::identity(MapFamily::Beta),
+                &labels,
+                &draws,
+                [5, 40],
+                4
+            ),
             Some(few)
         );
         assert_eq!(
-            cross_fitted(MapFamily::Beta, &[1, 0, 0], &draws[..3], [5, 40], 4),
+            cross_fitted(
+                Platt::identity(MapFamily::Beta),
+                &[1, 0, 0],
+                &draws[..3],
+                [5, 40],
+                4
+            ),
             None
         );
         // on anti-informative scores both slopes stay positive: the map stays increasing

@@ -399,8 +399,12 @@ fn run_split(
                 // the same draws evaluate_set summarised (same samples and seed)
                 let draws = model.bag_rule_draws(e, opts.samples, opts.seed)?;
                 let labels = e.bag_labels();
+                // pulled toward the split's own map: the site's labels must beat it
+                let center = platt
+                    .as_family(opts.site_map)
+                    .unwrap_or(Platt::identity(opts.site_map));
                 if let Some(q) = crate::calibrate::cross_fitted(
-                    opts.site_map,
+                    center,
                     &labels,
                     &draws,
                     [

@@ -694,11 +694,18 @@ pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
         &format!("new map, {}-fold cross-fitted", s.folds),
         &s.cross_fitted,
     );
-    println!(
-        "map: {} (pull toward the identity {}); written into {}",
-        map_text(&s.map),
-        pull(s.strength),
-        a.bundle.display()
-    );
+    match s.strength {
+        Some(_) => println!(
+            "map: {} (pull toward the bundle's own map {}); written into {}",
+            map_text(&s.map),
+            pull(s.strength),
+            a.bundle.display()
+        ),
+        None => println!(
+            "map: the bundle's own map kept ({}): the site's scans do not show a better one; recorded in {}",
+            map_text(&s.map),
+            a.bundle.display()
+        ),
+    }
     Ok(ExitCode::SUCCESS)
 }
