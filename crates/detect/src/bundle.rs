@@ -630,6 +630,21 @@ impl Bundle {
         Ok(gp)
     }
 
+    /// Checks that a features file of `d` features per slice comes from this bundle's CNN.
+    pub fn check_features(&self, features: &Path, d: usize) -> Result<()> {
+        if self.manifest.cnn.dim == d {
+            return Ok(());
+        }
+        Err(Error::file(
+            features,
+            format!(
+                "{d} features per slice, but the bundle's CNN gives {} (extract them with `ich extract --model {}`)",
+                self.manifest.cnn.dim,
+                self.dir.display()
+            ),
+        ))
+    }
+
     /// Checks that a dataset was preprocessed the way the bundle expects.
     pub fn check_preprocess(&self, what: &Path, cfg: &PreprocessConfig) -> Result<()> {
         let want = &self.manifest.preprocess;

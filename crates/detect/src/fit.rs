@@ -224,17 +224,7 @@ pub fn fit_gp(
     let mut bundle = match &job.bundle {
         Some(dir) => {
             let b = Bundle::open(dir)?;
-            if b.manifest.cnn.dim != raw.d {
-                return Err(Error::file(
-                    &job.features,
-                    format!(
-                        "{} features per slice, but the bundle's CNN gives {} (extract them with `ich extract --model {}`)",
-                        raw.d,
-                        b.manifest.cnn.dim,
-                        dir.display()
-                    ),
-                ));
-            }
+            b.check_features(&job.features, raw.d)?;
             Some(b)
         }
         None => None,

@@ -60,17 +60,7 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
     let mut bundle = Bundle::open(&job.bundle)?;
     let mut model = bundle.gp()?;
     let raw = crate::features::read(&job.features)?;
-    if raw.d != bundle.manifest.cnn.dim {
-        return Err(Error::file(
-            &job.features,
-            format!(
-                "{} features per slice, but the bundle's CNN gives {} (extract them with `ich extract --model {}`)",
-                raw.d,
-                bundle.manifest.cnn.dim,
-                job.bundle.display()
-            ),
-        ));
-    }
+    bundle.check_features(&job.features, raw.d)?;
     let labels = raw.bag_labels();
     let positive = labels.iter().filter(|&&l| l == 1).count();
     let fewest = positive.min(labels.len() - positive);
