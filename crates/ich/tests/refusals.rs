@@ -161,6 +161,29 @@ fn broken_datasets_and_bundles_are_named_errors() {
         ],
         &["--folds", "2..="],
     );
+    // features of another CNN (3 per slice): refused naming the file and what to run
+    let other = t.path().join("other-cnn.csv");
+    let mut rows = String::from("feature_0,feature_1,feature_2,bag_name,bag_label\n");
+    for b in 0..40 {
+        rows.push_str(&format!("0.1,0.2,0.3,scan{b},{}\n", b % 2));
+    }
+    std::fs::write(&other, rows).unwrap();
+    refused(
+        &[
+            "-q",
+            "recalibrate",
+            "--bundle",
+            s(&model),
+            "--features",
+            s(&other),
+        ],
+        &[
+            "other-cnn.csv",
+            "3 features per slice",
+            "ich extract --model",
+        ],
+    );
+    assert_eq!(std::fs::read(&mp).unwrap(), original);
     // 40 scans (20 of each label) of the CNN's 8 features: accepted; the manifest records the
     // recalibration, and predict's report says it
     let mut site = String::from("feature_0,feature_1,feature_2,feature_3,feature_4,feature_5,feature_6,feature_7,instance_name,bag_name,bag_label\n");
