@@ -17,6 +17,10 @@ n="${3:-300}"
 m="${4:-300}"
 subtle="${5:-0.6}"
 ich="${ICH:-${CARGO_TARGET_DIR:-target}/release/ich}"
+if [ ! -x "$ich" ]; then
+  echo "no ich binary at $ich: cargo build --release -p ich, or set ICH" >&2
+  exit 1
+fi
 rm -rf "$work"
 mkdir -p "$work"
 common=(--slices 8 --size 128 --subtypes intraparenchymal,intraventricular --subtle-fraction "$subtle")
