@@ -31,6 +31,8 @@ pub struct RecalibrateJob {
     /// Monte Carlo draws per scan (≥ 1).
     pub samples: usize,
     pub seed: u64,
+    /// Measure and fit only; leave the bundle as it is.
+    pub dry_run: bool,
 }
 
 /// What [`recalibrate`] did.
@@ -129,6 +131,8 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
         ece_cross_fitted = cross.ece,
         "recalibrated"
     );
-    bundle.set_site_calibration(&model, site.clone())?;
+    if !job.dry_run {
+        bundle.set_site_calibration(&model, site.clone())?;
+    }
     Ok(Recalibrated { site })
 }

@@ -510,8 +510,25 @@ fn a_bundle_recalibrated_on_a_sites_scans_follows_what_the_site_sees() {
         folds: 5,
         samples: 200,
         seed: 0,
+        dry_run: false,
     };
+    // a dry run gives the same figures and writes nothing
+    let manifest_before = std::fs::read(c.bundle.join("manifest.json")).unwrap();
+    let dry = recalibrate(&RecalibrateJob {
+        dry_run: true,
+        ..job.clone()
+    })
+    .unwrap();
+    assert_eq!(
+        std::fs::read(c.bundle.join("manifest.json")).unwrap(),
+        manifest_before
+    );
+    assert!(!c.bundle.join("gp.json.new").exists());
     let r = recalibrate(&job).unwrap();
+    assert_eq!(
+        (dry.site.map, dry.site.cross_fitted),
+        (r.site.map, r.site.cross_fitted)
+    );
     let s = &r.site;
     let positive = labels.iter().filter(|&&l| l == 1).count();
     assert_eq!((s.scans, s.positive, s.folds), (scans, positive, 5));

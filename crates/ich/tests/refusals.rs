@@ -198,6 +198,19 @@ fn broken_datasets_and_bundles_are_named_errors() {
     let site_file = t.path().join("site.csv");
     std::fs::write(&site_file, site).unwrap();
     let gp_before = std::fs::read(model.join("gp.json")).unwrap();
+    // --dry-run: the figures, nothing written
+    let o = ich(&[
+        "-q",
+        "recalibrate",
+        "--bundle",
+        s(&model),
+        "--features",
+        s(&site_file),
+        "--dry-run",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("not written (--dry-run)"), "{}", text(&o));
+    assert_eq!(std::fs::read(&mp).unwrap(), original);
     let o = ich(&[
         "-q",
         "recalibrate",

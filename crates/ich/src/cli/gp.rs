@@ -660,6 +660,9 @@ pub struct RecalibrateArgs {
     /// Seed of the draws and the folds.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Print the figures and the map, but leave the bundle as it is.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
@@ -670,6 +673,7 @@ pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
         folds: a.folds,
         samples: a.samples,
         seed: a.seed,
+        dry_run: a.dry_run,
     };
     let r = detect::recalibrate::recalibrate(&job)
         .with_context(|| format!("recalibrating {}", a.bundle.display()))?;
@@ -694,17 +698,20 @@ pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
         &format!("new map, {}-fold cross-fitted", s.folds),
         &s.cross_fitted,
     );
+    let whereto = if a.dry_run {
+        format!("not written (--dry-run): {} unchanged", a.bundle.display())
+    } else {
+        format!("written into {}", a.bundle.display())
+    };
     match s.strength {
         Some(_) => println!(
-            "map: {} (pull toward the bundle's own map {}); written into {}",
+            "map: {} (pull toward the bundle's own map {}); {whereto}",
             map_text(&s.map),
             pull(s.strength),
-            a.bundle.display()
         ),
         None => println!(
-            "map: the bundle's own map kept ({}): the site's scans do not show a better one; recorded in {}",
+            "map: the bundle's own map kept ({}): the site's scans do not show a better one; {whereto}",
             map_text(&s.map),
-            a.bundle.display()
         ),
     }
     Ok(ExitCode::SUCCESS)
