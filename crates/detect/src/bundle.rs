@@ -239,33 +239,10 @@ pub struct SiteCalibration {
     pub strength: Option<f64>,
     /// The site's scans with the previous map, and cross-fitted with the new one (each scan's
     /// probability from a map fitted without it): what to expect on the site's next scans.
-    pub before: CalibrationFigures,
-    pub cross_fitted: CalibrationFigures,
+    pub before: gphead::metrics::Metrics,
+    pub cross_fitted: gphead::metrics::Metrics,
     /// Folds of that cross-fitting.
     pub folds: usize,
-}
-
-/// Scan-level calibration figures on labelled scans.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct CalibrationFigures {
-    pub log_likelihood: f64,
-    /// Expected calibration error, 10 equal-width bins, and the ECE a perfectly calibrated
-    /// predictor would show on as many scans with the same probabilities.
-    pub ece: f64,
-    pub ece_floor: f64,
-    pub auc: Option<f64>,
-}
-
-impl CalibrationFigures {
-    pub fn of(labels: &[u8], p: &[f64]) -> Self {
-        let m = gphead::metrics::Metrics::compute(labels, p);
-        Self {
-            log_likelihood: m.log_likelihood,
-            ece: m.ece,
-            ece_floor: m.ece_floor,
-            auc: m.auc,
-        }
-    }
 }
 
 /// Validation of the GP head on its held-out bags.
@@ -427,18 +404,7 @@ impl Bundle {
 
     /// Checksums every file the manifest names and writes it atomically.
     fn seal(dir: &Path, m: &mut Manifest) -> Result<()> {
-        let mut names = vec![m.cnn.config.clone(), m.cnn.weights.clone()];
-        names.extend(m.cnn.log.clone());
-        if let Some(gp) = &m.gp {
-            names.push(gp.model.clone());
-            names.push(gp.trace.clone());
-            names.extend(gp.projection.clone());
-        }
-        m.files.clear();
-        for n in names {
-            m.files.insert(n.clone(), sha256_file(&dir.join(&n))?);
-        }
-        Ok(write_json(&dir.join(MANIFEST), m)?)
+        Self::commit(dir, m, &[])
     }
 
     /// Writes the manifest naming the checksums of the files staged under `names`

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gphead::calibrate::Platt;
+use gphead::calibrate::{mapped_mean, Platt};
 use gphead::metrics::{ece, log_likelihood};
 use gphead::{FitOutput, FitParams, GpModel, MilData};
 use serde::Serialize;
@@ -64,7 +64,7 @@ pub struct Validation {
     /// The map's data: 0 = the held-out bags, k = k-fold out-of-fold draws of every bag.
     pub calibration_folds: usize,
     /// The map's pull toward the identity, chosen by cross-validation
-    /// ([`Platt::fit_draws_shrunk`]); `None`: the identity.
+    /// ([`Platt::fit_shrunk`]); `None`: the identity.
     pub calibration_strength: Option<f64>,
 }
 
@@ -135,10 +135,9 @@ fn fit_head(
         // one set of draws of every held-out bag's probability by the bag rule: their means are
         // the head's own (uncalibrated) bag probabilities, and the calibration is fitted on them
         let draws = model.bag_rule_draws(v, job.samples, params.seed)?;
-        let mean = |d: &[f64], g: &dyn Fn(f64) -> f64| {
-            d.iter().map(|&x| g(x)).sum::<f64>() / d.len().max(1) as f64
-        };
-        let p: Vec<f64> = draws.iter().map(|d| mean(d, &|x| x)).collect();
+        let mean =
+            |m: Option<Platt>| -> Vec<f64> { draws.iter().map(|d| mapped_mean(m, d)).collect() };
+        let p = mean(None);
         let (auc, ll, e) = (
             gphead::metrics::roc_auc(&l, &p),
             log_likelihood(&l, &p),
@@ -179,7 +178,7 @@ fn fit_head(
             let c = c.map;
             let model = &mut output.model;
             model.calibration = Some(c);
-            let q: Vec<f64> = draws.iter().map(|d| mean(d, &|x| c.apply(x))).collect();
+            let q = mean(Some(c));
             val.platt = Some((c, log_likelihood(&l, &q), ece(&l, &q, 10)));
         }
         validation = Some(val);

@@ -11,9 +11,11 @@
 
 use std::path::PathBuf;
 
-use gphead::calibrate::{cross_fitted, MapFamily, Platt};
+use gphead::calibrate::{cross_fitted, mapped_mean, MapFamily, Platt};
 
-use crate::bundle::{rfc3339, sha256_file, Bundle, CalibrationFigures, SiteCalibration};
+use gphead::metrics::Metrics;
+
+use crate::bundle::{rfc3339, sha256_file, Bundle, SiteCalibration};
 use crate::error::{Error, Result};
 
 /// A recalibration job.
@@ -82,14 +84,8 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
     // the head's own draws of every scan's probability by its bag rule: the map is fitted on
     // them, so the calibrated probability (the mean of the mapped draws) is what it fits
     let draws = model.bag_rule_draws(&data, job.samples, job.seed)?;
-    let mean_through = |m: Option<Platt>| -> Vec<f64> {
-        draws
-            .iter()
-            .map(|d| {
-                d.iter().map(|&x| m.map_or(x, |m| m.apply(x))).sum::<f64>() / d.len().max(1) as f64
-            })
-            .collect()
-    };
+    let mean_through =
+        |m: Option<Platt>| -> Vec<f64> { draws.iter().map(|d| mapped_mean(m, d)).collect() };
     // the map of the head's own fit (fit-gp's), also when an earlier recalibration replaced it:
     // a new recalibration starts again from it rather than stacking on the earlier one
     let previous = match bundle
@@ -101,7 +97,7 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
         Some(earlier) => earlier.previous,
         None => model.calibration,
     };
-    let before = CalibrationFigures::of(&labels, &mean_through(previous));
+    let before = Metrics::compute(&labels, &mean_through(previous));
     // the new map is pulled toward that one: the site's scans must show it is worse to move it
     let center = previous
         .unwrap_or(Platt::IDENTITY)
@@ -109,7 +105,7 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
         .unwrap_or(Platt::identity(job.family));
     let q = cross_fitted(center, &labels, &draws, [job.folds, usize::MAX], job.seed)
         .ok_or_else(|| Error::file(&job.features, "too few scans of one label to cross-fit"))?;
-    let cross = CalibrationFigures::of(&labels, &q);
+    let cross = Metrics::compute(&labels, &q);
     let shrunk = Platt::fit_shrunk_toward(center, &labels, &draws, Platt::CV_FOLDS, job.seed);
     model.calibration = Some(shrunk.map);
     let site = SiteCalibration {

@@ -2,13 +2,13 @@
 //! (Kull, Silva Filho & Flach 2017) `p' = σ(a · ln p − c · ln(1 − p) + b)` with a, c > 0, which
 //! can bend the low and the high end differently ([`MapFamily`]). Both are strictly increasing
 //! maps, so they leave every ranking (AUC) as it is and commute with the max rule.
-//! Fitted on validation bags only: [`Platt::fit`] on point probabilities, [`Platt::fit_draws`]
-//! on each bag's Monte Carlo draws, so that the calibrated probability is the mean of the mapped
-//! draws (a small ridge keeps both defined on separable data). [`Platt::fit_draws_shrunk`], what
-//! `ich` uses, pulls the map toward the identity as far as cross-validation over the same bags
-//! says the data support: a head trained on a bag likelihood and stopped on validation
-//! log-likelihood is often calibrated already, and a map fitted on 15–60 bags then only adds
-//! noise (docs/BENCHMARKS.md).
+//! Fitted on validation bags only, on each bag's Monte Carlo draws ([`Platt::fit_toward`]), so
+//! that the calibrated probability is the mean of the mapped draws ([`mapped_mean`]).
+//! [`Platt::fit_shrunk`], what `ich` uses, pulls the map toward the identity as far as
+//! cross-validation over the same bags says the data support: a head trained on a bag likelihood
+//! and stopped on validation log-likelihood is often calibrated already, and a map fitted on
+//! 15–60 bags then only adds noise (docs/BENCHMARKS.md). A site's recalibration
+//! ([`Platt::fit_shrunk_toward`], [`cross_fitted`]) pulls toward the map in use instead.
 
 use serde::{Deserialize, Serialize};
 
@@ -36,7 +36,7 @@ pub enum MapFamily {
 
 use crate::special::{logit, sigmoid};
 
-/// A map from [`Platt::fit_draws_shrunk`] and the pull toward the identity chosen for it
+/// A map from [`Platt::fit_shrunk_toward`] and the pull toward its centre chosen for it
 /// (`None`: infinite, the map is the identity).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Shrunk {
@@ -84,236 +84,47 @@ impl Platt {
     /// The smallest slope kept: the map stays strictly increasing.
     pub const MIN_SLOPE: f64 = 1e-3;
 
-    /// Fits a and b so that, for every validation bag, the mean over its draws of the mapped
-    /// probability `q_b = (1/L) Σ_s σ(a · logit(p_bs) + b)` matches its label: the exact
-    /// log-likelihood of the labels under the reported (mean) probabilities, by Fisher scoring
-    /// with backtracking; a stays ≥ [`Platt::MIN_SLOPE`]. As in Platt (1999), the targets are
-    /// `(N₊ + 1)/(N₊ + 2)` and `1/(N₋ + 2)` rather than 1 and 0, so that a small, separable
-    /// validation set does not give an infinitely steep map.
-    pub fn fit_draws(labels: &[u8], draws: &[Vec<f64>]) -> Platt {
-        Self::fit_draws_ridge(labels, draws, Self::STRENGTHS[0])
-    }
-
-    /// [`Platt::fit_draws`] with the penalty `ridge/2 · ((a − 1)² + b²)` toward the identity
-    /// added to the negative log-likelihood (a sum over bags).
-    pub fn fit_draws_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], ridge: f64) -> Platt {
-        Self::fit_platt_toward(labels, draws, ridge, Self::IDENTITY)
-    }
-
-    /// [`Platt::fit_draws_ridge`] with the penalty toward `center`'s (a, b) instead (the
-    /// iterations still start at the identity: from a steep map they would start where the
-    /// sigmoid is flat).
-    fn fit_platt_toward<D: AsRef<[f64]>>(
-        labels: &[u8],
-        draws: &[D],
-        ridge: f64,
-        center: Platt,
-    ) -> Platt {
-        let (ca, cb) = (center.a, center.b);
-        let npos = labels.iter().filter(|&&y| y == 1).count() as f64;
-        let nneg = labels.len() as f64 - npos;
-        let (t_pos, t_neg) = ((npos + 1.0) / (npos + 2.0), 1.0 / (nneg + 2.0));
-        let target: Vec<f64> = labels
-            .iter()
-            .map(|&y| if y == 1 { t_pos } else { t_neg })
-            .collect();
-        let x: Vec<Vec<f64>> = draws
-            .iter()
-            .map(|d| d.as_ref().iter().map(|&p| logit(p)).collect())
-            .collect();
-        let q_of = |a: f64, b: f64, xs: &[f64]| -> (f64, f64, f64) {
-            // q and its derivatives along a and b
-            let (mut q, mut qa, mut qb) = (0.0, 0.0, 0.0);
-            for &xi in xs {
-                let s = sigmoid(a * xi + b);
-                q += s;
-                qa += s * (1.0 - s) * xi;
-                qb += s * (1.0 - s);
-            }
-            let l = xs.len().max(1) as f64;
-            ((q / l).clamp(1e-12, 1.0 - 1e-12), qa / l, qb / l)
-        };
-        let loss = |a: f64, b: f64| -> f64 {
-            let nll: f64 = target
-                .iter()
-                .zip(&x)
-                .map(|(&t, xs)| {
-                    let (q, _, _) = q_of(a, b, xs);
-                    -(t * q.ln() + (1.0 - t) * (1.0 - q).ln())
-                })
-                .sum();
-            nll + 0.5 * ridge * ((a - ca).powi(2) + (b - cb) * (b - cb))
-        };
-        let (mut a, mut b) = (1.0, 0.0);
-        let mut current = loss(a, b);
-        for _ in 0..200 {
-            let (mut ga, mut gb, mut haa, mut hab, mut hbb) =
-                (ridge * (a - ca), ridge * (b - cb), ridge, 0.0, ridge);
-            for (&t, xs) in target.iter().zip(&x) {
-                let (q, qa, qb) = q_of(a, b, xs);
-                let w = 1.0 / (q * (1.0 - q));
-                let r = (q - t) * w;
-                ga += r * qa;
-                gb += r * qb;
-                haa += w * qa * qa;
-                hab += w * qa * qb;
-                hbb += w * qb * qb;
-            }
-            let det = haa * hbb - hab * hab;
-            if det.abs() < 1e-300 || !det.is_finite() {
-                break;
-            }
-            let da = (hbb * ga - hab * gb) / det;
-            let db = (haa * gb - hab * ga) / det;
-            let mut t = 1.0;
-            let mut moved = false;
-            while t > 1e-10 {
-                let (na, nb) = ((a - t * da).max(Self::MIN_SLOPE), b - t * db);
-                let l = loss(na, nb);
-                if l <= current {
-                    moved = (na - a).abs() + (nb - b).abs() > 1e-12;
-                    (a, b, current) = (na, nb, l);
-                    break;
-                }
-                t /= 2.0;
-            }
-            if !moved {
-                break;
-            }
-        }
-        Platt { a, b, c: None }
-    }
-
-    /// Beta calibration's [`Platt::fit_draws_ridge`]: a, c and b fitted by Fisher scoring with
-    /// backtracking on the same objective (Platt's smoothed targets, the mean of the mapped draws
-    /// per bag), with the penalty `ridge/2 · ((a − 1)² + (c − 1)² + b²)` toward the identity;
-    /// a and c stay ≥ [`Platt::MIN_SLOPE`], so the map stays strictly increasing.
-    pub fn fit_draws_beta_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], ridge: f64) -> Platt {
-        Self::fit_beta_toward(labels, draws, ridge, [1.0, 1.0, 0.0])
-    }
-
-    /// [`Platt::fit_draws_beta_ridge`] with the penalty toward `center` = (a, c, b) instead
-    /// (the iterations still start at the identity).
-    fn fit_beta_toward<D: AsRef<[f64]>>(
-        labels: &[u8],
-        draws: &[D],
-        ridge: f64,
-        center: [f64; 3],
-    ) -> Platt {
-        let npos = labels.iter().filter(|&&y| y == 1).count() as f64;
-        let nneg = labels.len() as f64 - npos;
-        let (t_pos, t_neg) = ((npos + 1.0) / (npos + 2.0), 1.0 / (nneg + 2.0));
-        // per bag: its target and, per draw, the inputs (ln p, −ln(1 − p), 1)
-        let bags: Vec<(f64, Vec<[f64; 3]>)> = labels
-            .iter()
-            .zip(draws)
-            .map(|(&y, d)| {
-                let t = if y == 1 { t_pos } else { t_neg };
-                let xs = d.as_ref().iter().map(|&p| {
-                    let [lp, lq] = beta_inputs(p);
-                    [lp, lq, 1.0]
-                });
-                (t, xs.collect())
-            })
-            .collect();
-        // q of one bag and its gradient in θ = (a, c, b)
-        let q_of = |th: &[f64; 3], xs: &[[f64; 3]]| -> (f64, [f64; 3]) {
-            let (mut q, mut g) = (0.0, [0.0; 3]);
-            for x in xs {
-                let s = sigmoid(th[0] * x[0] + th[1] * x[1] + th[2]);
-                q += s;
-                for k in 0..3 {
-                    g[k] += s * (1.0 - s) * x[k];
-                }
-            }
-            let l = xs.len().max(1) as f64;
-            ((q / l).clamp(1e-12, 1.0 - 1e-12), g.map(|v| v / l))
-        };
-        let penalty = |th: &[f64; 3]| -> f64 {
-            0.5 * ridge * (0..3).map(|k| (th[k] - center[k]).powi(2)).sum::<f64>()
-        };
-        let loss = |th: &[f64; 3]| -> f64 {
-            let nll: f64 = bags
-                .iter()
-                .map(|(t, xs)| {
-                    let (q, _) = q_of(th, xs);
-                    -(t * q.ln() + (1.0 - t) * (1.0 - q).ln())
-                })
-                .sum();
-            nll + penalty(th)
-        };
-        let mut th = [1.0, 1.0, 0.0];
-        let mut current = loss(&th);
-        for _ in 0..200 {
-            let mut g: [f64; 3] = std::array::from_fn(|k| ridge * (th[k] - center[k]));
-            let mut h = [[0.0; 3]; 3];
-            for (k, row) in h.iter_mut().enumerate() {
-                row[k] = ridge;
-            }
-            for (t, xs) in &bags {
-                let (q, dq) = q_of(&th, xs);
-                let w = 1.0 / (q * (1.0 - q));
-                let r = (q - t) * w;
-                for i in 0..3 {
-                    g[i] += r * dq[i];
-                    for j in 0..3 {
-                        h[i][j] += w * dq[i] * dq[j];
-                    }
-                }
-            }
-            let Some(step) = solve3(h, g) else {
-                break;
-            };
-            let mut s = 1.0;
-            let mut moved = false;
-            while s > 1e-10 {
-                let next = [
-                    (th[0] - s * step[0]).max(Self::MIN_SLOPE),
-                    (th[1] - s * step[1]).max(Self::MIN_SLOPE),
-                    th[2] - s * step[2],
-                ];
-                let l = loss(&next);
-                if l <= current {
-                    moved = (0..3).map(|k| (next[k] - th[k]).abs()).sum::<f64>() > 1e-12;
-                    (th, current) = (next, l);
-                    break;
-                }
-                s /= 2.0;
-            }
-            if !moved {
-                break;
-            }
-        }
-        Platt {
-            a: th[0],
-            b: th[2],
-            c: Some(th[1]),
-        }
-    }
-
-    /// The family's penalised fit ([`Platt::fit_draws_ridge`], [`Platt::fit_draws_beta_ridge`]);
-    /// an infinite pull gives the identity.
-    pub fn fit_family<D: AsRef<[f64]>>(
-        family: MapFamily,
-        labels: &[u8],
-        draws: &[D],
-        ridge: f64,
-    ) -> Platt {
-        Self::fit_toward(Self::identity(family), labels, draws, ridge)
-    }
-
-    /// [`Platt::fit_family`] of `center`'s family, pulled toward `center` instead of the
-    /// identity; an infinite pull gives `center`.
+    /// The map of `center`'s family fitted so that, for every bag, the mean over its draws of the
+    /// mapped probability `q_b = (1/L) Σ_s g(p_bs)` matches its label — the exact log-likelihood
+    /// of the labels under the reported (mean) probabilities — with the penalty
+    /// `ridge/2 · |θ − θ_center|²` on the parameters θ = (a, b) or (a, c, b); an infinite ridge
+    /// gives `center`. Fisher scoring with backtracking from the identity (from a steep centre it
+    /// would start where the sigmoid is flat); the slopes stay ≥ [`Platt::MIN_SLOPE`]. As in Platt
+    /// (1999), the targets are `(N₊ + 1)/(N₊ + 2)` and `1/(N₋ + 2)` rather than 1 and 0, so that a
+    /// small, separable set does not give an infinitely steep map.
     pub fn fit_toward<D: AsRef<[f64]>>(
         center: Platt,
         labels: &[u8],
         draws: &[D],
         ridge: f64,
     ) -> Platt {
+        if !ridge.is_finite() {
+            return center;
+        }
         match center.c {
-            _ if !ridge.is_finite() => center,
-            None => Self::fit_platt_toward(labels, draws, ridge, center),
-            Some(c) => Self::fit_beta_toward(labels, draws, ridge, [center.a, c, center.b]),
+            None => {
+                let [a, b] = fit_glm(
+                    (labels, draws),
+                    ridge,
+                    [[center.a, center.b], [1.0, 0.0]],
+                    [true, false],
+                    |p| [logit(p), 1.0],
+                );
+                Platt { a, b, c: None }
+            }
+            Some(c) => {
+                let [a, c, b] = fit_glm(
+                    (labels, draws),
+                    ridge,
+                    [[center.a, c, center.b], [1.0, 1.0, 0.0]],
+                    [true, true, false],
+                    |p| {
+                        let [lp, lq] = beta_inputs(p);
+                        [lp, lq, 1.0]
+                    },
+                );
+                Platt { a, b, c: Some(c) }
+            }
         }
     }
 
@@ -330,41 +141,36 @@ impl Platt {
         }
     }
 
-    /// Folds of [`Platt::fit_draws_shrunk`]'s cross-validation where the caller has no fold count
-    /// of its own (a map fitted on validation bags only).
+    /// Folds of [`Platt::fit_shrunk`]'s cross-validation where the caller has no fold count of
+    /// its own (a map fitted on validation bags only).
     pub const CV_FOLDS: usize = 5;
 
-    /// The pulls toward the identity [`Platt::fit_draws_shrunk`] chooses from, weakest first;
-    /// the last, infinite, is the identity itself.
+    /// The pulls toward the centre [`Platt::fit_shrunk_toward`] chooses from, weakest first; the
+    /// last, infinite, is the centre itself.
     pub const STRENGTHS: [f64; 9] = [1e-3, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, f64::INFINITY];
 
-    /// The map with its pull toward the identity chosen by k-fold cross-validation over the
-    /// bags (stratified, seeded): for each strength of [`Platt::STRENGTHS`] the map is fitted
-    /// ([`Platt::fit_draws_ridge`]) on k − 1 folds and scored by the log-likelihood of the
-    /// held-out fold's labels under its mean mapped draws; the strength with the best total
-    /// (the stronger on ties) is refitted on every bag. k is at most the number of bags of
-    /// either label; below 2 the map is [`Platt::fit_draws`]'s.
-    pub fn fit_draws_shrunk(labels: &[u8], draws: &[Vec<f64>], folds: usize, seed: u64) -> Shrunk {
-        Self::fit_shrunk(MapFamily::Platt, labels, draws, folds, seed)
-    }
-
-    /// [`Platt::fit_draws_shrunk`] for a map of `family`.
-    pub fn fit_shrunk(
+    /// [`Platt::fit_shrunk_toward`] the identity of `family`.
+    pub fn fit_shrunk<D: AsRef<[f64]>>(
         family: MapFamily,
         labels: &[u8],
-        draws: &[Vec<f64>],
+        draws: &[D],
         folds: usize,
         seed: u64,
     ) -> Shrunk {
         Self::fit_shrunk_toward(Self::identity(family), labels, draws, folds, seed)
     }
 
-    /// [`Platt::fit_shrunk`] of `center`'s family pulled toward `center` instead of the
-    /// identity: the infinite pull keeps `center` (a map the data must beat to replace).
-    pub fn fit_shrunk_toward(
+    /// The map of `center`'s family with its pull toward `center` chosen by k-fold
+    /// cross-validation over the bags (stratified, seeded): for each strength of
+    /// [`Platt::STRENGTHS`] the map is fitted ([`Platt::fit_toward`]) on k − 1 folds and scored
+    /// by the log-likelihood of the held-out fold's labels under its mean mapped draws; the
+    /// strength with the best total (the stronger on ties) is refitted on every bag — the
+    /// infinite one keeps `center`, a map the data must beat to replace. k is at most the number
+    /// of bags of either label; below 2 the weakest pull is used.
+    pub fn fit_shrunk_toward<D: AsRef<[f64]>>(
         center: Platt,
         labels: &[u8],
-        draws: &[Vec<f64>],
+        draws: &[D],
         folds: usize,
         seed: u64,
     ) -> Shrunk {
@@ -381,13 +187,10 @@ impl Platt {
                 strength: Some(Self::STRENGTHS[0]),
             };
         };
-        let mean_mapped = |c: Platt, d: &[f64]| {
-            d.iter().map(|&x| c.apply(x)).sum::<f64>() / d.len().max(1) as f64
-        };
         // each fold's training part and held-out part, gathered once for every strength
         type Part<'a> = (Vec<u8>, Vec<&'a [f64]>);
         let gather = |idx: &mut dyn Iterator<Item = usize>| -> Part<'_> {
-            idx.map(|i| (labels[i], draws[i].as_slice())).unzip()
+            idx.map(|i| (labels[i], draws[i].as_ref())).unzip()
         };
         let folds: Vec<(Part<'_>, Part<'_>)> = parts
             .iter()
@@ -406,7 +209,7 @@ impl Platt {
                 .iter()
                 .map(|((tl, td), (hl, hd))| {
                     let c = fit_on(tl, td, strength);
-                    let hp: Vec<f64> = hd.iter().map(|d| mean_mapped(c, d)).collect();
+                    let hp: Vec<f64> = hd.iter().map(|d| mapped_mean(Some(c), d)).collect();
                     crate::metrics::log_likelihood(hl, &hp) * hl.len() as f64
                 })
                 .sum();
@@ -415,8 +218,7 @@ impl Platt {
                 best = (total.max(best.0), strength);
             }
         }
-        let all: Vec<&[f64]> = draws.iter().map(Vec::as_slice).collect();
-        let map = fit_on(labels, &all, best.1);
+        let map = Self::fit_toward(center, labels, draws, best.1);
         tracing::debug!(strength = best.1, a = map.a, b = map.b, c = ?map.c, "calibration map");
         Shrunk {
             map,
@@ -459,12 +261,11 @@ pub fn cross_fitted(
             rest = keep.iter().map(|&k| rest[k]).collect();
         }
         let l: Vec<u8> = rest.iter().map(|&i| labels[i]).collect();
-        let d: Vec<Vec<f64>> = rest.iter().map(|&i| draws[i].clone()).collect();
+        let d: Vec<&[f64]> = rest.iter().map(|&i| draws[i].as_slice()).collect();
         let map =
             Platt::fit_shrunk_toward(center, &l, &d, Platt::CV_FOLDS, seed.wrapping_add(1)).map;
         for &i in held {
-            let di = &draws[i];
-            out[i] = di.iter().map(|&x| map.apply(x)).sum::<f64>() / di.len().max(1) as f64;
+            out[i] = mapped_mean(Some(map), &draws[i]);
         }
     }
     Some(out)
@@ -477,10 +278,115 @@ fn beta_inputs(p: f64) -> [f64; 2] {
     [p.ln(), -(-p).ln_1p()]
 }
 
-/// `h⁻¹ g` for a symmetric positive definite 3×3 `h` (Cholesky); `None` when it is not.
-fn solve3(h: [[f64; 3]; 3], g: [f64; 3]) -> Option<[f64; 3]> {
-    let mut l = [[0.0; 3]; 3];
-    for i in 0..3 {
+/// The mean of a bag's draws through `map` (`None`: as they are): the probability a map
+/// reports and is fitted on.
+pub fn mapped_mean(map: Option<Platt>, draws: &[f64]) -> f64 {
+    draws
+        .iter()
+        .map(|&x| map.map_or(x, |m| m.apply(x)))
+        .sum::<f64>()
+        / draws.len().max(1) as f64
+}
+
+/// [`Platt::fit_toward`]'s fit for K parameters θ of `q = σ(θ · x(p))`: `[center, start]`, the
+/// slopes that stay ≥ [`Platt::MIN_SLOPE`] (`bounded`), and the inputs `x` of a probability.
+fn fit_glm<D: AsRef<[f64]>, const K: usize>(
+    (labels, draws): (&[u8], &[D]),
+    ridge: f64,
+    [center, start]: [[f64; K]; 2],
+    bounded: [bool; K],
+    x: impl Fn(f64) -> [f64; K],
+) -> [f64; K] {
+    let npos = labels.iter().filter(|&&y| y == 1).count() as f64;
+    let nneg = labels.len() as f64 - npos;
+    let (t_pos, t_neg) = ((npos + 1.0) / (npos + 2.0), 1.0 / (nneg + 2.0));
+    // per bag: its target and, per draw, the inputs
+    let bags: Vec<(f64, Vec<[f64; K]>)> = labels
+        .iter()
+        .zip(draws)
+        .map(|(&y, d)| {
+            let t = if y == 1 { t_pos } else { t_neg };
+            (t, d.as_ref().iter().map(|&p| x(p)).collect())
+        })
+        .collect();
+    let dot = |th: &[f64; K], xi: &[f64; K]| (0..K).map(|k| th[k] * xi[k]).sum::<f64>();
+    // q of one bag and its gradient in θ
+    let q_of = |th: &[f64; K], xs: &[[f64; K]]| -> (f64, [f64; K]) {
+        let (mut q, mut g) = (0.0, [0.0; K]);
+        for xi in xs {
+            let s = sigmoid(dot(th, xi));
+            q += s;
+            for k in 0..K {
+                g[k] += s * (1.0 - s) * xi[k];
+            }
+        }
+        let l = xs.len().max(1) as f64;
+        ((q / l).clamp(1e-12, 1.0 - 1e-12), g.map(|v| v / l))
+    };
+    let loss = |th: &[f64; K]| -> f64 {
+        let nll: f64 = bags
+            .iter()
+            .map(|(t, xs)| {
+                let (q, _) = q_of(th, xs);
+                -(t * q.ln() + (1.0 - t) * (1.0 - q).ln())
+            })
+            .sum();
+        nll + 0.5 * ridge * (0..K).map(|k| (th[k] - center[k]).powi(2)).sum::<f64>()
+    };
+    let mut th = start;
+    let mut current = loss(&th);
+    for _ in 0..200 {
+        // gradient and Fisher information of the penalised negative log-likelihood
+        let mut g: [f64; K] = std::array::from_fn(|k| ridge * (th[k] - center[k]));
+        let mut h = [[0.0; K]; K];
+        for (k, row) in h.iter_mut().enumerate() {
+            row[k] = ridge;
+        }
+        for (t, xs) in &bags {
+            let (q, dq) = q_of(&th, xs);
+            let w = 1.0 / (q * (1.0 - q));
+            let r = (q - t) * w;
+            for i in 0..K {
+                g[i] += r * dq[i];
+                for j in 0..K {
+                    h[i][j] += w * dq[i] * dq[j];
+                }
+            }
+        }
+        let Some(step) = solve_spd(h, g) else {
+            break;
+        };
+        // the step, halved until the loss does not rise
+        let mut s = 1.0;
+        let mut moved = false;
+        while s > 1e-10 {
+            let next: [f64; K] = std::array::from_fn(|k| {
+                let v = th[k] - s * step[k];
+                if bounded[k] {
+                    v.max(Platt::MIN_SLOPE)
+                } else {
+                    v
+                }
+            });
+            let l = loss(&next);
+            if l <= current {
+                moved = (0..K).map(|k| (next[k] - th[k]).abs()).sum::<f64>() > 1e-12;
+                (th, current) = (next, l);
+                break;
+            }
+            s /= 2.0;
+        }
+        if !moved {
+            break;
+        }
+    }
+    th
+}
+
+/// `h⁻¹ g` for a small symmetric positive definite `h` (Cholesky); `None` when it is not.
+fn solve_spd<const K: usize>(h: [[f64; K]; K], g: [f64; K]) -> Option<[f64; K]> {
+    let mut l = [[0.0; K]; K];
+    for i in 0..K {
         for j in 0..=i {
             let s = h[i][j] - (0..j).map(|k| l[i][k] * l[j][k]).sum::<f64>();
             if i == j {
@@ -493,13 +399,13 @@ fn solve3(h: [[f64; 3]; 3], g: [f64; 3]) -> Option<[f64; 3]> {
             }
         }
     }
-    let mut y = [0.0; 3];
-    for i in 0..3 {
+    let mut y = [0.0; K];
+    for i in 0..K {
         y[i] = (g[i] - (0..i).map(|k| l[i][k] * y[k]).sum::<f64>()) / l[i][i];
     }
-    let mut x = [0.0; 3];
-    for i in (0..3).rev() {
-        x[i] = (y[i] - (i + 1..3).map(|k| l[k][i] * x[k]).sum::<f64>()) / l[i][i];
+    let mut x = [0.0; K];
+    for i in (0..K).rev() {
+        x[i] = (y[i] - (i + 1..K).map(|k| l[k][i] * x[k]).sum::<f64>()) / l[i][i];
     }
     Some(x)
 }
@@ -507,10 +413,21 @@ fn solve3(h: [[f64; 3]; 3], g: [f64; 3]) -> Option<[f64; 3]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Platt's map with the weakest pull toward the identity.
+    fn fit_draws<D: AsRef<[f64]>>(labels: &[u8], draws: &[D]) -> Platt {
+        Platt::fit_toward(Platt::IDENTITY, labels, draws, Platt::STRENGTHS[0])
+    }
+    fn platt_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], ridge: f64) -> Platt {
+        Platt::fit_toward(Platt::IDENTITY, labels, draws, ridge)
+    }
+    fn beta_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], ridge: f64) -> Platt {
+        Platt::fit_toward(Platt::identity(MapFamily::Beta), labels, draws, ridge)
+    }
     use crate::metrics::log_likelihood;
 
     /// Platt's fit on (hard label, probability) pairs, by Newton's method with a small ridge
-    /// toward the identity: the textbook map, a reference for [`Platt::fit_draws`].
+    /// toward the identity: the textbook map, a reference for [`Platt::fit_toward`].
     fn hard_label_fit(labels: &[u8], p: &[f64]) -> Platt {
         let x: Vec<f64> = p.iter().map(|&p| logit(p)).collect();
         let (mut a, mut b) = (1.0, 0.0);
@@ -602,13 +519,13 @@ mod tests {
         // on one draw per bag (2000 bags: Platt's targets are within 1e-3 of 0/1), the draws
         // fit recovers the same map
         let one: Vec<Vec<f64>> = p.iter().map(|&v| vec![v]).collect();
-        let d = Platt::fit_draws(&labels, &one);
+        let d = fit_draws(&labels, &one);
         assert!(
             (d.a - c.a).abs() < 0.01 && (d.b - c.b).abs() < 0.01,
             "{d:?} vs {c:?}"
         );
         // a separable validation set keeps a finite slope
-        let sep = Platt::fit_draws(
+        let sep = fit_draws(
             &[0, 0, 1, 1],
             &[vec![0.4], vec![0.45], vec![0.55], vec![0.6]],
         );
@@ -630,21 +547,30 @@ mod tests {
             distorted.push(vec![sigmoid(3.0 * logit(q) - 1.0)]);
             calibrated.push(vec![q]);
         }
-        let d = Platt::fit_draws_shrunk(&labels, &distorted, 5, 1);
+        let d = Platt::fit_shrunk(MapFamily::Platt, &labels, &distorted, 5, 1);
         assert!(d.strength.is_some_and(|s| s <= 10.0), "{d:?}");
         assert!(
             (d.map.a - 1.0 / 3.0).abs() < 0.08 && (d.map.b - 1.0 / 3.0).abs() < 0.15,
             "{d:?}"
         );
-        let c = Platt::fit_draws_shrunk(&labels, &calibrated, 5, 1);
+        let c = Platt::fit_shrunk(MapFamily::Platt, &labels, &calibrated, 5, 1);
         assert!(c.strength.is_none_or(|s| s >= 30.0), "{c:?}");
         assert!((c.map.a - 1.0).abs() < 0.1 && c.map.b.abs() < 0.1, "{c:?}");
         // same seed, same choice; a label class of one bag falls back to the plain fit
-        assert_eq!(Platt::fit_draws_shrunk(&labels, &distorted, 5, 1), d);
-        let one = Platt::fit_draws_shrunk(&[1, 0, 0], &[vec![0.7], vec![0.2], vec![0.4]], 5, 1);
+        assert_eq!(
+            Platt::fit_shrunk(MapFamily::Platt, &labels, &distorted, 5, 1),
+            d
+        );
+        let one = Platt::fit_shrunk(
+            MapFamily::Platt,
+            &[1, 0, 0],
+            &[vec![0.7], vec![0.2], vec![0.4]],
+            5,
+            1,
+        );
         assert_eq!(
             one.map,
-            Platt::fit_draws(&[1, 0, 0], &[vec![0.7], vec![0.2], vec![0.4]])
+            fit_draws(&[1, 0, 0], &[vec![0.7], vec![0.2], vec![0.4]])
         );
     }
 
@@ -690,7 +616,7 @@ mod tests {
         let labels = [1u8, 1, 0, 0, 1, 0];
         let p = [0.1, 0.2, 0.8, 0.9, 0.3, 0.7];
         let draws: Vec<Vec<f64>> = p.iter().map(|&v| vec![v, v * 0.9]).collect();
-        let c = Platt::fit_draws(&labels, &draws);
+        let c = fit_draws(&labels, &draws);
         assert!(c.a >= Platt::MIN_SLOPE, "{c:?}");
         let grid: Vec<f64> = (1..100).map(|k| k as f64 / 100.0).collect();
         assert!(grid.windows(2).all(|w| c.apply(w[0]) < c.apply(w[1])));
@@ -761,7 +687,7 @@ mod tests {
             labels.push(u8::from(((i * 7919) % 1000) as f64 / 1000.0 < q));
             draws.push(vec![p]);
         }
-        let beta = Platt::fit_draws_beta_ridge(&labels, &draws, 1e-3);
+        let beta = beta_ridge(&labels, &draws, 1e-3);
         let c = beta.c.unwrap();
         // the penalised maximum of the same objective by numpy (Newton's method on the three
         // inputs with the same smoothed targets and ridge): 0.50369213, 1.67740552, 0.09289999
@@ -776,7 +702,7 @@ mod tests {
             (beta.a - 0.6).abs() < 0.15 && (c - 1.5).abs() < 0.25 && (beta.b - 0.3).abs() < 0.25,
             "{beta:?}"
         );
-        let platt = Platt::fit_draws_ridge(&labels, &draws, 1e-3);
+        let platt = platt_ridge(&labels, &draws, 1e-3);
         let ll = |m: Platt| {
             let q: Vec<f64> = draws.iter().map(|d| m.apply(d[0])).collect();
             log_likelihood(&labels, &q)
@@ -847,7 +773,7 @@ mod tests {
             None
         );
         // on anti-informative scores both slopes stay positive: the map stays increasing
-        let anti = Platt::fit_draws_beta_ridge(
+        let anti = beta_ridge(
             &[1, 1, 0, 0, 1, 0],
             &[[0.1], [0.2], [0.8], [0.9], [0.3], [0.7]],
             1e-3,

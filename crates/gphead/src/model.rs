@@ -290,24 +290,25 @@ impl GpModel {
     }
 
     /// The uncalibrated predictions and those with `calib`, from one set of draws (an
-    /// evaluation compares both).
+    /// evaluation compares both), and those draws by the bag rule ([`GpModel::bag_rule_draws`]).
     pub fn predict_both(
         &self,
         data: &MilData,
         samples: usize,
         seed: u64,
         calib: Platt,
-    ) -> Result<(Predictions, Predictions)> {
+    ) -> Result<(Predictions, Predictions, Vec<Vec<f64>>)> {
         let (d, mu, var) = self.bag_draws(data, samples, seed)?;
         let squash = self.model.squash();
         Ok((
             summarise(&d, data, &mu, &var, squash, None),
             summarise(&d, data, &mu, &var, squash, Some(calib)),
+            d.iter().map(|b| b.rule(self.bag_rule, None)).collect(),
         ))
     }
 
     /// The uncalibrated draws of every bag's probability by the model's bag rule: what a
-    /// calibration map is fitted on ([`crate::calibrate::Platt::fit_draws`]).
+    /// calibration map is fitted on ([`crate::calibrate::Platt::fit_toward`]).
     pub fn bag_rule_draws(
         &self,
         data: &MilData,

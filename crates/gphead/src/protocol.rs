@@ -7,7 +7,7 @@ use milbase::{stratified_folds, stratified_holdout, Progress};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::{MapFamily, Platt};
+use crate::calibrate::{mapped_mean, MapFamily, Platt};
 use crate::data::MilData;
 use crate::error::{GpError, Result};
 use crate::fit::fit_valid;
@@ -162,7 +162,7 @@ pub struct SplitResult {
     /// of fold: [`EvalOptions::calibration_folds`]).
     pub calibration: Platt,
     /// The map's pull toward the identity, chosen by cross-validation
-    /// ([`Platt::fit_draws_shrunk`]); `None`: the identity was chosen.
+    /// ([`Platt::fit_shrunk`]); `None`: the identity was chosen.
     #[serde(default)]
     pub calibration_strength: Option<f64>,
     pub test: Option<SetResult>,
@@ -191,8 +191,8 @@ fn evaluate_set(
     samples: usize,
     seed: u64,
     keep: bool,
-) -> Result<SetResult> {
-    let (pred, cal) = model.predict_both(data, samples, seed, platt)?;
+) -> Result<(SetResult, Vec<Vec<f64>>)> {
+    let (pred, cal, rule_draws) = model.predict_both(data, samples, seed, platt)?;
     let labels = data.bag_labels();
     let p = pred.bag_probabilities(model.bag_rule);
     let instance = data
@@ -207,7 +207,7 @@ fn evaluate_set(
         .bag_extra
         .get("bag_cnn_probability")
         .and_then(|c| roc_auc(&labels, c));
-    Ok(SetResult {
+    let set = SetResult {
         n_bags: labels.len(),
         bag: Metrics::compute(&labels, &p),
         bag_auc_other_rule: roc_auc(&labels, &pred.bag_probabilities(other(model.bag_rule))),
@@ -257,7 +257,8 @@ fn evaluate_set(
         } else {
             Vec::new()
         },
-    })
+    };
+    Ok((set, rule_draws))
 }
 
 /// Bags given by name for one split: fit on `fit`, stop early on `valid` (the calibration map:
@@ -365,29 +366,26 @@ fn run_split(
         )
     };
     let platt = shrunk.map;
-    let vp: Vec<f64> = draws
-        .iter()
-        .map(|d| d.iter().sum::<f64>() / d.len().max(1) as f64)
-        .collect();
-    let vcal: Vec<f64> = draws
-        .iter()
-        .map(|d| d.iter().map(|&x| platt.apply(x)).sum::<f64>() / d.len().max(1) as f64)
-        .collect();
+    let mean = |m: Option<Platt>| -> Vec<f64> { draws.iter().map(|d| mapped_mean(m, d)).collect() };
+    let (vp, vcal) = (mean(None), mean(Some(platt)));
     let test = if test.bags.is_empty() {
         None
     } else {
-        Some(evaluate_set(
-            &model,
-            platt,
-            test,
-            opts.samples,
-            opts.seed,
-            opts.keep_predictions,
-        )?)
+        Some(
+            evaluate_set(
+                &model,
+                platt,
+                test,
+                opts.samples,
+                opts.seed,
+                opts.keep_predictions,
+            )?
+            .0,
+        )
     };
     let ext = external
         .map(|e| {
-            let mut r = evaluate_set(
+            let (mut r, draws) = evaluate_set(
                 &model,
                 platt,
                 e,
@@ -396,8 +394,6 @@ fn run_split(
                 opts.keep_predictions,
             )?;
             if opts.site_calibration_folds >= 2 {
-                // the same draws evaluate_set summarised (same samples and seed)
-                let draws = model.bag_rule_draws(e, opts.samples, opts.seed)?;
                 let labels = e.bag_labels();
                 // pulled toward the split's own map: the site's labels must beat it
                 let center = platt

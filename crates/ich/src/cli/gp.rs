@@ -499,9 +499,6 @@ fn for_split(p: &std::path::Path, k: usize) -> PathBuf {
 }
 
 pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
-    if a.site_scans.is_some() && a.site_calibration < 2 {
-        anyhow::bail!("--site-scans needs --site-calibration K (K ≥ 2)");
-    }
     let opts = EvalOptions {
         grid: Grid {
             inducing: a.inducing.clone(),
@@ -679,7 +676,7 @@ pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
     let r = detect::recalibrate::recalibrate(&job)
         .with_context(|| format!("recalibrating {}", a.bundle.display()))?;
     let s = &r.site;
-    let line = |what: &str, f: &detect::bundle::CalibrationFigures| {
+    let line = |what: &str, f: &gphead::metrics::Metrics| {
         println!(
             "  {what:<34} scan ECE {:.4} (floor {:.4}), log-lik {:.4}, AUC {}",
             f.ece,
