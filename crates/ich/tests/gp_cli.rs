@@ -404,3 +404,44 @@ fn eval_measures_a_sites_recalibration_out_of_fold() {
     ]);
     assert!(!o.status.success());
 }
+
+/// A head that ranks its validation bags worse than chance is flagged, not reported as if it were
+/// a result. On MUSK1's fixed splits G-VGPMIL with α = 0.5, β = 4 falls into a bad fixed point
+/// (its first update sends every latent negative; validation bag AUC 0.20, 0.57, 0.39, 0.39, …,
+/// test bag AUC 0.36, measured 2026-11-23); VGPMIL on the same splits is not flagged.
+#[test]
+fn a_head_worse_than_chance_is_flagged() {
+    let (Some(musk), Some(splits)) = (
+        preprocess::shared_data_or_skip("mil/musk1.csv"),
+        preprocess::shared_data_or_skip("splits/musk1_5split.csv"),
+    ) else {
+        return;
+    };
+    let (musk, splits) = (musk.to_str().unwrap(), splits.to_str().unwrap());
+    let base = [
+        "-q",
+        "eval-gp",
+        "--features",
+        musk,
+        "--splits",
+        splits,
+        "--kernel-steps",
+        "0",
+        "--inducing",
+        "50",
+        "--calibration-folds",
+        "0",
+    ];
+    let run = |extra: &[&str]| {
+        let o = ich(&[&base[..], extra].concat());
+        assert!(o.status.success(), "{}", text(&o));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let bad = run(&["--model", "g-vgpmil", "--alpha", "0.5", "--beta", "4"]);
+    assert!(
+        bad.contains("split 0's chosen head ranks its validation bags worse than chance"),
+        "{bad}"
+    );
+    let good = run(&[]);
+    assert!(!good.contains("worse than chance"), "{good}");
+}

@@ -286,6 +286,9 @@ pub fn print_fitted(f: &Fitted) {
             v.log_likelihood,
             v.ece
         );
+        if let Some(auc) = v.auc.filter(|&a| a < 0.5) {
+            warn_backwards("the fitted head", auc);
+        }
         if let Some((c, ll, e)) = &v.platt {
             println!(
                 "calibration map ({}, fitted on {}; pull toward the identity {} by cross-validation): held-out bags' log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4}",
@@ -606,6 +609,9 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
             .with_context(|| format!("writing {}", p.display()))?;
     }
     for s in &report.splits {
+        if let Some(auc) = s.valid_bag_auc.filter(|&a| a < 0.5) {
+            warn_backwards(&format!("split {}'s chosen head", s.split), auc);
+        }
         println!(
             "  split {}: chose M = {}, {} (validation bag AUC {}), {} epochs{}, {:.2} s; calibration {} (pull toward the identity {})",
             s.split,
@@ -713,4 +719,13 @@ pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
         ),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A head that ranks its validation bags worse than chance is a bad fixed point of the fit (e.g.
+/// G-VGPMIL with α = 0.5, whose first update can send every latent negative) or chance on a few
+/// validation bags: say so where the figures are printed.
+fn warn_backwards(what: &str, auc: f64) {
+    tracing::warn!(
+        "{what} ranks its validation bags worse than chance (AUC {auc:.4} < 0.5): look at it before trusting its figures (a bad fixed point of the fit, or chance on few bags); another model, α/β or seed may fit"
+    );
 }
