@@ -32,13 +32,13 @@ def rows(name):
     return {(r["set"], r["metric"]): r for r in json.load(open(f"{out}/{name}.json"))["summary"]}
 def f(r, key):
     return f"{r[key]['mean']:.3f} ± {r[key]['std']:.3f}" if key in r else "–"
-print("| data | model | bag AUC | instance AUC | bag ECE (cal.) | bag log-lik (cal.) | slice ECE (cal.) | slice log-lik (cal.) | CNN bag AUC |")
-print("|---|---|---|---|---|---|---|---|---|")
+print("| data | model | bag AUC | bag AUC (cal.) | instance AUC | bag ECE (cal.) | bag log-lik (cal.) | slice ECE (cal.) | slice log-lik (cal.) | CNN bag AUC |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for model in models:
     for name, sets in [("musk1", [("test", "MUSK1")]), ("musk2", [("test", "MUSK2")]),
                        ("rsna", [("test", "RSNA test halves"), ("external", "CQ500")])]:
         r = rows(f"{name}-{model}")
         for s, label in sets:
-            print(f"| {label} | {model} | {f(r,(s,'bag AUC'))} | {f(r,(s,'instance AUC'))} | {f(r,(s,'bag ECE (calibrated)'))} | "
+            print(f"| {label} | {model} | {f(r,(s,'bag AUC'))} | {f(r,(s,'bag AUC (calibrated)'))} | {f(r,(s,'instance AUC'))} | {f(r,(s,'bag ECE (calibrated)'))} | "
                   f"{f(r,(s,'bag log-lik (calibrated)'))} | {f(r,(s,'instance ECE (calibrated)'))} | {f(r,(s,'instance log-lik (calibrated)'))} | {f(r,(s,'CNN bag AUC'))} |")
 PY

@@ -655,6 +655,9 @@ impl EvalReport {
             };
             push(set, "bag AUC", col(&|s| s.bag.auc));
             push(set, "bag AUC (other rule)", col(&|s| s.bag_auc_other_rule));
+            // the calibrated probabilities are means of mapped draws: where the latent spread
+            // differs between bags their order can differ from the raw means'
+            push(set, "bag AUC (calibrated)", col(&|s| s.bag_calibrated.auc));
             push(set, "bag accuracy", col(&|s| Some(s.bag.accuracy)));
             push(set, "bag F1", col(&|s| Some(s.bag.f1)));
             push(set, "bag AP", col(&|s| s.bag.average_precision));
@@ -710,6 +713,11 @@ impl EvalReport {
                 set,
                 "instance log-lik",
                 col(&|s| s.instance.map(|m| m.log_likelihood)),
+            );
+            push(
+                set,
+                "instance AUC (calibrated)",
+                col(&|s| s.instance_calibrated.and_then(|m| m.auc)),
             );
             push(
                 set,

@@ -197,26 +197,36 @@ fn eval_writes_every_test_bag_prediction() {
         assert!(sd >= 0.0 && (0.0..=1.0).contains(&num(r, "probability_raw")));
     }
     let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    let reported: Vec<f64> = report["summary"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["set"] == "test" && x["metric"] == "bag AUC")
-        .unwrap()["values"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect();
-    assert_eq!(reported.len(), 3);
-    for (k, want) in reported.iter().enumerate() {
-        let split: Vec<_> = rows
+    // each split's reported AUC is the file's: of the raw probabilities, and of the calibrated
+    // ones (means of mapped draws, whose order may differ from the raw means')
+    for (metric, col) in [
+        ("bag AUC", "probability_raw"),
+        ("bag AUC (calibrated)", "probability"),
+    ] {
+        let reported: Vec<f64> = report["summary"]
+            .as_array()
+            .unwrap()
             .iter()
-            .filter(|r| r["split"] == k.to_string())
+            .find(|x| x["set"] == "test" && x["metric"] == metric)
+            .unwrap()["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
             .collect();
-        let labels: Vec<u8> = split.iter().map(|r| r["label"].parse().unwrap()).collect();
-        let p: Vec<f64> = split.iter().map(|r| num(r, "probability_raw")).collect();
-        assert!((pair_auc(&labels, &p) - want).abs() < 1e-12, "split {k}");
+        assert_eq!(reported.len(), 3);
+        for (k, want) in reported.iter().enumerate() {
+            let split: Vec<_> = rows
+                .iter()
+                .filter(|r| r["split"] == k.to_string())
+                .collect();
+            let labels: Vec<u8> = split.iter().map(|r| r["label"].parse().unwrap()).collect();
+            let p: Vec<f64> = split.iter().map(|r| num(r, col)).collect();
+            assert!(
+                (pair_auc(&labels, &p) - want).abs() < 1e-12,
+                "{metric}, split {k}"
+            );
+        }
     }
     // a row per slice, with its label; a scan's probability, raw and calibrated, is its most
     // suspicious slice's (the max rule; the map is monotone)
