@@ -1,9 +1,11 @@
 //! The calibration map: Platt scaling `p' = σ(a · logit(p) + b)` with a > 0, or beta calibration
 //! (Kull, Silva Filho & Flach 2017) `p' = σ(a · ln p − c · ln(1 − p) + b)` with a, c > 0, which
 //! can bend the low and the high end differently ([`MapFamily`]). Both are strictly increasing
-//! maps, so they leave every ranking (AUC) as it is and commute with the max rule.
-//! Fitted on validation bags only, on each bag's Monte Carlo draws ([`Platt::fit_toward`]), so
-//! that the calibrated probability is the mean of the mapped draws ([`mapped_mean`]).
+//! maps, so they commute with the max rule and keep the order of any two draws. Fitted on
+//! validation bags only, on each bag's Monte Carlo draws ([`Platt::fit_toward`]), so that the
+//! calibrated probability is the mean of the mapped draws ([`mapped_mean`]); that mean can
+//! reorder two predictions whose draws spread differently (docs/GPHEAD.md: nothing on the RSNA
+//! features, G-VGPMIL's MUSK1 AUC 0.847 → 0.824).
 //! [`Platt::fit_shrunk`], what `ich` uses, pulls the map toward the identity as far as
 //! cross-validation over the same bags says the data support: a head trained on a bag likelihood
 //! and stopped on validation log-likelihood is often calibrated already, and a map fitted on

@@ -638,7 +638,7 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
 }
 
 /// Refit the calibration map of a bundle's GP head on a site's own labelled scans, in place: the
-/// head and every ranking stay as they are; the probabilities (scans and slices, one map) are
+/// head stays as it is; the probabilities (scans and slices, one map) are
 /// made to mean what they say at this site. The new map is pulled toward the head's own map as
 /// far as cross-validation over the site's scans says (kept when they show no better one).
 /// Prints the site's figures with the old map and the new map's, cross-fitted (each scan scored
