@@ -3,11 +3,12 @@
 //! A head calibrated on its training site's scans is not calibrated on another site's: on CQ500
 //! the RSNA-calibrated head's scan ECE is 0.087 against a floor of 0.038 (docs/BENCHMARKS.md),
 //! because the features shift between sites. A hospital that has a few hundred labelled scans
-//! of its own refits the one calibration map on them: the GP head stays as it is (rankings
-//! too, but for predictions whose draws spread differently: docs/GPHEAD.md), slices and scans still share the map (it is monotone and commutes with the max
-//! rule), and the new map's expected quality on the site's next scans is measured by
-//! cross-fitting (each labelled scan's probability from a map fitted without it) and recorded in
-//! the manifest next to the figures of the map it replaces.
+//! of its own refits the one calibration map on them: the GP head stays as it is (and so do
+//! rankings, but for predictions whose draws spread differently: docs/GPHEAD.md), slices and
+//! scans still share the map (it is monotone and commutes with the max rule), and the new map's
+//! expected quality on the site's next scans is measured by cross-fitting (each labelled scan's
+//! probability from a map fitted without it) and recorded in the manifest next to the figures of
+//! the map it replaces.
 
 use std::path::PathBuf;
 

@@ -415,18 +415,20 @@ fn solve_spd<const K: usize>(h: [[f64; K]; K], g: [f64; K]) -> Option<[f64; K]> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::log_likelihood;
 
-    /// Platt's map with the weakest pull toward the identity.
-    fn fit_draws<D: AsRef<[f64]>>(labels: &[u8], draws: &[D]) -> Platt {
-        Platt::fit_toward(Platt::IDENTITY, labels, draws, Platt::STRENGTHS[0])
-    }
+    /// Platt's map pulled toward the identity with `ridge`.
     fn platt_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], ridge: f64) -> Platt {
         Platt::fit_toward(Platt::IDENTITY, labels, draws, ridge)
     }
+    /// Platt's map with the weakest pull of [`Platt::STRENGTHS`].
+    fn fit_draws<D: AsRef<[f64]>>(labels: &[u8], draws: &[D]) -> Platt {
+        platt_ridge(labels, draws, Platt::STRENGTHS[0])
+    }
+    /// The beta map pulled toward the identity with `ridge`.
     fn beta_ridge<D: AsRef<[f64]>>(labels: &[u8], draws: &[D], ridge: f64) -> Platt {
         Platt::fit_toward(Platt::identity(MapFamily::Beta), labels, draws, ridge)
     }
-    use crate::metrics::log_likelihood;
 
     /// Platt's fit on (hard label, probability) pairs, by Newton's method with a small ridge
     /// toward the identity: the textbook map, a reference for [`Platt::fit_toward`].

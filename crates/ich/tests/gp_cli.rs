@@ -413,6 +413,23 @@ fn eval_measures_a_sites_recalibration_out_of_fold() {
         "5",
     ]);
     assert!(!o.status.success());
+    // --site-scans with the site calibration turned off would be ignored: refused instead
+    let o = ich(&[
+        "eval-gp",
+        "--features",
+        f.to_str().unwrap(),
+        "--test",
+        ext.to_str().unwrap(),
+        "--site-calibration",
+        "0",
+        "--site-scans",
+        "50",
+    ]);
+    assert!(
+        !o.status.success() && text(&o).contains("--site-scans needs --site-calibration"),
+        "{}",
+        text(&o)
+    );
 }
 
 /// A head that ranks its validation bags worse than chance is flagged, not reported as if it were

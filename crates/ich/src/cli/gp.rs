@@ -502,6 +502,9 @@ fn for_split(p: &std::path::Path, k: usize) -> PathBuf {
 }
 
 pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+    if a.site_scans.is_some() && a.site_calibration < 2 {
+        anyhow::bail!("--site-scans needs --site-calibration K (K ≥ 2)");
+    }
     let opts = EvalOptions {
         grid: Grid {
             inducing: a.inducing.clone(),
