@@ -314,12 +314,14 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
 
 fn metric_row(name: &str, m: &Metrics) -> String {
     format!(
-        "<tr><td class=\"l\">{name}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{:.4}</td><td>{:.3}</td></tr>",
+        "<tr><td class=\"l\">{name}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{:.4}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td></tr>",
         m.auc.map(|a| format!("{a:.3}")).unwrap_or_else(|| "–".into()),
         m.accuracy,
         m.f1,
         m.log_likelihood,
-        m.ece
+        m.ece,
+        m.ece_floor,
+        m.ece_p_value.map(|p| format!("{p:.3}")).unwrap_or_else(|| "–".into())
     )
 }
 
@@ -344,8 +346,8 @@ pub fn index_page(r: &Report) -> String {
     if let Some(m) = &r.metrics {
         let _ = write!(
             b,
-            "<h2>Metrics</h2><table><tr><th class=\"l\"></th><th>AUC</th><th>accuracy</th><th>F1</th><th>log-lik.</th><th>ECE</th></tr>{}{}{}</table>\
-<p class=\"note\">{} scans, {} labelled slices; accuracy and F1 at 0.5; log-likelihood per item.</p>\
+            "<h2>Metrics</h2><table><tr><th class=\"l\"></th><th>AUC</th><th>accuracy</th><th>F1</th><th>log-lik.</th><th>ECE</th><th>ECE floor</th><th>ECE p</th></tr>{}{}{}</table>\
+<p class=\"note\">{} scans, {} labelled slices; accuracy and F1 at 0.5; log-likelihood per item. ECE floor: the ECE a perfectly calibrated model would show on this many items with these probabilities; ECE p: how often it would show this ECE or more (small: miscalibration beyond the noise of the set's size).</p>\
 <h2>Reliability</h2><div class=\"grid\"><figure>{}<figcaption>scans</figcaption></figure>{}</div>",
             metric_row("scans (GP)", &m.scan),
             m.slice

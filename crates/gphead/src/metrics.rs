@@ -103,17 +103,49 @@ pub fn ece(labels: &[u8], p: &[f64], bins: usize) -> f64 {
 /// An observed ECE at or below it is within the noise of the set's size, so it is the yardstick
 /// for an ECE target (75 RSNA test scans: ≈ 0.08, docs/BENCHMARKS.md).
 pub fn ece_floor(p: &[f64], bins: usize, draws: usize, seed: u64) -> f64 {
+    ece_consistency(&[], p, bins, draws, seed).floor
+}
+
+/// [`ece_floor`] and a test of calibration from the same label draws.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EceConsistency {
+    /// The mean ECE of a perfectly calibrated predictor ([`ece_floor`]).
+    pub floor: f64,
+    /// The Monte Carlo p-value of the observed ECE under "these probabilities are calibrated":
+    /// `(1 + #{draws with ECE ≥ observed}) / (draws + 1)` (consistency resampling, Bröcker and
+    /// Smith 2007). Small: the set shows miscalibration beyond its noise; large: an ECE above a
+    /// target may be the set's size alone. `None` when `labels` is empty.
+    pub p_value: Option<f64>,
+}
+
+/// [`EceConsistency`] of `labels` and `p` from `draws` seeded label sets `h ~ Bernoulli(p)`.
+pub fn ece_consistency(
+    labels: &[u8],
+    p: &[f64],
+    bins: usize,
+    draws: usize,
+    seed: u64,
+) -> EceConsistency {
     use rand::{Rng, SeedableRng};
+    let observed = (!labels.is_empty()).then(|| ece(labels, p, bins));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut labels = vec![0u8; p.len()];
-    let mut total = 0.0;
-    for _ in 0..draws.max(1) {
-        for (h, &q) in labels.iter_mut().zip(p) {
+    let mut drawn = vec![0u8; p.len()];
+    let (mut total, mut at_least) = (0.0, 0usize);
+    let draws = draws.max(1);
+    for _ in 0..draws {
+        for (h, &q) in drawn.iter_mut().zip(p) {
             *h = u8::from(rng.random::<f64>() < q);
         }
-        total += ece(&labels, p, bins);
+        let e = ece(&drawn, p, bins);
+        total += e;
+        if observed.is_some_and(|o| e >= o) {
+            at_least += 1;
+        }
     }
-    total / draws.max(1) as f64
+    EceConsistency {
+        floor: total / draws as f64,
+        p_value: observed.map(|_| (1 + at_least) as f64 / (draws + 1) as f64),
+    }
 }
 
 /// All metrics of one set of predictions.
@@ -128,10 +160,15 @@ pub struct Metrics {
     /// [`ece_floor`] of the same probabilities (200 label draws).
     #[serde(default)]
     pub ece_floor: f64,
+    /// [`EceConsistency::p_value`] of the ECE, from the floor's draws (`None` in files written
+    /// before it was added).
+    #[serde(default)]
+    pub ece_p_value: Option<f64>,
 }
 
 impl Metrics {
     pub fn compute(labels: &[u8], p: &[f64]) -> Self {
+        let consistency = ece_consistency(labels, p, 10, 200, 0);
         Self {
             auc: roc_auc(labels, p),
             accuracy: accuracy(labels, p),
@@ -139,7 +176,8 @@ impl Metrics {
             log_likelihood: log_likelihood(labels, p),
             average_precision: average_precision(labels, p),
             ece: ece(labels, p, 10),
-            ece_floor: ece_floor(p, 10, 200, 0),
+            ece_floor: consistency.floor,
+            ece_p_value: consistency.p_value,
         }
     }
 }
@@ -159,6 +197,42 @@ mod tests {
         assert!((f - expected).abs() < 0.03 * expected, "{f} vs {expected}");
         // the same seed gives the same number
         assert_eq!(f, ece_floor(&vec![0.5; 400], 10, 4000, 7));
+    }
+
+    #[test]
+    fn ece_p_value_is_the_binomial_tail() {
+        // p = 0.5 for 400 items, 220 of them positive: ECE = |220/400 − 0.5| = 0.05, and under
+        // calibration ECE ≥ 0.05 iff |K − 200| ≥ 20 with K ~ Bin(400, ½): the exact p-value is
+        // 2 Σ_{k ≥ 220} C(400, k) / 2^400 (summed here in logs; Python's math.comb
+        // gives 0.051040)
+        let ln_choose = |n: u32, k: u32| -> f64 {
+            (1..=k)
+                .map(|i| f64::from(n - k + i).ln() - f64::from(i).ln())
+                .sum()
+        };
+        let exact: f64 = 2.0
+            * (220..=400)
+                .map(|k| (ln_choose(400, k) - 400.0 * std::f64::consts::LN_2).exp())
+                .sum::<f64>();
+        assert!((exact - 0.051040).abs() < 1e-5, "{exact}");
+        let labels: Vec<u8> = (0..400).map(|i| u8::from(i < 220)).collect();
+        let p = vec![0.5; 400];
+        assert!((ece(&labels, &p, 10) - 0.05).abs() < 1e-12);
+        let c = ece_consistency(&labels, &p, 10, 4000, 3);
+        let got = c.p_value.unwrap();
+        // Monte Carlo sd ≈ sqrt(0.05 · 0.95 / 4000) = 0.0034
+        assert!((got - exact).abs() < 0.012, "{got} vs {exact}");
+        // the floor comes from the same draws
+        assert_eq!(c.floor, ece_floor(&p, 10, 4000, 3));
+        // calibrated labels: a large p-value; every label against its probability: the smallest
+        let fair: Vec<u8> = (0..400).map(|i| u8::from(i % 2 == 0)).collect();
+        assert_eq!(ece(&fair, &p, 10), 0.0);
+        assert_eq!(ece_consistency(&fair, &p, 10, 100, 1).p_value, Some(1.0));
+        let sure = vec![0.9; 50];
+        let c = ece_consistency(&[0; 50], &sure, 10, 100, 1);
+        assert_eq!(c.p_value, Some(1.0 / 101.0));
+        // no labels: no p-value
+        assert_eq!(ece_consistency(&[], &sure, 10, 10, 1).p_value, None);
     }
 
     #[test]

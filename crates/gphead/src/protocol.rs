@@ -678,6 +678,11 @@ impl EvalReport {
                 "bag ECE floor (calibrated)",
                 col(&|s| Some(s.bag_calibrated.ece_floor)),
             );
+            push(
+                set,
+                "bag ECE p (calibrated)",
+                col(&|s| s.bag_calibrated.ece_p_value),
+            );
             let site = |f: fn(&Metrics) -> Option<f64>| {
                 col(&move |s| s.bag_site_calibrated.as_ref().and_then(f))
             };
@@ -693,6 +698,7 @@ impl EvalReport {
                 "bag ECE floor (site-calibrated)",
                 site(|m| Some(m.ece_floor)),
             );
+            push(set, "bag ECE p (site-calibrated)", site(|m| m.ece_p_value));
             push(
                 set,
                 "instance AUC",
@@ -728,6 +734,11 @@ impl EvalReport {
                 set,
                 "instance ECE floor (calibrated)",
                 col(&|s| s.instance_calibrated.map(|m| m.ece_floor)),
+            );
+            push(
+                set,
+                "instance ECE p (calibrated)",
+                col(&|s| s.instance_calibrated.and_then(|m| m.ece_p_value)),
             );
             push(
                 set,

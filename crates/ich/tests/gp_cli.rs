@@ -228,6 +228,44 @@ fn eval_writes_every_test_bag_prediction() {
             );
         }
     }
+    // the calibrated ECE is the file's (10 equal-width bins, worked out here), and beside it a
+    // Monte Carlo p-value of 200 draws: in [1/201, 1]
+    let summary_values = |metric: &str| -> Vec<f64> {
+        report["summary"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["set"] == "test" && x["metric"] == metric)
+            .unwrap_or_else(|| panic!("no row {metric}"))["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    for (k, want) in summary_values("bag ECE (calibrated)").iter().enumerate() {
+        let (mut conf, mut acc) = ([0.0f64; 10], [0.0f64; 10]);
+        let split: Vec<_> = rows
+            .iter()
+            .filter(|r| r["split"] == k.to_string())
+            .collect();
+        for r in &split {
+            let p = num(r, "probability");
+            let b = ((p * 10.0) as usize).min(9);
+            conf[b] += p;
+            acc[b] += num(r, "label");
+        }
+        let ece: f64 = (0..10).map(|b| (acc[b] - conf[b]).abs()).sum::<f64>() / split.len() as f64;
+        assert!((ece - want).abs() < 1e-12, "split {k}: {ece} vs {want}");
+    }
+    let p_values = summary_values("bag ECE p (calibrated)");
+    assert_eq!(p_values.len(), 3);
+    assert!(
+        p_values
+            .iter()
+            .all(|p| (1.0 / 201.0 - 1e-12..=1.0).contains(p)),
+        "{p_values:?}"
+    );
     // a row per slice, with its label; a scan's probability, raw and calibrated, is its most
     // suspicious slice's (the max rule; the map is monotone)
     let srows = csv_rows(&slices);

@@ -122,6 +122,13 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
     // slices are calibrated too (the map was fitted on validation scans, never on slice labels)
     let slice_ece = report["metrics"]["slice"]["ece"].as_f64().unwrap();
     assert!(slice_ece <= 0.1, "held-out slice ECE {slice_ece}:\n{text}");
+    // beside each ECE its floor and the p-value of 200 draws of calibrated labels
+    for set in ["scan", "slice"] {
+        let m = &report["metrics"][set];
+        let p = m["ece_p_value"].as_f64().unwrap();
+        assert!((1.0 / 201.0 - 1e-12..=1.0).contains(&p), "{set}: {m}");
+        assert!(m["ece_floor"].as_f64().unwrap() >= 0.0);
+    }
 }
 
 #[test]

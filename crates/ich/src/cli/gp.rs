@@ -687,9 +687,10 @@ pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
     let s = &r.site;
     let line = |what: &str, f: &gphead::metrics::Metrics| {
         println!(
-            "  {what:<34} scan ECE {:.4} (floor {:.4}), log-lik {:.4}, AUC {}",
+            "  {what:<34} scan ECE {:.4} (floor {:.4}, p {}), log-lik {:.4}, AUC {}",
             f.ece,
             f.ece_floor,
+            opt4(f.ece_p_value),
             f.log_likelihood,
             opt4(f.auc)
         );

@@ -148,23 +148,27 @@ fn print_summary(r: &Report, t: &Timing, out: &Path) {
     if let Some(m) = &r.metrics {
         let f = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "–".into());
         println!(
-            "scan AUC {} (CNN alone {}), accuracy {:.3}, F1 {:.3}, log-likelihood {:.4}, ECE {:.3} on {} labelled scans",
+            "scan AUC {} (CNN alone {}), accuracy {:.3}, F1 {:.3}, log-likelihood {:.4}, ECE {:.3} (floor {:.3}, p {}) on {} labelled scans",
             f(m.scan.auc),
             f(m.cnn_scan.auc),
             m.scan.accuracy,
             m.scan.f1,
             m.scan.log_likelihood,
             m.scan.ece,
+            m.scan.ece_floor,
+            f(m.scan.ece_p_value),
             m.scans
         );
         if let Some(s) = &m.slice {
             println!(
-                "slice AUC {}, accuracy {:.3}, F1 {:.3}, log-likelihood {:.4}, ECE {:.3} on {} labelled slices",
+                "slice AUC {}, accuracy {:.3}, F1 {:.3}, log-likelihood {:.4}, ECE {:.3} (floor {:.3}, p {}) on {} labelled slices",
                 f(s.auc),
                 s.accuracy,
                 s.f1,
                 s.log_likelihood,
                 s.ece,
+                s.ece_floor,
+                f(s.ece_p_value),
                 m.slices
             );
         }
