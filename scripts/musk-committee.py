@@ -3,10 +3,10 @@ each split's training bags (stratified 80/20, seeded; test bags unchanged); mean
 probability over the 6 fits, bag = its most suspicious instance; mean test bag AUC over the 5 splits.
 
 usage: python3 scripts/musk-committee.py musk1|musk2 [eval-gp flags, e.g. --variance 1]
-(runs target/debug/ich eval-gp --kernel-steps 0 six times; files under /tmp/ens/)
+(runs target/debug/ich eval-gp --kernel-steps 0 six times, in a temporary folder)
 """
-import csv, random, subprocess, sys, collections, os
-os.makedirs('/tmp/ens', exist_ok=True)
+import csv, random, subprocess, sys, collections, tempfile
+tmp=tempfile.mkdtemp(prefix='musk-committee-')
 d='../shared/data'
 ds=sys.argv[1]; extra=sys.argv[2:]
 nrep=5
@@ -34,10 +34,10 @@ for rep in range(nrep+1):
         for r in sr:
             role=r['role'] if r['role']=='test' else ('valid' if r['bag'] in v else 'fit')
             out.append({'split':s,'bag':r['bag'],'role':role})
-    fn=f'/tmp/ens/{ds}_{rep}.csv'
+    fn=f'{tmp}/{ds}_{rep}.csv'
     with open(fn,'w') as f:
         w=csv.DictWriter(f,['split','bag','role']); w.writeheader(); w.writerows(out)
-    sp=f'/tmp/ens/{ds}_{rep}_sl.csv'
+    sp=f'{tmp}/{ds}_{rep}_sl.csv'
     subprocess.run(['./target/debug/ich','-q','eval-gp','--features',feat,'--splits',fn,'--slice-predictions',sp,'--kernel-steps','0']+extra,check=True,stdout=subprocess.DEVNULL)
     for r in csv.DictReader(open(sp)):
         if r['set']!='test': continue
