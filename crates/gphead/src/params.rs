@@ -135,12 +135,19 @@ impl ValidParams {
         &self.params
     }
 
-    /// The same parameters with another model and number of inducing points (a grid point),
-    /// re-validated.
-    pub fn with(&self, model: Model, inducing: usize, seed: u64) -> Result<ValidParams> {
+    /// The same parameters with another model, number of inducing points and, where given,
+    /// starting kernel length scale (a grid point), re-validated.
+    pub fn with(
+        &self,
+        model: Model,
+        inducing: usize,
+        lengthscale: Option<f64>,
+        seed: u64,
+    ) -> Result<ValidParams> {
         FitParams {
             model,
             inducing,
+            lengthscale: lengthscale.or(self.params.lengthscale),
             seed,
             ..self.params.clone()
         }

@@ -150,6 +150,10 @@ pub struct SplitResult {
     pub split: usize,
     pub inducing: usize,
     pub model: Model,
+    /// The kernel's starting length scale chosen from [`Grid::lengthscale`] (`None`: no such
+    /// grid, the fit's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_lengthscale: Option<f64>,
     pub valid_bag_auc: Option<f64>,
     pub epochs: usize,
     /// The kept model's kernel (moved from its start by the kernel steps, when they run).
@@ -295,14 +299,32 @@ impl FixedSplit {
 }
 
 /// A fitted grid point: (validation AUC, validation log-likelihood), M, link, fit, seconds.
-type Candidate = ((f64, f64), usize, Model, FitOutput, f64);
+type Candidate = ((f64, f64), Point, FitOutput, f64);
+
+/// A grid point: inducing points, the model (with its α, β) and the kernel's starting length
+/// scale (`None`: the fit's own).
+type Point = (usize, Model, Option<f64>);
+
+/// Every grid point of `model` on `grid`: its own axes ([`Model::grid`]) × the length scales.
+fn grid_points(model: Model, grid: &Grid) -> Vec<Point> {
+    let scales: Vec<Option<f64>> = if grid.lengthscale.is_empty() {
+        vec![None]
+    } else {
+        grid.lengthscale.iter().map(|&l| Some(l)).collect()
+    };
+    model
+        .grid(grid)
+        .into_iter()
+        .flat_map(|(m, link)| scales.iter().map(move |&l| (m, link, l)))
+        .collect()
+}
 
 /// One split: every grid point fitted on `fit` and stopped on `valid`, the best on `valid` kept,
 /// calibrated ([`EvalOptions::calibration_folds`]), tested on `test` and `external`.
 fn run_split(
     si: usize,
     base: &crate::params::ValidParams,
-    grid: &[(usize, Model)],
+    grid: &[Point],
     [fit_data, valid, test, pool]: [&MilData; 4],
     external: Option<&MilData>,
     opts: &EvalOptions,
@@ -312,8 +334,8 @@ fn run_split(
     // order: the choice does not depend on which fit ends first
     let fitted: Vec<Candidate> = grid
         .par_iter()
-        .map(|&(m, link)| {
-            let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
+        .map(|&(m, link, l)| {
+            let p = base.with(link, m, l, base.seed.wrapping_add(si as u64))?;
             let t = Instant::now();
             let out = fit_valid(&p, fit_data, Some(valid))?;
             let secs = t.elapsed().as_secs_f64();
@@ -322,9 +344,9 @@ fn run_split(
                 t.valid_bag_auc.unwrap_or(f64::NEG_INFINITY),
                 t.valid_bag_log_likelihood.unwrap_or(f64::NEG_INFINITY),
             );
-            tracing::info!(split = si, m, link = %link.name(), valid_auc = score.0, valid_ll = score.1, secs, "grid point");
+            tracing::info!(split = si, m, link = %link.name(), lengthscale = ?l, valid_auc = score.0, valid_ll = score.1, secs, "grid point");
             progress.inc(1);
-            Ok((score, m, link, out, secs))
+            Ok((score, (m, link, l), out, secs))
         })
         .collect::<Result<_>>()?;
     let mut best: Option<Candidate> = None;
@@ -337,14 +359,15 @@ fn run_split(
             best = Some(c);
         }
     }
-    let (score, m, link, out, secs) = best.ok_or_else(|| GpError::Param("empty grid".into()))?;
+    let (score, (m, link, start), out, secs) =
+        best.ok_or_else(|| GpError::Param("empty grid".into()))?;
     let model = out.model;
     // the calibration map, through the bag rule: on the validation bags, or on every training
     // bag scored out of fold
     let vl = valid.bag_labels();
     let draws = model.bag_rule_draws(valid, opts.samples, opts.seed)?;
     let shrunk = if opts.calibration_folds >= 2 {
-        let p = base.with(link, m, base.seed.wrapping_add(si as u64))?;
+        let p = base.with(link, m, start, base.seed.wrapping_add(si as u64))?;
         let seed = opts.seed.wrapping_add(7919 + si as u64);
         crate::crossfit::out_of_fold(
             &p,
@@ -422,6 +445,7 @@ fn run_split(
         split: si,
         inducing: m,
         model: link,
+        start_lengthscale: start,
         valid_bag_auc: Some(score.0).filter(|s| s.is_finite()),
         epochs: out.trace.len(),
         kernel: Some(model.kernel),
@@ -485,7 +509,7 @@ pub fn evaluate(
             }
         };
     let base = opts.base.validate()?;
-    let grid = base.model.grid(&opts.grid);
+    let grid = grid_points(base.model, &opts.grid);
     let results = in_parallel(
         &splits,
         fits(splits.len(), grid.len(), opts),
@@ -561,7 +585,7 @@ pub fn evaluate_fixed<'a>(
     progress: &dyn Progress,
 ) -> Result<EvalReport> {
     let base = opts.base.validate()?;
-    let grid = base.model.grid(&opts.grid);
+    let grid = grid_points(base.model, &opts.grid);
     let results = in_parallel(
         splits,
         fits(splits.len(), grid.len(), opts),

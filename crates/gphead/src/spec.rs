@@ -24,12 +24,16 @@ pub enum Model {
 }
 
 /// The hyper-parameter grid of the evaluation protocol: inducing points × α × β (α and β only
-/// for the models that have them, see [`Model::grid_axes`]).
+/// for the models that have them, see [`Model::grid_axes`]) × kernel length scales.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Grid {
     pub inducing: Vec<usize>,
     pub alpha: Vec<f64>,
     pub beta: Vec<f64>,
+    /// Starting squared length scales of the kernel, each a grid point of its own; empty: the
+    /// fit's own (D, or [`crate::FitParams::lengthscale`]) only, as the paper's grid.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lengthscale: Vec<f64>,
 }
 
 impl Default for Grid {
@@ -39,6 +43,7 @@ impl Default for Grid {
             inducing: vec![50, 100, 200],
             alpha: vec![0.5, 1.0],
             beta: vec![1.0, 2.5, 4.0],
+            lengthscale: Vec::new(),
         }
     }
 }
