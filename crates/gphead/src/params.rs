@@ -136,18 +136,19 @@ impl ValidParams {
     }
 
     /// The same parameters with another model, number of inducing points and, where given,
-    /// starting kernel length scale (a grid point), re-validated.
+    /// starting kernel `[length scale, variance]` (a grid point), re-validated.
     pub fn with(
         &self,
         model: Model,
         inducing: usize,
-        lengthscale: Option<f64>,
+        [lengthscale, variance]: [Option<f64>; 2],
         seed: u64,
     ) -> Result<ValidParams> {
         FitParams {
             model,
             inducing,
             lengthscale: lengthscale.or(self.params.lengthscale),
+            variance: variance.or(self.params.variance),
             seed,
             ..self.params.clone()
         }

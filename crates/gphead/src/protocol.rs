@@ -154,6 +154,9 @@ pub struct SplitResult {
     /// grid, the fit's own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_lengthscale: Option<f64>,
+    /// The kernel's starting variance chosen from [`Grid::variance`] (`None`: no such grid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_variance: Option<f64>,
     pub valid_bag_auc: Option<f64>,
     pub epochs: usize,
     /// The kept model's kernel (moved from its start by the kernel steps, when they run).
@@ -301,22 +304,30 @@ impl FixedSplit {
 /// A fitted grid point: (validation AUC, validation log-likelihood), M, link, fit, seconds.
 type Candidate = ((f64, f64), Point, FitOutput, f64);
 
-/// A grid point: inducing points, the model (with its α, β) and the kernel's starting length
-/// scale (`None`: the fit's own).
-type Point = (usize, Model, Option<f64>);
+/// A grid point: inducing points, the model (with its α, β) and the kernel's starting
+/// `[length scale, variance]` (`None`: the fit's own).
+type Point = (usize, Model, [Option<f64>; 2]);
 
-/// Every grid point of `model` on `grid`: its own axes ([`Model::grid`]) × the length scales.
+/// Every grid point of `model` on `grid`: its own axes ([`Model::grid`]) × the length scales ×
+/// the variances.
 fn grid_points(model: Model, grid: &Grid) -> Vec<Point> {
-    let scales: Vec<Option<f64>> = if grid.lengthscale.is_empty() {
-        vec![None]
-    } else {
-        grid.lengthscale.iter().map(|&l| Some(l)).collect()
+    let axis = |v: &[f64]| -> Vec<Option<f64>> {
+        if v.is_empty() {
+            vec![None]
+        } else {
+            v.iter().map(|&x| Some(x)).collect()
+        }
     };
-    model
-        .grid(grid)
-        .into_iter()
-        .flat_map(|(m, link)| scales.iter().map(move |&l| (m, link, l)))
-        .collect()
+    let (scales, variances) = (axis(&grid.lengthscale), axis(&grid.variance));
+    let mut out = Vec::new();
+    for (m, link) in model.grid(grid) {
+        for &l in &scales {
+            for &v in &variances {
+                out.push((m, link, [l, v]));
+            }
+        }
+    }
+    out
 }
 
 /// One split: every grid point fitted on `fit` and stopped on `valid`, the best on `valid` kept,
@@ -344,7 +355,7 @@ fn run_split(
                 t.valid_bag_auc.unwrap_or(f64::NEG_INFINITY),
                 t.valid_bag_log_likelihood.unwrap_or(f64::NEG_INFINITY),
             );
-            tracing::info!(split = si, m, link = %link.name(), lengthscale = ?l, valid_auc = score.0, valid_ll = score.1, secs, "grid point");
+            tracing::info!(split = si, m, link = %link.name(), kernel_start = ?l, valid_auc = score.0, valid_ll = score.1, secs, "grid point");
             progress.inc(1);
             Ok((score, (m, link, l), out, secs))
         })
@@ -445,7 +456,8 @@ fn run_split(
         split: si,
         inducing: m,
         model: link,
-        start_lengthscale: start,
+        start_lengthscale: start[0],
+        start_variance: start[1],
         valid_bag_auc: Some(score.0).filter(|s| s.is_finite()),
         epochs: out.trace.len(),
         kernel: Some(model.kernel),

@@ -24,7 +24,7 @@ pub enum Model {
 }
 
 /// The hyper-parameter grid of the evaluation protocol: inducing points × α × β (α and β only
-/// for the models that have them, see [`Model::grid_axes`]) × kernel length scales.
+/// for the models that have them, see [`Model::grid_axes`]) × the kernel's starting length scales and variances.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Grid {
     pub inducing: Vec<usize>,
@@ -34,6 +34,9 @@ pub struct Grid {
     /// fit's own (D, or [`crate::FitParams::lengthscale`]) only, as the paper's grid.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lengthscale: Vec<f64>,
+    /// Starting kernel variances, the same way (empty: 0.5, or [`crate::FitParams::variance`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variance: Vec<f64>,
 }
 
 impl Default for Grid {
@@ -44,6 +47,7 @@ impl Default for Grid {
             alpha: vec![0.5, 1.0],
             beta: vec![1.0, 2.5, 4.0],
             lengthscale: Vec::new(),
+            variance: Vec::new(),
         }
     }
 }

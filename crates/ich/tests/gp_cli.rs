@@ -505,14 +505,15 @@ fn a_head_worse_than_chance_is_flagged() {
     assert!(!good.contains("worse than chance"), "{good}");
 }
 
-/// `--lengthscale-grid` is one more axis of the grid chosen on the validation bags: per split it
-/// keeps the starting length scale whose own run (`--lengthscale L`) has the best validation bag
-/// AUC (ties: validation log-likelihood), and reports exactly that run's test figures. Checked
-/// against separate single-length-scale runs on MUSK1's fixed splits (on MUSK1 a short length
-/// scale ranks bags better: VGPMIL 0.788 at l = D = 166, 0.863 chosen from 20, 40, 83, 166 with
-/// the full grid of M, measured 2026-11-24).
+/// `--lengthscale-grid` and `--variance-grid` are more axes of the grid chosen on the validation
+/// bags: per split the grid keeps the starting value whose own run (`--lengthscale L`,
+/// `--variance V`) has the best validation bag AUC (ties: validation log-likelihood), and reports
+/// exactly that run's test figures. Checked against separate single-value runs on MUSK1's fixed
+/// splits (there a short length scale and a large variance rank bags better: VGPMIL 0.788 at
+/// l = D = 166, v = 0.5; 0.863 with l chosen from 20, 40, 83, 166, 0.850 with v chosen from 0.5,
+/// 1, 2, 4, 8, with the full grid of M, measured 2026-11-24).
 #[test]
-fn a_length_scale_grid_keeps_the_validation_bags_choice() {
+fn a_kernel_grid_keeps_the_validation_bags_choice() {
     let Some(base) = musk1_quick() else {
         return;
     };
@@ -526,60 +527,81 @@ fn a_length_scale_grid_keeps_the_validation_bags_choice() {
         assert!(o.status.success(), "{}", text(&o));
         serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap()
     };
-    let scales = ["20", "166"];
-    let single: Vec<serde_json::Value> = scales
-        .iter()
-        .map(|l| run(&format!("l{l}"), &["--lengthscale", l]))
-        .collect();
-    let grid = run("grid", &["--lengthscale-grid", &scales.join(",")]);
     let split = |r: &serde_json::Value, s: usize| r["report"]["splits"][s].clone();
     let test_auc = |r: &serde_json::Value, s: usize| split(r, s)["test"]["bag"]["auc"].as_f64();
-    for s in 0..5 {
-        let key = |r: &serde_json::Value| {
-            let sp = split(r, s);
-            (
-                sp["valid_bag_auc"].as_f64().unwrap(),
-                sp["valid_log_likelihood_before"].as_f64().unwrap(),
-            )
-        };
-        let (a, b) = (key(&single[0]), key(&single[1]));
-        // the first grid point wins ties, as in the grid's own order
-        let best = if b.0 > a.0 + 1e-12 || ((b.0 - a.0).abs() <= 1e-12 && b.1 > a.1) {
-            1
-        } else {
-            0
-        };
-        let g = split(&grid, s);
-        assert_eq!(
-            g["start_lengthscale"].as_f64(),
-            Some(scales[best].parse::<f64>().unwrap()),
-            "split {s}"
+    // which values the grids chose, to see that the comparison covered both orders
+    let mut chose = std::collections::BTreeSet::<(&str, usize)>::new();
+    for (flag, values, field) in [
+        ("lengthscale", ["166", "20"], "lengthscale"),
+        ("variance", ["4", "8"], "variance"),
+    ] {
+        let single: Vec<serde_json::Value> = values
+            .iter()
+            .map(|x| run(&format!("{flag}{x}"), &[&format!("--{flag}"), x]))
+            .collect();
+        let grid = run(
+            &format!("{flag}-grid"),
+            &[&format!("--{flag}-grid"), &values.join(",")],
         );
-        assert_eq!(
-            g["kernel"]["lengthscale"],
-            split(&single[best], s)["kernel"]["lengthscale"]
+        for s in 0..5 {
+            let key = |r: &serde_json::Value| {
+                let sp = split(r, s);
+                (
+                    sp["valid_bag_auc"].as_f64().unwrap(),
+                    sp["valid_log_likelihood_before"].as_f64().unwrap(),
+                )
+            };
+            let (a, b) = (key(&single[0]), key(&single[1]));
+            // the first grid point wins ties, as in the grid's own order
+            let best = usize::from(b.0 > a.0 + 1e-12 || ((b.0 - a.0).abs() <= 1e-12 && b.1 > a.1));
+            let g = split(&grid, s);
+            assert_eq!(
+                g[format!("start_{field}")].as_f64(),
+                Some(values[best].parse::<f64>().unwrap()),
+                "{flag}, split {s}"
+            );
+            assert_eq!(g["kernel"], split(&single[best], s)["kernel"]);
+            assert_eq!(
+                test_auc(&grid, s),
+                test_auc(&single[best], s),
+                "{flag}, split {s}"
+            );
+            chose.insert((flag, best));
+        }
+        // the check above means something only if the two runs differ
+        assert!(
+            (0..5).any(|s| test_auc(&single[0], s) != test_auc(&single[1], s)),
+            "both {flag} values gave the same test AUC in every split"
         );
-        assert_eq!(test_auc(&grid, s), test_auc(&single[best], s), "split {s}");
+        // a run without the grid records no starting value; the grid beside the single value
+        // is refused, and so is a value out of range
+        assert!(split(&single[0], 0).get(format!("start_{field}")).is_none());
+        let o = ich(&[
+            "eval-gp",
+            "--features",
+            musk,
+            &format!("--{flag}"),
+            values[0],
+            &format!("--{flag}-grid"),
+            &values.join(","),
+        ]);
+        assert!(!o.status.success());
+        assert!(text(&o).contains("cannot be used with"), "{}", text(&o));
+        let bad = format!("{},0", values[0]);
+        let o = ich(&[
+            "eval-gp",
+            "--features",
+            musk,
+            &format!("--{flag}-grid"),
+            &bad,
+        ]);
+        assert!(!o.status.success());
+        assert!(text(&o).contains(&format!("{flag}-grid")), "{}", text(&o));
     }
-    // the check above means something only if the two runs differ where the grid chose
+    // l = 20 (the second) in every split; v = 8 in splits 0–2 and 4 in 3–4 (measured)
+    assert!(chose.contains(&("lengthscale", 1)), "{chose:?}");
     assert!(
-        (0..5).any(|s| test_auc(&single[0], s) != test_auc(&single[1], s)),
-        "the two length scales gave the same test AUC in every split"
+        chose.contains(&("variance", 0)) && chose.contains(&("variance", 1)),
+        "{chose:?}"
     );
-    // a run without the grid records no starting length scale; with --lengthscale it is refused
-    assert!(split(&single[0], 0).get("start_lengthscale").is_none());
-    let o = ich(&[
-        "eval-gp",
-        "--features",
-        musk,
-        "--lengthscale",
-        "20",
-        "--lengthscale-grid",
-        "20,166",
-    ]);
-    assert!(!o.status.success());
-    assert!(text(&o).contains("--lengthscale"), "{}", text(&o));
-    let o = ich(&["eval-gp", "--features", musk, "--lengthscale-grid", "20,0"]);
-    assert!(!o.status.success());
-    assert!(text(&o).contains("lengthscale-grid"), "{}", text(&o));
 }
