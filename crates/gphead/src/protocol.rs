@@ -19,7 +19,7 @@ use crate::spec::{Grid, Model};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalOptions {
-    /// The grid over the model's axes ([`Model::grid_axes`]).
+    /// The grid over the model's axes ([`Model::grid_axes`]) and the kernel's start.
     pub grid: Grid,
     /// k of the stratified k-fold splits (ignored with `holdout` or an external-only run).
     pub splits: usize,
@@ -28,7 +28,8 @@ pub struct EvalOptions {
     /// Fraction of each training split used as validation bags.
     pub valid_fraction: f64,
     /// The model and everything else of the fits (H, E[max] rule, epochs, patience, bag rule,
-    /// Gibbs settings, …); the grid replaces its inducing points and α, β.
+    /// Gibbs settings, …); the grid replaces its inducing points and α, β, and its kernel's
+    /// starting length scale and variance where the grid has them.
     pub base: FitParams,
     /// Monte Carlo samples for test predictions.
     pub samples: usize,
@@ -301,7 +302,7 @@ impl FixedSplit {
     }
 }
 
-/// A fitted grid point: (validation AUC, validation log-likelihood), M, link, fit, seconds.
+/// A fitted grid point: (validation AUC, validation log-likelihood), the point, fit, seconds.
 type Candidate = ((f64, f64), Point, FitOutput, f64);
 
 /// A grid point: inducing points, the model (with its α, β) and the kernel's starting
@@ -345,8 +346,8 @@ fn run_split(
     // order: the choice does not depend on which fit ends first
     let fitted: Vec<Candidate> = grid
         .par_iter()
-        .map(|&(m, link, l)| {
-            let p = base.with(link, m, l, base.seed.wrapping_add(si as u64))?;
+        .map(|&(m, link, start)| {
+            let p = base.with(link, m, start, base.seed.wrapping_add(si as u64))?;
             let t = Instant::now();
             let out = fit_valid(&p, fit_data, Some(valid))?;
             let secs = t.elapsed().as_secs_f64();
@@ -355,9 +356,9 @@ fn run_split(
                 t.valid_bag_auc.unwrap_or(f64::NEG_INFINITY),
                 t.valid_bag_log_likelihood.unwrap_or(f64::NEG_INFINITY),
             );
-            tracing::info!(split = si, m, link = %link.name(), kernel_start = ?l, valid_auc = score.0, valid_ll = score.1, secs, "grid point");
+            tracing::info!(split = si, m, link = %link.name(), kernel_start = ?start, valid_auc = score.0, valid_ll = score.1, secs, "grid point");
             progress.inc(1);
-            Ok((score, (m, link, l), out, secs))
+            Ok((score, (m, link, start), out, secs))
         })
         .collect::<Result<_>>()?;
     let mut best: Option<Candidate> = None;

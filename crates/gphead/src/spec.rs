@@ -24,7 +24,8 @@ pub enum Model {
 }
 
 /// The hyper-parameter grid of the evaluation protocol: inducing points × α × β (α and β only
-/// for the models that have them, see [`Model::grid_axes`]) × the kernel's starting length scales and variances.
+/// for the models that have them, see [`Model::grid_axes`]) × the kernel's starting length
+/// scales × its starting variances.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Grid {
     pub inducing: Vec<usize>,
