@@ -527,7 +527,9 @@ fn a_kernel_grid_keeps_the_validation_bags_choice() {
         assert!(o.status.success(), "{}", text(&o));
         serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap()
     };
-    let split = |r: &serde_json::Value, s: usize| r["report"]["splits"][s].clone();
+    fn split(r: &serde_json::Value, s: usize) -> &serde_json::Value {
+        &r["report"]["splits"][s]
+    }
     let test_auc = |r: &serde_json::Value, s: usize| split(r, s)["test"]["bag"]["auc"].as_f64();
     // which values the grids chose, to see that the comparison covered both orders
     let mut chose = std::collections::BTreeSet::<(&str, usize)>::new();
