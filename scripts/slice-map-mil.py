@@ -129,4 +129,6 @@ def main(slices_csv, bags_csv):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.split("\n\n")[1])
     main(*sys.argv[1:3])
