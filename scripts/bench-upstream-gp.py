@@ -212,6 +212,17 @@ def main():
         ap.error(f"{a.checkout}: not a directory (a clone of the upstream repository)")
 
     d = a.shared
+    needed = [os.path.join(d, "splits", "rsna_d8_halves.csv" if a.data == "rsna"
+                           else f"{a.data}_5split.csv")]
+    needed += ([os.path.join(d, "ich-features", f"{k}_d8_fold{s}.csv") for k in ("rsna", "cq500")
+                for s in range(5)] if a.data == "rsna" else [os.path.join(d, "mil", f"{a.data}.csv")])
+    missing = [f for f in needed if not os.path.isfile(f)]
+    if missing:
+        ap.error(f"{missing[0]}: no such file (--shared is the shared data folder, now {d})")
+    module = "vgpmil.py" if a.impl == "haussmann-vgpmil" else os.path.join("code", "psiVGPMIL.py")
+    if not os.path.isfile(os.path.join(a.checkout, module)):
+        ap.error(f"{os.path.join(a.checkout, module)}: no such file ({a.checkout} is not a clone "
+                 f"of the repository {a.impl} needs)")
     if a.data == "rsna":
         splits = read_splits(os.path.join(d, "splits", "rsna_d8_halves.csv"))
     else:
