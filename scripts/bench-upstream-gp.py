@@ -23,7 +23,8 @@ with the best validation bag log loss (the same rule, patience 10, at most 60 it
 `predict` (sigma of the latent mean). A bag's probability is the maximum over its instances of
 their predicted probabilities (the splits README's rule and ich's default).
 
-Printed per split and as mean ± sd over the splits: bag AUC, bag ECE and mean bag log-likelihood
+Printed per split and as mean ± sd over the splits (the CSV also has each split's number of test
+bags, n_test, which scripts/paired-splits.py checks against ich's report): bag AUC, bag ECE and mean bag log-likelihood
 on the test bags; on the RSNA halves also instance (slice) AUC, slice ECE and mean slice
 log-likelihood (slice labels for evaluation only), and the same bag figures on CQ500; and the
 seconds each split took (training with early stopping, and prediction), with the total. ECE: 10
@@ -246,7 +247,7 @@ def main():
                         a.impl == "psi-gvgpmil", not a.no_kernel_update)
         t0 = time.perf_counter()
         model.fit(role["fit"], role["valid"])
-        row = {"split": s}
+        row = {"split": s, "n_test": len(role["test"])}
         row.update(scores(model, role["test"], a.data == "rsna"))
         if external is not None:
             ext = scores(model, list(external.values()), False)
@@ -256,7 +257,7 @@ def main():
         print(" ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}"
                        for k, v in row.items()), flush=True)
 
-    keys = [k for k in rows[0] if k != "split"]
+    keys = [k for k in rows[0] if k not in ("split", "n_test")]
     print(f"{a.impl} on {a.data}, M = {a.inducing}, {len(rows)} splits (mean ± sd):")
     for k in keys:
         v = np.array([r[k] for r in rows])
