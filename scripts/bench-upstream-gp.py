@@ -2,7 +2,8 @@
 """The upstream GP-MIL codes on ich's fixed splits, for side-by-side benchmarks with `ich eval-gp`.
 
 usage: python scripts/bench-upstream-gp.py IMPL CHECKOUT DATA [--inducing M] [--max-iters N]
-           [--patience P] [--seed S] [--shared DIR] [--no-kernel-update] [--csv OUT.csv]
+           [--patience P] [--seed S] [--shared DIR] [--no-kernel-update] [--only S[,S...]]
+           [--csv OUT.csv]
 
 IMPL      haussmann-vgpmil  Haußmann's numpy VGPMIL (github.com/manuelhaussmann/vgpmil)
           psi-vgpmil        VGPMIL of the psi-VGPMIL JAX code (github.com/Franblueee/psi-VGPMIL)
@@ -20,7 +21,9 @@ after the warm-up, kernel (v, l) by SGD each iteration unless --no-kernel-update
 squared length scale l = D); Haußmann's code with its unit-variance RBF kernel of length scale
 sqrt(D) (the same kernel as l = D above), H = 1e12, one iteration at a time, kept at the iteration
 with the best validation bag log loss (the same rule, patience 10, at most 60 iterations), its own
-`predict` (sigma of the latent mean). A bag's probability is the maximum over its instances of
+`predict` (sigma of the latent mean). Split s is run with numpy's and OpenCV's generators seeded
+with --seed + s (both codes draw their inducing points by OpenCV's k-means), so its figures do
+not depend on which splits ran before it (--only). A bag's probability is the maximum over its instances of
 their predicted probabilities (the splits README's rule and ich's default).
 
 Printed per split and as mean ± sd over the splits (the CSV also has each split's number of test
@@ -38,6 +41,7 @@ import os
 import sys
 import time
 
+import cv2
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
@@ -205,6 +209,8 @@ def main():
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..",
                                                      "shared", "data"))
     ap.add_argument("--no-kernel-update", action="store_true")
+    ap.add_argument("--only", help="run only these splits (comma-separated numbers), e.g. one "
+                    "process per split on a slow code; each split's figures do not depend on the others")
     ap.add_argument("--csv", help="write the per-split figures here")
     a = ap.parse_args()
     if a.inducing < 1 or a.max_iters < 1 or a.patience < 1:
@@ -230,6 +236,16 @@ def main():
         splits = read_splits(os.path.join(d, "splits", f"{a.data}_5split.csv"))
         musk = read_musk(os.path.join(d, "mil", f"{a.data}.csv"))
 
+    if a.only:
+        try:
+            only = sorted({int(t) for t in a.only.split(",")})
+        except ValueError:
+            ap.error(f"--only {a.only}: not a comma-separated list of split numbers")
+        unknown = [s for s in only if s not in splits]
+        if unknown:
+            ap.error(f"--only: no split {unknown[0]} in the splits file (it has {sorted(splits)})")
+        splits = {s: splits[s] for s in only}
+
     rows = []
     for s in sorted(splits):
         if a.data == "rsna":
@@ -239,7 +255,11 @@ def main():
             bags, external = musk, None
         role = {r: [bags[b] for b in ids] for r, ids in splits[s].items()}
         dim = role["fit"][0][0].shape[1]
+        # Both codes draw their inducing points with OpenCV's k-means (random centres) from its
+        # global generator: seeding it per split, like numpy's, makes a split's figures depend on
+        # (seed, split) alone, not on the splits run before it in the same process (--only).
         np.random.seed(a.seed + s)
+        cv2.setRNGSeed(a.seed + s)
         if a.impl == "haussmann-vgpmil":
             model = Haussmann(a.checkout, dim, a.inducing, a.max_iters + 10, a.patience)
         else:
