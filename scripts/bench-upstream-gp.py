@@ -45,6 +45,8 @@ import cv2
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
+from mil_figures import ece, log_lik  # noqa: E402  (this folder's shared figures)
+
 
 def read_splits(path):
     splits = {}
@@ -81,23 +83,6 @@ def read_ich(path):
     for name, (x, label, ys) in feats.items():
         bags[name] = (np.array(x), label, None if ys[0] is None else np.array(ys))
     return bags
-
-
-def ece(y, p, bins=10):
-    y, p = np.asarray(y, float), np.asarray(p, float)
-    b = np.minimum((p * bins).astype(int), bins - 1)
-    total = 0.0
-    for k in range(bins):
-        m = b == k
-        if m.any():
-            total += abs(y[m].sum() - p[m].sum())
-    return total / len(p)
-
-
-def log_lik(y, p):
-    p = np.clip(np.asarray(p, float), 1e-12, 1 - 1e-12)
-    y = np.asarray(y, float)
-    return float(np.mean(y * np.log(p) + (1 - y) * np.log1p(-p)))
 
 
 def bag_scores(inst_prob, sizes):

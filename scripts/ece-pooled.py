@@ -18,15 +18,7 @@ import csv
 import random
 import sys
 
-
-def ece(y, p, bins=10):
-    conf = [0.0] * bins
-    acc = [0.0] * bins
-    for h, q in zip(y, p):
-        b = min(int(q * bins), bins - 1)
-        conf[b] += q
-        acc[b] += h
-    return sum(abs(a - c) for a, c in zip(acc, conf)) / len(p)
+from mil_figures import ece  # this folder's shared figures
 
 
 def consistency(y, p, draws, seed, target):

@@ -10,19 +10,8 @@ to score the result (ECE in 10 equal-width bins, mean log-likelihood), per split
 """
 import argparse
 import csv
-import math
 
-
-def ece(p, y, bins=10):
-    total = 0.0
-    for b in range(bins):
-        idx = [i for i, q in enumerate(p) if min(int(q * bins), bins - 1) == b]
-        total += abs(sum(p[i] for i in idx) - sum(y[i] for i in idx))
-    return total / len(p)
-
-
-def loglik(p, y):
-    return sum(math.log(max(1e-12, q if t else 1 - q)) for q, t in zip(p, y)) / len(p)
+from mil_figures import ece, log_lik  # this folder's shared figures
 
 
 def main():
@@ -46,10 +35,10 @@ def main():
             if abs(new - pi) < 1e-9:
                 break
             pi = new
-        before.append(ece(p, y))
-        after.append(ece(q, y))
+        before.append(ece(y, p))
+        after.append(ece(y, q))
         print(f"split {k}: prevalence estimated {pi:.3f}, true {sum(y) / len(y):.3f}; "
-              f"ECE {before[-1]:.4f} -> {after[-1]:.4f}, log-lik {loglik(p, y):.4f} -> {loglik(q, y):.4f}")
+              f"ECE {before[-1]:.4f} -> {after[-1]:.4f}, log-lik {log_lik(y, p):.4f} -> {log_lik(y, q):.4f}")
     print(f"mean ECE {sum(before) / len(before):.4f} -> {sum(after) / len(after):.4f}")
 
 

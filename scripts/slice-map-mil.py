@@ -25,16 +25,7 @@ import sys
 import numpy as np
 from scipy.optimize import minimize
 
-
-def ece(y, p, bins=10):
-    y, p = np.asarray(y, float), np.asarray(p, float)
-    b = np.minimum((p * bins).astype(int), bins - 1)
-    return sum(abs(y[b == k].sum() - p[b == k].sum()) for k in range(bins)) / len(p)
-
-
-def loglik(y, p):
-    p, y = np.clip(np.asarray(p, float), 1e-12, 1 - 1e-12), np.asarray(y, float)
-    return float(np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+from mil_figures import ece, log_lik as loglik  # this folder's shared figures
 
 
 def logit(p):
