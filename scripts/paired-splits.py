@@ -58,10 +58,13 @@ def read_ich(path):
     except (OSError, ValueError, KeyError, TypeError) as e:
         fail(f"{path}: not an `ich eval-gp --json` report ({e})")
     out = {}
-    for s in splits:
-        figures = {name: lookup(s, p) for name, p, _ in FIGURES}
-        figures["n_test"] = lookup(s, ("test", "n_bags"))
-        out[int(s["split"])] = {k: v for k, v in figures.items() if v is not None}
+    try:
+        for s in splits:
+            figures = {name: lookup(s, p) for name, p, _ in FIGURES}
+            figures["n_test"] = lookup(s, ("test", "n_bags"))
+            out[int(s["split"])] = {k: v for k, v in figures.items() if v is not None}
+    except (KeyError, TypeError, ValueError) as e:
+        fail(f"{path}: a split record without its number or with a figure that is not a number ({e})")
     if not out:
         fail(f"{path}: no splits")
     return out
