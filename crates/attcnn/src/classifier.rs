@@ -20,6 +20,14 @@ impl Classifier {
         }
     }
 
+    /// Pooled features `[B, D]` → the Dense-128 layer's output `[B, 128]` and the logits `[B]`
+    /// (dropout is the identity in eval mode, where this is used).
+    pub fn dense_and_logits(&self, z: Tensor<2>) -> (Tensor<2>, Tensor<1>) {
+        let d = self.fc1.forward(z);
+        let l = self.fc2.forward(d.clone()).squeeze_dim(1);
+        (d, l)
+    }
+
     /// Pooled features `[B, D]` → logits `[B]`.
     pub fn forward(&self, z: Tensor<2>) -> Tensor<1> {
         let z = self.dropout.forward(z);

@@ -34,6 +34,15 @@ pub struct ScanOutput {
     /// Per slice: the network's probability for a bag holding that slice alone, padded like any
     /// bag. A probability of the slice, unlike its attention weight.
     pub slice_probability: Vec<f64>,
+    /// Per slice: the logit of [`Self::slice_probability`] (the network's own evidence for the
+    /// slice, unbounded where the probability saturates).
+    pub slice_logit: Vec<f64>,
+    /// Per slice: the gated attention's score before the softmax (what the network learned to
+    /// look at, independent of the scan's other slices).
+    pub attention_score: Vec<f32>,
+    /// Per slice: the classifier's Dense-128 layer on the slice-alone bag (the network's own
+    /// projection of the slice's features; `[slices][128]`).
+    pub dense: Vec<Vec<f32>>,
 }
 
 /// Slices to encode: bytes (windowed intensities × 255, as datasets store them) or floats in
@@ -218,16 +227,22 @@ impl Trained {
                 None => alone.extend_from_slice(hi),
             }
         }
-        let logits = host(self.model.classify(Tensor::from_data(
+        let (dense, logits) = self.model.classify_dense(Tensor::from_data(
             TensorData::new(alone, [slices + 1, d]),
             &self.device,
-        )))?;
+        ));
+        let width = dense.dims()[1];
+        let dense = host(dense)?;
+        let logits = host(logits)?;
         Ok(ScanOutput {
             features: fv.chunks(d).map(|c| c.to_vec()).collect(),
             attention: a[..slices].iter().map(|&x| x as f32).collect(),
             padding_attention: pad_share as f32,
             probability: sigmoid(logits[0] as f64),
             slice_probability: logits[1..].iter().map(|&l| sigmoid(l as f64)).collect(),
+            slice_logit: logits[1..].iter().map(|&l| l as f64).collect(),
+            attention_score: s,
+            dense: dense[width..].chunks(width).map(|c| c.to_vec()).collect(),
         })
     }
 }

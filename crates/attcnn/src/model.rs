@@ -59,6 +59,11 @@ impl AttCnn {
         self.attention.forward(h, mask)
     }
 
+    /// f_c on pooled features `[B, D]` → its Dense-128 output `[B, 128]` and logits `[B]`.
+    pub fn classify_dense(&self, z: Tensor<2>) -> (Tensor<2>, Tensor<1>) {
+        self.classifier.dense_and_logits(z)
+    }
+
     /// f_c on pooled features `[B, D]` → logits `[B]`.
     pub fn classify(&self, z: Tensor<2>) -> Tensor<1> {
         self.classifier.forward(z)

@@ -35,6 +35,11 @@ pub const GP_MODEL: &str = "gp.json";
 pub const GP_TRACE: &str = "gp.trace.csv";
 /// The projection of the CNN's features onto the GP head's (PCA), when the head has one.
 pub const PROJECTION: &str = "projection.json";
+/// The summary of the slices the head was fitted on, for out-of-distribution checks.
+pub const OOD: &str = "ood.json";
+/// `ich adapt`'s validation report of the site (JSON and HTML), when the head was adapted.
+pub const ADAPT_JSON: &str = "adapt.json";
+pub const ADAPT_HTML: &str = "adapt.html";
 
 /// Where CNN training writes inside a bundle folder.
 pub fn training_paths(dir: &Path) -> TrainPaths {
@@ -206,9 +211,20 @@ pub struct GpPart {
     pub family: String,
     /// Feature dimension; must equal the CNN's, or the projection's output.
     pub dim: usize,
-    /// The PCA projection of the CNN's features onto the head's (`projection.json`), if any.
+    /// The PCA projection of the head's evidence onto its inputs (`projection.json`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub projection: Option<String>,
+    /// What the head sees of a slice: the CNN's features (default), or what the network's own
+    /// classifier and attention make of the slice (docs/GPHEAD.md, "Evidence").
+    #[serde(default, skip_serializing_if = "is_features")]
+    pub evidence: crate::evidence::Evidence,
+    /// The summary of the slices the head was fitted on (`ood.json`), for out-of-distribution
+    /// checks at prediction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ood: Option<String>,
+    /// `ich adapt`'s validation report of the site (`adapt.json`, `adapt.html`), if adapted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reports: Vec<String>,
     pub inducing: usize,
     /// SHA-256 of the features file it was fitted on.
     pub features_sha256: String,
@@ -218,6 +234,10 @@ pub struct GpPart {
     /// was; refitting the head (`ich fit-gp`) drops it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site_calibration: Option<SiteCalibration>,
+}
+
+fn is_features(e: &crate::evidence::Evidence) -> bool {
+    *e == crate::evidence::Evidence::Features
 }
 
 /// A recalibration of the GP head on a site's own labelled scans.
@@ -317,7 +337,7 @@ fn now() -> String {
 
 /// Removes the GP head's files (model, trace, projection): they belong to a CNN being replaced.
 fn remove_head(dir: &Path) -> Result<()> {
-    for stale in [GP_MODEL, GP_TRACE, PROJECTION] {
+    for stale in [GP_MODEL, GP_TRACE, PROJECTION, OOD, ADAPT_JSON, ADAPT_HTML] {
         let p = dir.join(stale);
         if p.exists() {
             tracing::warn!("{}: removed, it belongs to the previous CNN", p.display());
@@ -419,6 +439,8 @@ impl Bundle {
         if let Some(gp) = &m.gp {
             listed.extend([gp.model.clone(), gp.trace.clone()]);
             listed.extend(gp.projection.clone());
+            listed.extend(gp.ood.clone());
+            listed.extend(gp.reports.iter().cloned());
         }
         for n in listed {
             let file = if names.contains(&n.as_str()) {
@@ -465,6 +487,8 @@ impl Bundle {
             needed.push(&gp.model);
             check_name(&mp, &gp.trace)?;
             needed.extend(gp.projection.as_ref());
+            needed.extend(gp.ood.as_ref());
+            needed.extend(gp.reports.iter());
         }
         for n in needed {
             if !m.files.contains_key(n) {
@@ -505,6 +529,16 @@ impl Bundle {
             ));
         }
         let cnn = CnnFolderConfig::load(dir)?;
+        if !preprocess::resample::FILTERS.contains(&m.preprocess.filter.as_str()) {
+            return Err(Error::file(
+                &mp,
+                format!(
+                    "resampling filter {:?} is not one of {:?}",
+                    m.preprocess.filter,
+                    preprocess::resample::FILTERS
+                ),
+            ));
+        }
         if cnn.preprocess != m.preprocess {
             return Err(Error::file(
                 dir,
@@ -521,12 +555,14 @@ impl Bundle {
             ));
         }
         if let Some(gp) = &m.gp {
-            if gp.dim != m.cnn.dim && gp.projection.is_none() {
+            let gives = gp.evidence.dim(m.cnn.dim);
+            if gp.dim != gives && gp.projection.is_none() {
                 return Err(Error::file(
                     dir,
                     format!(
-                        "the GP head takes {} features, the CNN gives {}",
-                        gp.dim, m.cnn.dim
+                        "the GP head takes {} features, its evidence ({}) gives {gives}",
+                        gp.dim,
+                        gp.evidence.name()
                     ),
                 ));
             }
@@ -537,7 +573,61 @@ impl Bundle {
             cnn,
         };
         b.projection()?;
+        b.ood()?;
         Ok(b)
+    }
+
+    /// The head's out-of-distribution summary, when it has one (checked: shapes, finite
+    /// numbers, the CNN's feature dimension).
+    pub fn ood(&self) -> Result<Option<crate::evidence::OodSummary>> {
+        let Some(name) = self.manifest.gp.as_ref().and_then(|g| g.ood.as_ref()) else {
+            return Ok(None);
+        };
+        let p = self.dir.join(name);
+        let o: crate::evidence::OodSummary = read_json(&p)?;
+        o.check().map_err(|e| Error::file(&p, e))?;
+        if o.d != self.manifest.cnn.dim {
+            return Err(Error::file(
+                &p,
+                format!(
+                    "summarises {} features, the CNN gives {}",
+                    o.d, self.manifest.cnn.dim
+                ),
+            ));
+        }
+        Ok(Some(o))
+    }
+
+    /// The evidence the head takes (the CNN's features for a bundle without a head).
+    pub fn evidence(&self) -> crate::evidence::Evidence {
+        self.manifest
+            .gp
+            .as_ref()
+            .map(|g| g.evidence)
+            .unwrap_or_default()
+    }
+
+    /// Copies a whole bundle (every file its manifest lists, then the manifest) into `to`, a
+    /// folder that must not hold a bundle yet; returns the copy, opened.
+    pub fn copy_to(&self, to: &Path) -> Result<Bundle> {
+        if to.join(MANIFEST).exists() {
+            return Err(Error::file(
+                to,
+                "already holds a model bundle; give a new folder",
+            ));
+        }
+        std::fs::create_dir_all(to).map_err(|e| Error::io(to, e))?;
+        for name in self.manifest.files.keys() {
+            let (from, dest) = (self.dir.join(name), to.join(name));
+            if let Some(parent) = dest.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+            }
+            let tmp = to.join(format!("{name}.copy"));
+            std::fs::copy(&from, &tmp).map_err(|e| Error::io(&from, e))?;
+            std::fs::rename(&tmp, &dest).map_err(|e| Error::io(&dest, e))?;
+        }
+        write_json(&to.join(MANIFEST), &self.manifest)?;
+        Bundle::open(to)
     }
 
     /// The PCA projection between the CNN's features and the GP head's, when there is one
@@ -555,12 +645,13 @@ impl Bundle {
         let pca: gphead::pca::Pca = read_json(&p)?;
         pca.check().map_err(|e| Error::file(&p, e))?;
         let gp_dim = self.manifest.gp.as_ref().map_or(0, |g| g.dim);
-        if pca.d != self.manifest.cnn.dim || pca.k != gp_dim {
+        let gives = self.evidence().dim(self.manifest.cnn.dim);
+        if pca.d != gives || pca.k != gp_dim {
             return Err(Error::file(
                 &p,
                 format!(
-                    "projects {} features onto {}, but the CNN gives {} and the GP head takes {gp_dim}",
-                    pca.d, pca.k, self.manifest.cnn.dim
+                    "projects {} features onto {}, but the head's evidence has {gives} and the GP head takes {gp_dim}",
+                    pca.d, pca.k
                 ),
             ));
         }
@@ -649,9 +740,26 @@ impl Bundle {
         model: &GpModel,
         trace_csv: &str,
         projection: Option<&gphead::pca::Pca>,
+        part: GpPart,
+    ) -> Result<()> {
+        self.add_gp_with(model, trace_csv, projection, part, &[])
+    }
+
+    /// [`Bundle::add_gp`] with more files of the head (`name`, bytes), listed as its `ood` or
+    /// `reports` by `part`; files of a previous head that the new one does not list are removed.
+    pub fn add_gp_with(
+        &mut self,
+        model: &GpModel,
+        trace_csv: &str,
+        projection: Option<&gphead::pca::Pca>,
         mut part: GpPart,
+        extras: &[(&str, &[u8])],
     ) -> Result<()> {
         let stale = self.dir.join(PROJECTION);
+        for (name, bytes) in extras {
+            check_name(&self.dir.join(MANIFEST), name)?;
+            write_atomic(&staged(&self.dir, name), bytes)?;
+        }
         match projection {
             Some(p) => {
                 write_json(&staged(&self.dir, PROJECTION), p)?;
@@ -663,6 +771,8 @@ impl Bundle {
         write_atomic(&staged(&self.dir, &part.trace), trace_csv.as_bytes())?;
         let mut names = vec![part.model.clone(), part.trace.clone()];
         names.extend(part.projection.clone());
+        names.extend(extras.iter().map(|(n, _)| n.to_string()));
+        let keep: Vec<String> = part.ood.iter().chain(&part.reports).cloned().collect();
         self.manifest.gp = Some(part);
         self.manifest.updated = now();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -675,6 +785,12 @@ impl Bundle {
             && stale.exists()
         {
             std::fs::remove_file(&stale).map_err(|e| Error::io(&stale, e))?;
+        }
+        for old in [OOD, ADAPT_JSON, ADAPT_HTML] {
+            let p = self.dir.join(old);
+            if !keep.iter().any(|k| k == old) && p.exists() {
+                std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
+            }
         }
         Ok(())
     }

@@ -186,6 +186,20 @@ fn fit_head(
     Ok((output, seconds, validation))
 }
 
+/// The instances of bags `bags`, per bag, as `f32` rows (what [`crate::evidence::OodSummary`]
+/// is fitted on).
+fn raw_train_rows(data: &MilData, bags: &[usize]) -> Vec<Vec<Vec<f32>>> {
+    bags.iter()
+        .map(|&b| {
+            data.bags[b]
+                .instances
+                .iter()
+                .map(|&i| data.row(i).iter().map(|&v| v as f32).collect())
+                .collect()
+        })
+        .collect()
+}
+
 /// Runs the job; `plan` is called once the data is read and split, before the fit.
 pub fn fit_gp(
     job: &FitJob,
@@ -252,8 +266,9 @@ pub fn fit_gp(
     };
     let data = match &projection {
         Some(p) => p.transform(&raw)?,
-        None => raw,
+        None => raw.clone(),
     };
+    let raw_for_ood = raw;
     let (train, valid) = match &split {
         Some((t, v)) => (data.subset(t), Some(data.subset(v))),
         None => (data.clone(), None),
@@ -299,6 +314,9 @@ pub fn fit_gp(
             family: params.model.name(),
             dim: data.d,
             projection: None,
+            evidence: crate::evidence::Evidence::Features,
+            ood: Some(crate::bundle::OOD.into()),
+            reports: Vec::new(),
             inducing: output.model.m(),
             features_sha256: sha256_file(&job.features)?,
             training: DataSummary {
@@ -323,7 +341,23 @@ pub fn fit_gp(
                 .unwrap_or_default(),
             site_calibration: None,
         };
-        b.add_gp(&output.model, &csv, projection.as_ref(), part)?;
+        // what the head's training slices look like, for out-of-distribution checks
+        let fitted_on = match &split {
+            Some((t, _)) => raw_train_rows(&raw_for_ood, t),
+            None => raw_train_rows(
+                &raw_for_ood,
+                &(0..raw_for_ood.bags.len()).collect::<Vec<_>>(),
+            ),
+        };
+        let ood = crate::evidence::OodSummary::fit(&fitted_on, params.seed)?;
+        let ood = serde_json::to_vec_pretty(&ood).map_err(|e| Error::Invalid(e.to_string()))?;
+        b.add_gp_with(
+            &output.model,
+            &csv,
+            projection.as_ref(),
+            part,
+            &[(crate::bundle::OOD, &ood)],
+        )?;
         written.push(b.dir.clone());
     }
     Ok(Fitted {

@@ -44,7 +44,7 @@ th{background:#eee}td.l,th.l{text-align:left}.pos{color:#b00;font-weight:600}.un
 font-size:12px;text-align:center}.tile.pos{border-color:#e00}.tile.unc{outline:2px dashed #f90}\
 .tile img{display:block;image-rendering:pixelated}.note{color:#666;font-size:.9em}";
 
-fn page(title: &str, body: &str) -> String {
+pub(crate) fn page(title: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\
 <style>{STYLE}</style></head><body>\n{body}\n</body></html>\n",

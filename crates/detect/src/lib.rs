@@ -12,11 +12,13 @@
 //!
 //! The `ich` binary parses flags, calls these and prints; nothing here knows of the command line.
 
+pub mod adapt;
 pub mod bundle;
 pub mod demo;
 pub mod device;
 pub mod dicomout;
 pub mod error;
+pub mod evidence;
 pub mod extract;
 pub mod features;
 pub mod fit;

@@ -114,6 +114,9 @@ pub struct Predictor {
     /// The GP head; without one, probabilities are the CNN classifier's (no uncertainty).
     gp: Option<GpModel>,
     projection: Option<Pca>,
+    /// What the head's evidence is, and the summary of its training slices (if kept).
+    evidence: crate::evidence::Evidence,
+    ood: Option<crate::evidence::OodSummary>,
     opts: PredictOptions,
     /// How long opening took.
     pub load_time: Duration,
@@ -133,6 +136,8 @@ impl Predictor {
             None => Some(bundle.gp()?),
         };
         let projection = bundle.projection()?;
+        let ood = bundle.ood()?;
+        let evidence = bundle.evidence();
         let dev = device(opts.backend)?;
         let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?;
         Ok(Self {
@@ -140,6 +145,8 @@ impl Predictor {
             net,
             gp,
             projection,
+            evidence,
+            ood,
             opts,
             load_time: t.elapsed(),
         })
@@ -333,12 +340,10 @@ impl Predictor {
         };
 
         let t = Instant::now();
-        let mut x: Vec<f64> = cnn
-            .features
-            .iter()
-            .flat_map(|f| f.iter().map(|&v| v as f64))
-            .collect();
-        let mut d = cnn.features.first().map_or(0, |f| f.len());
+        let mut x = self.evidence.rows(&cnn);
+        let mut d = self
+            .evidence
+            .dim(cnn.features.first().map_or(0, |f| f.len()));
         if let Some(p) = &self.projection {
             x = x.chunks(d).flat_map(|r| p.project(r)).collect();
             d = p.k;
@@ -403,6 +408,22 @@ impl Predictor {
     ) -> ScanReport {
         let opts = &self.opts;
         let mut warnings = meta.warnings;
+        let mut slices = slices;
+        let (mut uncertain, ood) = (thr.uncertain(sd, lo, hi), self.ood_check(&meta.id, cnn));
+        if let Some(o) = ood.filter(|o| o.flagged) {
+            let w = format!(
+                "outside what the model was fitted on: {:.0} % of its slices lie outside the {} training slices' range (median score {:.1}× the threshold); its probabilities are not to be trusted",
+                100.0 * o.outside_fraction,
+                self.ood.as_ref().map_or(0, |s| s.slices),
+                o.score
+            );
+            tracing::warn!("scan {}: {w}", meta.id);
+            warnings.push(w);
+            uncertain = true;
+            for s in &mut slices {
+                s.uncertain = true;
+            }
+        }
         if let Some(w) = self
             .trained_on()
             .and_then(|t| t.slice_warning(meta.n_slices))
@@ -417,8 +438,9 @@ impl Predictor {
             lo,
             hi,
             positive: thr.positive(p),
-            uncertain: thr.uncertain(sd, lo, hi),
+            uncertain,
             cnn_probability: cnn.probability,
+            out_of_distribution: ood,
             positive_slices: slices.iter().filter(|s| s.positive).count(),
             uncertain_slices: slices.iter().filter(|s| s.uncertain).count(),
             label: meta.label,
@@ -429,6 +451,23 @@ impl Predictor {
             dicom: None,
             id: meta.id,
             slices,
+        }
+    }
+
+    /// The scan's slices against the head's training slices, when the bundle keeps their
+    /// summary (a failure is logged and leaves the scan unchecked).
+    fn ood_check(
+        &self,
+        id: &str,
+        cnn: &attcnn::inference::ScanOutput,
+    ) -> Option<crate::evidence::OodCheck> {
+        let o = self.ood.as_ref()?;
+        match o.check_scan(&cnn.features) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                tracing::warn!("scan {id}: out-of-distribution check failed: {e}");
+                None
+            }
         }
     }
 

@@ -88,6 +88,10 @@ pub struct ScanReport {
     pub uncertain: bool,
     /// The attention CNN's own scan probability (second opinion).
     pub cnn_probability: f64,
+    /// How the scan's slices stand against the slices the head was fitted on (absent when the
+    /// bundle keeps no summary of them); a flagged scan is also uncertain, and so are its slices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_distribution: Option<crate::evidence::OodCheck>,
     pub positive_slices: usize,
     pub uncertain_slices: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -206,6 +210,10 @@ struct ScanRow<'a> {
     positive_slices: usize,
     uncertain_slices: usize,
     label: Option<u8>,
+    /// 1 when the scan lies outside the slices the head was fitted on; empty when not checked.
+    out_of_distribution: Option<u8>,
+    /// The fraction of its slices outside them.
+    ood_outside_fraction: Option<f64>,
 }
 
 /// A text cell of a CSV meant for spreadsheets: one that starts with `=`, `+`, `-`, `@`, a tab or
@@ -265,6 +273,8 @@ pub fn scans_csv(r: &Report) -> Result<Vec<u8>> {
         positive_slices: sc.positive_slices,
         uncertain_slices: sc.uncertain_slices,
         label: sc.label,
+        out_of_distribution: sc.out_of_distribution.map(|o| u8::from(o.flagged)),
+        ood_outside_fraction: sc.out_of_distribution.map(|o| o.outside_fraction),
     }))
 }
 

@@ -30,7 +30,8 @@ pub struct PreprocessConfig {
     pub windows: Windows,
     /// Output slices are `size × size`.
     pub size: usize,
-    /// Resampling filter (`triangle`: antialiased bilinear).
+    /// Resampling filter: `triangle` (antialiased bilinear, ich's default) or `bilinear`
+    /// (OpenCV's `INTER_LINEAR`, no antialiasing: the `sa-dmil` preset, as its authors resized).
     pub filter: String,
     /// Whether the RSNA 12-bit wrap-around fix is applied where the header matches.
     pub rsna_fix: bool,
@@ -50,13 +51,14 @@ impl Default for PreprocessConfig {
 impl PreprocessConfig {
     /// The preprocessing the published SA-DMIL weights expect (Wu et al.'s notebook): 512²,
     /// brain `clip(HU, 0, 80)/80`, subdural `(clip(HU, −20, 180) + 20)/200`, soft
-    /// `(clip(HU, 15, 45) − 15)/30` (windows 40/80, 80/200, 30/30), bilinear resampling when a
-    /// slice is not 512², and no RSNA wrap-around fix (the authors applied none).
+    /// `(clip(HU, 15, 45) − 15)/30` (windows 40/80, 80/200, 30/30), OpenCV's bilinear resize
+    /// (`cv2.resize`, half-pixel centres, no antialiasing) when a slice is not 512², and no RSNA
+    /// wrap-around fix (the authors applied none).
     pub fn sa_dmil() -> Self {
         Self {
             windows: Windows::SA_DMIL,
             size: 512,
-            filter: "triangle".into(),
+            filter: "bilinear".into(),
             rsna_fix: false,
         }
     }
@@ -354,6 +356,16 @@ impl Dataset {
             return Err(Error::format(
                 &path,
                 format!("slice size {} is outside 16..=4096", manifest.config.size),
+            ));
+        }
+        if !crate::resample::FILTERS.contains(&manifest.config.filter.as_str()) {
+            return Err(Error::format(
+                &path,
+                format!(
+                    "resampling filter {:?} is not one of {:?}",
+                    manifest.config.filter,
+                    crate::resample::FILTERS
+                ),
             ));
         }
         // every file the manifest names must lie inside the dataset folder, every label be 0 or 1

@@ -12,7 +12,7 @@ use crate::dataset::{
 use crate::error::{Error, FileError, FileProblem, Result};
 use crate::labels::Labels;
 use crate::read::{read_header, read_hu_within, HuImage, Limits, SliceHeader};
-use crate::resample::resize;
+use crate::resample::resize_filter;
 use crate::scan::{group, Scan};
 use crate::window::window_u8;
 
@@ -206,13 +206,27 @@ pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) {
 
 /// Windows and resamples one decoded slice into `out` (`[3][size][size]` bytes).
 pub fn slice_to_channels(img: &HuImage, config: &PreprocessConfig, out: &mut Vec<u8>) {
-    let hu = resize(&img.hu, img.rows, img.cols, config.size, config.size);
+    let hu = resize_filter(
+        &config.filter,
+        &img.hu,
+        img.rows,
+        img.cols,
+        config.size,
+        config.size,
+    );
     window_u8(&hu, &config.windows, out);
 }
 
 /// Windows and resamples one decoded slice into `out` (`[3][size][size]` floats in [0, 1]).
 pub fn slice_to_float_channels(img: &HuImage, config: &PreprocessConfig, out: &mut Vec<f32>) {
-    let hu = resize(&img.hu, img.rows, img.cols, config.size, config.size);
+    let hu = resize_filter(
+        &config.filter,
+        &img.hu,
+        img.rows,
+        img.cols,
+        config.size,
+        config.size,
+    );
     for w in &config.windows.0 {
         out.extend(hu.iter().map(|&h| w.apply(h)));
     }

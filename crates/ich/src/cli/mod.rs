@@ -1,5 +1,6 @@
 //! The commands: their flags (clap derive, every number range-checked) and what they print.
 
+pub mod adapt;
 pub mod checkpoint;
 pub mod cnn;
 pub mod demo;

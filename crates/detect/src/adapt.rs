@@ -1,0 +1,935 @@
+//! `ich adapt`: a bundle (imported or trained) adapted to a site from the site's own labelled
+//! scans, with a validation report of what the site should expect.
+//!
+//! 1. Every site scan goes through the bundle's network once: its encoder features and the
+//!    network's own evidence per slice ([`Evidence`]).
+//! 2. Candidate heads: a VGPMIL head on each kind of evidence (the one-slice logit; the logit and
+//!    the attention score; the Dense-128 layer projected on a few principal components; the
+//!    encoder's features projected likewise).
+//! 3. Nested cross-validation over the site's patients (a scan each): in each outer fold the
+//!    candidates are compared on the fold's training scans only, by their cross-fitted scan
+//!    log-likelihood after a calibration map (inner folds); the winner is fitted on those scans,
+//!    its calibration map from the same cross-fitting, and predicts the fold's test scans. The
+//!    report's figures are the pooled test predictions: no figure comes from scans that chose.
+//!    The network alone (its probabilities as they are, and after a Platt map fitted on the
+//!    fold's training scans) is scored on the same folds, for comparison.
+//! 4. A learning curve: each fold's choice refitted on 10, 20, … of its training scans.
+//! 5. The adapted bundle: the choice made by cross-fitting over every scan, fitted on every scan,
+//!    with the summary of the site's slices for out-of-distribution checks and the report.
+//!
+//! Slice labels, where the site has them, are used for evaluation only, never for fitting.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use attcnn::inference::{ScanOutput, Trained};
+use gphead::calibrate::{mapped_mean, MapFamily, Platt};
+use gphead::metrics::{log_likelihood, Metrics};
+use gphead::pca::Pca;
+use gphead::{FitParams, GpModel, MilData};
+use milbase::Progress;
+use preprocess::dataset::{Dataset, Skipped};
+use preprocess::labels::Labels;
+use preprocess::pipeline::{apply_labels, decode_scan, find_scans};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::bundle::{
+    rfc3339, Bundle, DataSummary, GpPart, GpValidation, ADAPT_HTML, ADAPT_JSON, GP_MODEL, GP_TRACE,
+    OOD,
+};
+use crate::device::{device, Backend};
+use crate::error::{Error, Result};
+use crate::evidence::{Evidence, OodSummary};
+use crate::report::reliability;
+
+/// An adaptation job. Defaults ([`AdaptJob::new`]): 5 outer folds, inner folds 5, principal
+/// components 8, 50 inducing points, kernel steps on, 300 Monte Carlo draws, learning curve at
+/// 10, 20, 30, … scans, seed 0, CPU.
+#[derive(Debug, Clone)]
+pub struct AdaptJob {
+    /// The bundle to adapt (left unchanged).
+    pub model: PathBuf,
+    /// The site's labelled scans: DICOM files or folders, or datasets (with the bundle's
+    /// preprocessing).
+    pub inputs: Vec<PathBuf>,
+    /// Label files (scan labels required; slice labels used for evaluation only).
+    pub labels: Vec<PathBuf>,
+    /// The adapted bundle: a new folder.
+    pub out: PathBuf,
+    /// Outer folds of the patient-level cross-validation (≥ 2).
+    pub folds: usize,
+    /// Inner folds of the choice and of the calibration's cross-fitting (≥ 2).
+    pub inner_folds: usize,
+    /// Principal components of the projected candidates.
+    pub project: usize,
+    pub inducing: usize,
+    pub kernel_steps: bool,
+    pub samples: usize,
+    /// Training-set sizes of the learning curve (those below a fold's training set are run).
+    pub curve: Vec<usize>,
+    /// Only these kinds of evidence (empty: all).
+    pub evidence: Vec<Evidence>,
+    pub seed: u64,
+    pub backend: Backend,
+    pub limits: preprocess::read::Limits,
+}
+
+impl AdaptJob {
+    pub fn new(model: PathBuf, inputs: Vec<PathBuf>, labels: Vec<PathBuf>, out: PathBuf) -> Self {
+        Self {
+            model,
+            inputs,
+            labels,
+            out,
+            folds: 5,
+            inner_folds: 5,
+            project: 8,
+            inducing: 50,
+            kernel_steps: true,
+            samples: 300,
+            curve: (1..=20).map(|k| 10 * k).collect(),
+            evidence: Vec::new(),
+            seed: 0,
+            backend: Backend::Cpu,
+            limits: Default::default(),
+        }
+    }
+
+    fn validate(&self) -> Result<()> {
+        if self.folds < 2 || self.inner_folds < 2 {
+            return Err(Error::Invalid(
+                "cross-validation needs at least 2 outer and 2 inner folds".into(),
+            ));
+        }
+        if self.project == 0 || self.inducing == 0 || self.samples == 0 {
+            return Err(Error::Invalid(
+                "components, inducing points and draws must be at least 1".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A site scan after the network: its label, its slices' labels (evaluation only) and what the
+/// network made of it.
+pub struct SiteScan {
+    pub id: String,
+    pub label: u8,
+    pub slice_labels: Vec<Option<u8>>,
+    pub out: ScanOutput,
+}
+
+/// A candidate head: which evidence, projected onto how many principal components.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Candidate {
+    pub evidence: Evidence,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<usize>,
+}
+
+impl Candidate {
+    pub fn name(&self) -> String {
+        match self.project {
+            Some(k) => format!("{} → {k} PCs", self.evidence.name()),
+            None => self.evidence.name().to_string(),
+        }
+    }
+
+    /// The candidates for a CNN of `cnn_dim` features (`only`: these kinds of evidence).
+    pub fn all(cnn_dim: usize, k: usize, only: &[Evidence]) -> Vec<Candidate> {
+        let proj = |d: usize| (d > k).then_some(k);
+        Evidence::ALL
+            .into_iter()
+            .filter(|e| only.is_empty() || only.contains(e))
+            .map(|evidence| Candidate {
+                evidence,
+                project: proj(evidence.dim(cnn_dim)),
+            })
+            .collect()
+    }
+
+    /// The projection, fitted on the slices of `scans` (no labels used).
+    fn projection(&self, scans: &[&SiteScan]) -> Result<Option<Pca>> {
+        match self.project {
+            Some(k) => Ok(Some(Pca::fit(&self.raw(scans)?, k)?)),
+            None => Ok(None),
+        }
+    }
+
+    fn raw(&self, scans: &[&SiteScan]) -> Result<MilData> {
+        let d = self
+            .evidence
+            .dim(scans.first().map_or(0, |s| s.out.features[0].len()));
+        let mut x = Vec::new();
+        let (mut bags, mut labels, mut names) = (Vec::new(), Vec::new(), Vec::new());
+        for s in scans {
+            x.extend(self.evidence.rows(&s.out));
+            for k in 0..s.out.features.len() {
+                bags.push(s.id.clone());
+                labels.push(s.label);
+                names.push(format!("{}#{k}", s.id));
+            }
+        }
+        Ok(MilData::from_instances(d, x, bags, labels, None, names)?)
+    }
+
+    /// The head's data for `scans`: evidence, then the projection.
+    fn design(&self, scans: &[&SiteScan], pca: Option<&Pca>) -> Result<MilData> {
+        let raw = self.raw(scans)?;
+        Ok(match pca {
+            Some(p) => p.transform(&raw)?,
+            None => raw,
+        })
+    }
+}
+
+/// A candidate fitted on some scans, with its calibration map.
+struct Fitted {
+    candidate: Candidate,
+    output: gphead::FitOutput,
+    pca: Option<Pca>,
+}
+
+/// One scan's test prediction.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ScanPred {
+    pub id: String,
+    pub label: u8,
+    pub fold: usize,
+    /// The adapted head: probability, sd, 90 % interval; per slice the same.
+    pub p: [f64; 4],
+    pub slices: Vec<[f64; 4]>,
+    pub slice_labels: Vec<Option<u8>>,
+    /// The network alone, and after a Platt map on the fold's training scans.
+    pub cnn: f64,
+    pub cnn_slices: Vec<f64>,
+    pub cnn_platt: f64,
+    pub cnn_platt_slices: Vec<f64>,
+}
+
+/// Figures of one set of pooled test predictions.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Figures {
+    pub scans: usize,
+    pub scan: Metrics,
+    /// Over the labelled slices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice: Option<Metrics>,
+    pub slices: usize,
+    pub scan_reliability: Vec<(f64, f64, f64, usize)>,
+    pub slice_reliability: Vec<(f64, f64, f64, usize)>,
+    /// Scans and slices flagged uncertain (sd ≥ 0.1 or the 90 % interval across 0.5); absent
+    /// for the network, which gives no spread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uncertain_scans: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uncertain_slices: Option<usize>,
+}
+
+fn figures(scan: (&[u8], &[f64]), slice: (&[u8], &[f64]), unc: Option<(usize, usize)>) -> Figures {
+    Figures {
+        scans: scan.0.len(),
+        scan: Metrics::compute(scan.0, scan.1),
+        slice: (!slice.0.is_empty()).then(|| Metrics::compute(slice.0, slice.1)),
+        slices: slice.0.len(),
+        scan_reliability: reliability(scan.0, scan.1, 10),
+        slice_reliability: reliability(slice.0, slice.1, 10),
+        uncertain_scans: unc.map(|u| u.0),
+        uncertain_slices: unc.map(|u| u.1),
+    }
+}
+
+/// Which of a prediction's probabilities.
+#[derive(Clone, Copy)]
+enum Who {
+    Head,
+    Cnn,
+    CnnPlatt,
+}
+
+fn uncertain(p: &[f64; 4]) -> bool {
+    let thr = crate::report::Thresholds {
+        positive: 0.5,
+        uncertain_sd: 0.1,
+    };
+    thr.uncertain(p[1], p[2], p[3])
+}
+
+fn score(preds: &[ScanPred], who: Who) -> Figures {
+    let sl: Vec<u8> = preds.iter().map(|p| p.label).collect();
+    let (mut ll, mut lp) = (Vec::new(), Vec::new());
+    let sp: Vec<f64> = preds
+        .iter()
+        .map(|p| {
+            let (scan, slices): (f64, Vec<f64>) = match who {
+                Who::Head => (p.p[0], p.slices.iter().map(|s| s[0]).collect()),
+                Who::Cnn => (p.cnn, p.cnn_slices.clone()),
+                Who::CnnPlatt => (p.cnn_platt, p.cnn_platt_slices.clone()),
+            };
+            for (l, q) in p.slice_labels.iter().zip(slices) {
+                if let Some(l) = l {
+                    ll.push(*l);
+                    lp.push(q);
+                }
+            }
+            scan
+        })
+        .collect();
+    let unc = matches!(who, Who::Head).then(|| {
+        (
+            preds.iter().filter(|p| uncertain(&p.p)).count(),
+            preds
+                .iter()
+                .flat_map(|p| &p.slices)
+                .filter(|s| uncertain(s))
+                .count(),
+        )
+    });
+    figures((&sl, &sp), (&ll, &lp), unc)
+}
+
+/// A point of the learning curve.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CurvePoint {
+    /// Training scans per fold.
+    pub scans: usize,
+    pub head: Figures,
+    pub cnn_platt: Figures,
+}
+
+/// A candidate's cross-fitted scan log-likelihood (after its calibration map) on some scans.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Choice {
+    pub candidate: String,
+    pub log_likelihood: f64,
+}
+
+/// The validation report (`adapt.json`; `adapt.html` shows it).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AdaptReport {
+    pub tool: String,
+    pub created: String,
+    /// The bundle adapted, and the adapted one.
+    pub source_bundle: String,
+    pub bundle: String,
+    pub scans: usize,
+    pub positive_scans: usize,
+    pub slices: usize,
+    pub labelled_slices: usize,
+    pub folds: usize,
+    pub inner_folds: usize,
+    pub seed: u64,
+    pub candidates: Vec<String>,
+    /// Per outer fold: the candidates' inner figures and the choice.
+    pub fold_choices: Vec<Vec<Choice>>,
+    pub chosen_per_fold: Vec<String>,
+    /// The adapted bundle's head: the candidates on every scan, and the one kept.
+    pub final_choices: Vec<Choice>,
+    pub chosen: String,
+    /// Cross-validated (pooled test predictions of the outer folds).
+    pub head: Figures,
+    pub cnn: Figures,
+    pub cnn_platt: Figures,
+    pub learning_curve: Vec<CurvePoint>,
+    /// Every test prediction, for checking the figures independently.
+    pub predictions: Vec<ScanPred>,
+    pub seconds: f64,
+}
+
+/// What [`adapt`] produced.
+pub struct Adapted {
+    pub report: AdaptReport,
+    pub skipped: Vec<String>,
+}
+
+/// Runs every site scan through the bundle's network.
+pub fn site_scans(
+    bundle: &Bundle,
+    net: &Trained,
+    inputs: &[PathBuf],
+    label_files: &[PathBuf],
+    limits: &preprocess::read::Limits,
+    progress: &dyn Progress,
+) -> Result<(Vec<SiteScan>, Vec<String>)> {
+    let mut labels = Labels::default();
+    for f in label_files {
+        labels.load(f)?;
+    }
+    let (ds_paths, dicom_paths): (Vec<PathBuf>, Vec<PathBuf>) = inputs
+        .iter()
+        .cloned()
+        .partition(|p| p.join("dataset.json").is_file());
+    let mut skipped_msgs = Vec::new();
+    let mut metas = Vec::new();
+    for p in &ds_paths {
+        let ds = Dataset::open(p)?;
+        bundle.check_preprocess(p, &ds.manifest.config)?;
+        for e in &ds.manifest.scans {
+            let mut meta = ds.scan_meta(e).map_err(|x| Error::scan(&e.id, x))?;
+            let px = ds.scan_pixels(e).map_err(|x| Error::scan(&e.id, x))?.data;
+            if !labels.is_empty() {
+                apply_labels(&mut meta, &labels);
+            }
+            metas.push((meta, px));
+        }
+    }
+    let skipped = Mutex::new(Skipped::default());
+    let scans = if dicom_paths.is_empty() {
+        Vec::new()
+    } else {
+        let (s, sk) = find_scans(&dicom_paths, progress)?;
+        *skipped.lock().unwrap_or_else(|e| e.into_inner()) = sk;
+        s
+    };
+    progress.stage(
+        "site scans through the network",
+        (metas.len() + scans.len()) as u64,
+    );
+    let mut out = Vec::new();
+    // a scan through the network; `Ok(Err(id))` when it has no scan label
+    let run = |mut meta: preprocess::dataset::ScanMeta,
+               px: Vec<u8>|
+     -> Result<std::result::Result<SiteScan, String>> {
+        if !labels.is_empty() {
+            apply_labels(&mut meta, &labels);
+        }
+        let Some(label) = meta.label else {
+            return Ok(Err(meta.id));
+        };
+        let o = net
+            .scan(meta.n_slices, &px)
+            .map_err(|e| Error::scan(&meta.id, e))?;
+        Ok(Ok(SiteScan {
+            id: meta.id.clone(),
+            label,
+            slice_labels: meta.slices.iter().map(|s| s.label).collect(),
+            out: o,
+        }))
+    };
+    let mut keep = |r: Result<std::result::Result<SiteScan, String>>| match r {
+        Ok(Ok(s)) => out.push(s),
+        Ok(Err(id)) => skipped_msgs.push(format!("scan {id}: no scan label, not used")),
+        Err(e) => {
+            tracing::warn!("{e}");
+            skipped_msgs.push(e.to_string());
+        }
+    };
+    for (meta, px) in metas {
+        keep(run(meta, px));
+        progress.inc(1);
+    }
+    for scan in &scans {
+        let r = decode_scan(
+            scan,
+            &bundle.manifest.preprocess,
+            limits,
+            false,
+            &milbase::Quiet,
+            &skipped,
+        )
+        .map_err(|e| Error::scan(&scan.id, e))
+        .and_then(|(meta, px)| run(meta, px));
+        keep(r);
+        progress.inc(1);
+    }
+    progress.done();
+    let sk = skipped.into_inner().unwrap_or_else(|e| e.into_inner());
+    skipped_msgs.extend(sk.files);
+    Ok((out, skipped_msgs))
+}
+
+struct Ctx<'a> {
+    params: gphead::ValidParams,
+    inner: usize,
+    samples: usize,
+    candidates: &'a [Candidate],
+}
+
+impl Ctx<'_> {
+    /// Each candidate's cross-fitted, calibrated scan log-likelihood on `scans`, the best
+    /// fitted on all of them with the calibration map of its cross-fitting.
+    fn choose_and_fit(&self, scans: &[&SiteScan], seed: u64) -> Result<(Fitted, Vec<Choice>)> {
+        let mut choices = Vec::new();
+        let mut best: Option<(f64, Candidate, Option<Pca>, MilData, Platt)> = None;
+        let params = seeded(&self.params, seed)?;
+        for c in self.candidates {
+            let pca = c.projection(scans)?;
+            let data = c.design(scans, pca.as_ref())?;
+            let oof = gphead::crossfit::out_of_fold(
+                &params,
+                params.max_epochs,
+                &data,
+                self.inner,
+                self.samples,
+                seed,
+                &milbase::Quiet,
+            )?;
+            let map = oof.map(MapFamily::Platt, self.inner, seed).map;
+            let p: Vec<f64> = oof
+                .draws
+                .iter()
+                .map(|d| mapped_mean(Some(map), d))
+                .collect();
+            let ll = log_likelihood(&oof.labels, &p);
+            choices.push(Choice {
+                candidate: c.name(),
+                log_likelihood: ll,
+            });
+            if best.as_ref().is_none_or(|b| ll > b.0) {
+                best = Some((ll, *c, pca, data, map));
+            }
+        }
+        let (_, candidate, pca, data, map) =
+            best.ok_or_else(|| Error::Invalid("no candidate head to choose from".into()))?;
+        let mut output = gphead::fit_valid(&params, &data, None)?;
+        output.model.calibration = Some(map);
+        Ok((
+            Fitted {
+                candidate,
+                output,
+                pca,
+            },
+            choices,
+        ))
+    }
+
+    /// `f`'s fresh fit (same candidate) on `scans`, with its calibration map.
+    fn refit(&self, candidate: Candidate, scans: &[&SiteScan], seed: u64) -> Result<Fitted> {
+        let params = seeded(&self.params, seed)?;
+        let pca = candidate.projection(scans)?;
+        let data = candidate.design(scans, pca.as_ref())?;
+        let oof = gphead::crossfit::out_of_fold(
+            &params,
+            params.max_epochs,
+            &data,
+            self.inner,
+            self.samples,
+            seed,
+            &milbase::Quiet,
+        )?;
+        let map = oof.map(MapFamily::Platt, self.inner, seed).map;
+        let mut output = gphead::fit_valid(&params, &data, None)?;
+        output.model.calibration = Some(map);
+        Ok(Fitted {
+            candidate,
+            output,
+            pca,
+        })
+    }
+}
+
+/// `p` with another seed.
+fn seeded(p: &gphead::ValidParams, seed: u64) -> Result<gphead::ValidParams> {
+    let mut q = p.params().clone();
+    q.seed = seed;
+    Ok(q.validate()?)
+}
+
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// Test predictions of `f` on `test`, with the network's own (raw and through `platt`).
+fn predict(
+    f: &Fitted,
+    test: &[&SiteScan],
+    platt: Platt,
+    fold: usize,
+    samples: usize,
+    seed: u64,
+) -> Result<Vec<ScanPred>> {
+    let model: &GpModel = &f.output.model;
+    test.iter()
+        .map(|s| {
+            let data = f.candidate.design(&[s], f.pca.as_ref())?;
+            let pred = model.predict(&data, samples, seed ^ fnv(&s.id))?;
+            let bag = pred.bags[0].get(model.bag_rule);
+            Ok(ScanPred {
+                id: s.id.clone(),
+                label: s.label,
+                fold,
+                p: [bag.mean, bag.sd, bag.lo, bag.hi],
+                slices: pred
+                    .instances
+                    .iter()
+                    .map(|i| [i.mean, i.sd, i.lo, i.hi])
+                    .collect(),
+                slice_labels: s.slice_labels.clone(),
+                cnn: s.out.probability,
+                cnn_slices: s.out.slice_probability.clone(),
+                cnn_platt: platt.apply(s.out.probability),
+                cnn_platt_slices: s
+                    .out
+                    .slice_probability
+                    .iter()
+                    .map(|&p| platt.apply(p))
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+/// A Platt map of the network's scan probabilities, fitted on `train`'s scan labels.
+fn cnn_platt(train: &[&SiteScan], folds: usize, seed: u64) -> Platt {
+    let labels: Vec<u8> = train.iter().map(|s| s.label).collect();
+    let draws: Vec<Vec<f64>> = train
+        .iter()
+        .map(|s| vec![s.out.probability.clamp(1e-9, 1.0 - 1e-9)])
+        .collect();
+    Platt::fit_shrunk(MapFamily::Platt, &labels, &draws, folds, seed).map
+}
+
+/// `n` of `idx` (stratified by label, seeded), or `None` when `n` is not below `idx.len()` or
+/// a class would be empty.
+fn subsample(scans: &[SiteScan], idx: &[usize], n: usize, seed: u64) -> Option<Vec<usize>> {
+    if n >= idx.len() {
+        return None;
+    }
+    let labels: Vec<u8> = idx.iter().map(|&i| scans[i].label).collect();
+    let (keep, _) =
+        milbase::stratified_holdout(&labels, 1.0 - n as f64 / idx.len() as f64, seed).ok()?;
+    let pos = keep.iter().filter(|&&k| labels[k] == 1).count();
+    (pos >= 2 && keep.len() - pos >= 2).then(|| keep.iter().map(|&k| idx[k]).collect())
+}
+
+/// Runs the job: the adapted bundle with its report.
+pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
+    job.validate()?;
+    let t0 = std::time::Instant::now();
+    let source = Bundle::open(&job.model)?;
+    if job.out.join(crate::bundle::MANIFEST).exists() {
+        return Err(Error::file(
+            &job.out,
+            "already holds a model bundle; give a new folder for the adapted one",
+        ));
+    }
+    let dev = device(job.backend)?;
+    let net = Trained::load(source.cnn.model.clone(), &source.weights(), &dev)?;
+    let (scans, skipped) = site_scans(
+        &source,
+        &net,
+        &job.inputs,
+        &job.labels,
+        &job.limits,
+        progress,
+    )?;
+    let labels: Vec<u8> = scans.iter().map(|s| s.label).collect();
+    let pos = labels.iter().filter(|&&l| l == 1).count();
+    let need = 2 * job.folds;
+    if pos < job.folds || scans.len() - pos < job.folds || scans.len() < need {
+        return Err(Error::Invalid(format!(
+            "{} labelled scans ({pos} positive): {}-fold cross-validation needs at least {} of each label",
+            scans.len(),
+            job.folds,
+            job.folds
+        )));
+    }
+    let cnn_dim = source.manifest.cnn.dim;
+    let candidates = Candidate::all(cnn_dim, job.project, &job.evidence);
+    if candidates.is_empty() {
+        return Err(Error::Invalid("no candidate evidence".into()));
+    }
+    let params = FitParams {
+        inducing: job.inducing,
+        kernel_steps: job.kernel_steps.then(gphead::params::KernelSteps::default),
+        seed: job.seed,
+        ..FitParams::default()
+    }
+    .validate()?;
+    let ctx = Ctx {
+        params,
+        inner: job.inner_folds,
+        samples: job.samples,
+        candidates: &candidates,
+    };
+    let folds = milbase::stratified_folds(&labels, job.folds, job.seed)
+        .map_err(|e| Error::Invalid(e.to_string()))?;
+    let curve_sizes: Vec<usize> = {
+        let smallest = folds
+            .iter()
+            .map(|f| scans.len() - f.len())
+            .min()
+            .unwrap_or(0);
+        job.curve
+            .iter()
+            .copied()
+            .filter(|&n| n >= 4 && n < smallest)
+            .collect()
+    };
+    progress.stage(
+        "cross-validation folds",
+        (job.folds * (1 + curve_sizes.len()) + 1) as u64,
+    );
+    let mut preds = Vec::new();
+    let mut fold_choices = Vec::new();
+    let mut chosen_per_fold = Vec::new();
+    let mut curve: Vec<Vec<ScanPred>> = vec![Vec::new(); curve_sizes.len()];
+    for (f, test_idx) in folds.iter().enumerate() {
+        let seed = job.seed.wrapping_add(1000 * (f as u64 + 1));
+        let train_idx: Vec<usize> = (0..scans.len()).filter(|i| !test_idx.contains(i)).collect();
+        let train: Vec<&SiteScan> = train_idx.iter().map(|&i| &scans[i]).collect();
+        let test: Vec<&SiteScan> = test_idx.iter().map(|&i| &scans[i]).collect();
+        let (fitted, choices) = ctx.choose_and_fit(&train, seed)?;
+        tracing::info!(
+            "fold {}: chose {} ({} training scans)",
+            f + 1,
+            fitted.candidate.name(),
+            train.len()
+        );
+        chosen_per_fold.push(fitted.candidate.name());
+        fold_choices.push(choices);
+        let platt = cnn_platt(&train, job.inner_folds, seed);
+        preds.extend(predict(&fitted, &test, platt, f, job.samples, seed)?);
+        progress.inc(1);
+        for (c, &n) in curve_sizes.iter().enumerate() {
+            if let Some(sub) = subsample(&scans, &train_idx, n, seed.wrapping_add(n as u64)) {
+                let sub: Vec<&SiteScan> = sub.iter().map(|&i| &scans[i]).collect();
+                let g = ctx.refit(fitted.candidate, &sub, seed)?;
+                let platt = cnn_platt(&sub, job.inner_folds, seed);
+                curve[c].extend(predict(&g, &test, platt, f, job.samples, seed)?);
+            }
+            progress.inc(1);
+        }
+    }
+    let learning_curve = curve_sizes
+        .iter()
+        .zip(&curve)
+        .filter(|(_, p)| p.len() == scans.len())
+        .map(|(&n, p)| CurvePoint {
+            scans: n,
+            head: score(p, Who::Head),
+            cnn_platt: score(p, Who::CnnPlatt),
+        })
+        .collect();
+
+    // the adapted bundle's head: chosen and fitted on every scan
+    let all: Vec<&SiteScan> = scans.iter().collect();
+    let (fitted, final_choices) = ctx.choose_and_fit(&all, job.seed)?;
+    progress.inc(1);
+    progress.done();
+    let ood = OodSummary::fit(
+        &scans
+            .iter()
+            .map(|s| s.out.features.clone())
+            .collect::<Vec<_>>(),
+        job.seed,
+    )?;
+    let head = score(&preds, Who::Head);
+    let report = AdaptReport {
+        tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
+        created: rfc3339(std::time::SystemTime::now()),
+        source_bundle: job.model.display().to_string(),
+        bundle: job.out.display().to_string(),
+        scans: scans.len(),
+        positive_scans: pos,
+        slices: scans.iter().map(|s| s.out.features.len()).sum(),
+        labelled_slices: scans
+            .iter()
+            .flat_map(|s| &s.slice_labels)
+            .filter(|l| l.is_some())
+            .count(),
+        folds: job.folds,
+        inner_folds: job.inner_folds,
+        seed: job.seed,
+        candidates: candidates.iter().map(Candidate::name).collect(),
+        fold_choices,
+        chosen_per_fold,
+        final_choices,
+        chosen: fitted.candidate.name(),
+        cnn: score(&preds, Who::Cnn),
+        cnn_platt: score(&preds, Who::CnnPlatt),
+        head,
+        learning_curve,
+        predictions: preds,
+        seconds: t0.elapsed().as_secs_f64(),
+    };
+    write_bundle(job, &source, &scans, &fitted, &ood, &report)?;
+    Ok(Adapted { report, skipped })
+}
+
+/// A digest of the site's evidence (ids, labels, every feature), standing for the features
+/// file a head is otherwise fitted on.
+fn site_digest(scans: &[SiteScan]) -> String {
+    let mut h = Sha256::new();
+    for s in scans {
+        h.update(s.id.as_bytes());
+        h.update([s.label]);
+        for f in &s.out.features {
+            for v in f {
+                h.update(v.to_le_bytes());
+            }
+        }
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn write_bundle(
+    job: &AdaptJob,
+    source: &Bundle,
+    scans: &[SiteScan],
+    fitted: &Fitted,
+    ood: &OodSummary,
+    report: &AdaptReport,
+) -> Result<()> {
+    let json = serde_json::to_vec_pretty(report).map_err(|e| Error::Invalid(e.to_string()))?;
+    let html = crate::html::page(
+        "ich adapt: what this site should expect",
+        &adapt_html(report),
+    );
+    let ood = serde_json::to_vec_pretty(ood).map_err(|e| Error::Invalid(e.to_string()))?;
+    let csv = crate::fit::trace_csv(&fitted.output)?;
+    let mut b = source.copy_to(&job.out)?;
+    let model = &fitted.output.model;
+    let pos = scans.iter().filter(|s| s.label == 1).count();
+    let part = GpPart {
+        model: GP_MODEL.into(),
+        trace: GP_TRACE.into(),
+        family: format!("{} on {}", model.model.name(), fitted.candidate.name()),
+        dim: fitted.pca.as_ref().map_or(
+            fitted.candidate.evidence.dim(source.manifest.cnn.dim),
+            |p| p.k,
+        ),
+        projection: None,
+        evidence: fitted.candidate.evidence,
+        ood: Some(OOD.into()),
+        reports: vec![ADAPT_JSON.into(), ADAPT_HTML.into()],
+        inducing: model.m(),
+        features_sha256: site_digest(scans),
+        training: DataSummary {
+            source: format!(
+                "ich adapt on {}",
+                job.inputs
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            train_scans: scans.len(),
+            train_positive: pos,
+            valid_scans: 0,
+            valid_positive: 0,
+            slices: Some(report.slices),
+            slices_per_scan: DataSummary::slice_range(scans.iter().map(|s| s.out.features.len())),
+        },
+        validation: GpValidation {
+            bag_auc: report.head.scan.auc,
+            bag_log_likelihood: Some(report.head.scan.log_likelihood),
+            bag_ece: Some(report.head.scan.ece),
+            calibrated: true,
+        },
+        site_calibration: None,
+    };
+    b.add_gp_with(
+        model,
+        &csv,
+        fitted.pca.as_ref(),
+        part,
+        &[
+            (OOD, &ood),
+            (ADAPT_JSON, &json),
+            (ADAPT_HTML, html.as_bytes()),
+        ],
+    )?;
+    Ok(())
+}
+
+fn fmt(v: Option<f64>) -> String {
+    v.map_or("–".into(), |v| format!("{v:.3}"))
+}
+
+fn metric_cells(f: &Figures) -> String {
+    let s = &f.scan;
+    let sl = f.slice.as_ref();
+    format!(
+        "<td>{}</td><td>{:.3} ({:.3}, p {})</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+        fmt(s.auc),
+        s.ece,
+        s.ece_floor,
+        fmt(s.ece_p_value),
+        s.log_likelihood,
+        fmt(sl.and_then(|m| m.auc)),
+        sl.map_or("–".into(), |m| format!("{:.3} ({:.3})", m.ece, m.ece_floor)),
+        fmt(sl.map(|m| m.log_likelihood)),
+        match (f.uncertain_scans, f.uncertain_slices) {
+            (Some(a), Some(b)) => format!("{a} / {b}"),
+            _ => "no spread".into(),
+        }
+    )
+}
+
+/// The body of `adapt.html`.
+pub fn adapt_html(r: &AdaptReport) -> String {
+    use crate::html::{esc, reliability_svg};
+    let cols = "<th>scan AUC</th><th>scan ECE (floor, p)</th><th>scan log-lik</th><th>slice AUC</th><th>slice ECE (floor)</th><th>slice log-lik</th><th>uncertain scans / slices</th>";
+    let head = "<tr><th class=\"l\"></th><th>scan AUC</th><th>scan ECE (floor, p)</th><th>scan log-lik</th><th>slice AUC</th><th>slice ECE (floor)</th><th>slice log-lik</th><th>uncertain scans / slices</th></tr>";
+    let mut body = format!(
+        "<h1>What this site should expect</h1>\
+<p>{} labelled scans ({} positive), {} slices ({} with a label, used for evaluation only). \
+Figures from {}-fold cross-validation over the site's patients, nested: in each fold the head was \
+chosen and fitted on the other folds only (inner {}-fold cross-fitting), so no figure comes from a \
+scan that took part in the choice. ECE with its floor (what a perfectly calibrated model would \
+show on as many scans) and the p-value of calibration (small: miscalibrated beyond noise).</p>\
+<table>{head}<tr><td class=\"l\">adapted head ({})</td>{}</tr>\
+<tr><td class=\"l\">network alone</td>{}</tr>\
+<tr><td class=\"l\">network + Platt map on scan labels</td>{}</tr></table>\
+<p class=\"note\">Adapted bundle: <code>{}</code>, head on <b>{}</b>; chosen per fold: {}.</p>",
+        r.scans,
+        r.positive_scans,
+        r.slices,
+        r.labelled_slices,
+        r.folds,
+        r.inner_folds,
+        esc(&r.chosen),
+        metric_cells(&r.head),
+        metric_cells(&r.cnn),
+        metric_cells(&r.cnn_platt),
+        esc(&r.bundle),
+        esc(&r.chosen),
+        esc(&r.chosen_per_fold.join(", "))
+    );
+    body.push_str("<h2>Reliability (cross-validated)</h2><div class=\"grid\">");
+    for (name, bins) in [
+        ("scans, adapted head", &r.head.scan_reliability),
+        ("slices, adapted head", &r.head.slice_reliability),
+        ("slices, network + Platt", &r.cnn_platt.slice_reliability),
+    ] {
+        body.push_str(&format!(
+            "<figure>{}<figcaption>{}</figcaption></figure>",
+            reliability_svg(bins),
+            esc(name)
+        ));
+    }
+    body.push_str("</div>");
+    if !r.learning_curve.is_empty() {
+        body.push_str(&format!(
+            "<h2>Learning curve: how many scans to label</h2><p>Each fold's choice refitted on \
+as many of its training scans (stratified draw), tested on the same held-out scans.</p>\
+<table><tr><th>training scans</th>{cols}</tr>"
+        ));
+        for c in &r.learning_curve {
+            body.push_str(&format!(
+                "<tr><td>{}</td>{}</tr>",
+                c.scans,
+                metric_cells(&c.head)
+            ));
+        }
+        body.push_str(&format!(
+            "<tr><td>{} (all)</td>{}</tr></table>",
+            r.scans - r.scans / r.folds,
+            metric_cells(&r.head)
+        ));
+    }
+    body.push_str("<h2>Candidates</h2><table><tr><th class=\"l\">evidence</th><th>cross-fitted scan log-lik, all scans</th></tr>");
+    for c in &r.final_choices {
+        body.push_str(&format!(
+            "<tr><td class=\"l\">{}</td><td>{:.4}</td></tr>",
+            esc(&c.candidate),
+            c.log_likelihood
+        ));
+    }
+    body.push_str("</table>");
+    body
+}

@@ -1,0 +1,389 @@
+//! What the GP head sees of a slice (its *evidence*), and the summary of the slices a head was
+//! fitted on that tells when a new scan lies outside them (out of distribution).
+//!
+//! Evidence: the encoder's features (optionally projected by a PCA stored with the head), or what
+//! the network itself learned on its own training data — the classifier's Dense-128 layer on the
+//! slice alone, the logit of the network's one-slice probability, and the gated attention's score.
+//! A head fitted on a few dozen scans of a new site learns far more from one or two such numbers
+//! than from 1152 raw convolution features.
+
+use attcnn::inference::ScanOutput;
+use gphead::MilData;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The GP head's input per slice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Evidence {
+    /// The encoder's features (the features file's columns).
+    #[default]
+    Features,
+    /// The classifier's Dense-128 layer on the one-slice bag (128 values).
+    Dense,
+    /// The logit of the network's one-slice probability (1 value).
+    Logit,
+    /// That logit and the attention score before the softmax (2 values).
+    LogitAttention,
+}
+
+impl Evidence {
+    pub const ALL: [Evidence; 4] = [
+        Evidence::Features,
+        Evidence::Dense,
+        Evidence::Logit,
+        Evidence::LogitAttention,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Evidence::Features => "features",
+            Evidence::Dense => "dense",
+            Evidence::Logit => "logit",
+            Evidence::LogitAttention => "logit-attention",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == s)
+    }
+
+    /// Values per slice, for a CNN of `cnn_dim` features.
+    pub fn dim(self, cnn_dim: usize) -> usize {
+        match self {
+            Evidence::Features => cnn_dim,
+            Evidence::Dense => 128,
+            Evidence::Logit => 1,
+            Evidence::LogitAttention => 2,
+        }
+    }
+
+    /// The evidence of every slice of a scan, row-major `[slices][dim]`.
+    pub fn rows(self, out: &ScanOutput) -> Vec<f64> {
+        let n = out.features.len();
+        match self {
+            Evidence::Features => out
+                .features
+                .iter()
+                .flat_map(|f| f.iter().map(|&v| v as f64))
+                .collect(),
+            Evidence::Dense => out
+                .dense
+                .iter()
+                .flat_map(|f| f.iter().map(|&v| v as f64))
+                .collect(),
+            Evidence::Logit => out.slice_logit.clone(),
+            Evidence::LogitAttention => (0..n)
+                .flat_map(|i| [out.slice_logit[i], out.attention_score[i] as f64])
+                .collect(),
+        }
+    }
+}
+
+/// Components of the out-of-distribution summary (fewer when the features have fewer).
+pub const OOD_COMPONENTS: usize = 16;
+/// A slice lies outside when its score exceeds this quantile of held-out training slices' scores.
+pub const OOD_QUANTILE: f64 = 0.99;
+/// A scan is flagged when more than this fraction of its slices lie outside.
+pub const OOD_SCAN_FRACTION: f64 = 0.5;
+
+/// What the slices a head was fitted on look like in the encoder's feature space: standardised
+/// features, their `k` principal directions and the spread along and off them. A slice's score
+/// is `(T²/k + Q/Q̄)/2` (Hotelling's T² in the principal subspace, the squared residual off it
+/// relative to its training mean), about 1 for a typical training slice; its threshold is the
+/// 99th percentile of the scores of training slices scored by a summary fitted without their
+/// scan (5-fold by scan), so that unseen scans of the training distribution pass as often as
+/// the quantile says.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct OodSummary {
+    /// The encoder's feature dimension.
+    pub d: usize,
+    pub mean: Vec<f64>,
+    /// Per-feature standard deviation (1 where a feature is constant).
+    pub scale: Vec<f64>,
+    /// The principal directions of the standardised features, `k × d` row-major.
+    pub components: Vec<f64>,
+    pub k: usize,
+    /// Variance along each direction.
+    pub variance: Vec<f64>,
+    /// Mean squared residual of a training slice off the subspace.
+    pub residual: f64,
+    /// Slice score above which a slice lies outside.
+    pub threshold: f64,
+    /// A scan is flagged when more than this fraction of its slices lie outside.
+    pub scan_fraction: f64,
+    pub slices: usize,
+    pub scans: usize,
+}
+
+/// A scan's standing against an [`OodSummary`].
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct OodCheck {
+    /// The fraction of its slices that lie outside.
+    pub outside_fraction: f64,
+    /// Its median slice score over the threshold (> 1: most slices outside).
+    pub score: f64,
+    pub flagged: bool,
+}
+
+struct Core {
+    mean: Vec<f64>,
+    scale: Vec<f64>,
+    components: Vec<f64>,
+    k: usize,
+    variance: Vec<f64>,
+    residual: f64,
+}
+
+impl Core {
+    fn fit(rows: &[&[f32]], d: usize) -> Result<Core> {
+        let n = rows.len();
+        if n < 3 {
+            return Err(Error::Invalid(format!(
+                "an out-of-distribution summary needs at least 3 slices, got {n}"
+            )));
+        }
+        let mut mean = vec![0.0; d];
+        for r in rows {
+            for (m, &v) in mean.iter_mut().zip(r.iter()) {
+                *m += v as f64 / n as f64;
+            }
+        }
+        let mut scale = vec![0.0; d];
+        for r in rows {
+            for ((s, &v), m) in scale.iter_mut().zip(r.iter()).zip(&mean) {
+                *s += (v as f64 - m).powi(2) / (n - 1) as f64;
+            }
+        }
+        for s in &mut scale {
+            *s = if *s > 1e-12 { s.sqrt() } else { 1.0 };
+        }
+        let z: Vec<f64> = rows
+            .iter()
+            .flat_map(|r| {
+                r.iter()
+                    .zip(&mean)
+                    .zip(&scale)
+                    .map(|((&v, m), s)| (v as f64 - m) / s)
+            })
+            .collect();
+        let k = OOD_COMPONENTS.min(d).min(n - 1);
+        let data = MilData::from_instances(
+            d,
+            z.clone(),
+            vec!["ood".to_string(); n],
+            vec![0; n],
+            None,
+            (0..n).map(|i| i.to_string()).collect(),
+        )?;
+        let pca = gphead::pca::Pca::fit(&data, k)?;
+        let mut core = Core {
+            mean,
+            scale,
+            components: pca.components,
+            k,
+            variance: pca.variance.iter().map(|v| v.max(1e-9)).collect(),
+            residual: 1.0,
+        };
+        let q: f64 = z.chunks(d).map(|x| core.parts(x).1).sum::<f64>() / n as f64;
+        core.residual = q.max(1e-9);
+        Ok(core)
+    }
+
+    /// (T², Q) of a standardised row.
+    fn parts(&self, z: &[f64]) -> (f64, f64) {
+        let d = z.len();
+        let mut t2 = 0.0;
+        let mut proj = 0.0;
+        for j in 0..self.k {
+            let c = &self.components[j * d..(j + 1) * d];
+            let s: f64 = c.iter().zip(z).map(|(a, b)| a * b).sum();
+            t2 += s * s / self.variance[j];
+            proj += s * s;
+        }
+        let norm: f64 = z.iter().map(|v| v * v).sum();
+        (t2, (norm - proj).max(0.0))
+    }
+
+    fn score(&self, x: &[f32]) -> f64 {
+        let z: Vec<f64> = x
+            .iter()
+            .zip(&self.mean)
+            .zip(&self.scale)
+            .map(|((&v, m), s)| (v as f64 - m) / s)
+            .collect();
+        let (t2, q) = self.parts(&z);
+        0.5 * (t2 / self.k as f64 + q / self.residual)
+    }
+}
+
+impl OodSummary {
+    /// Fits the summary on the slices of `scans` (each scan its slices' encoder features).
+    pub fn fit(scans: &[Vec<Vec<f32>>], seed: u64) -> Result<OodSummary> {
+        let d = scans
+            .iter()
+            .flat_map(|s| s.first())
+            .map(Vec::len)
+            .next()
+            .ok_or_else(|| Error::Invalid("no slices to summarise".into()))?;
+        if scans.iter().flatten().any(|r| r.len() != d) {
+            return Err(Error::Invalid(
+                "slices with different numbers of features".into(),
+            ));
+        }
+        let all: Vec<&[f32]> = scans.iter().flatten().map(Vec::as_slice).collect();
+        let core = Core::fit(&all, d)?;
+        // held-out scores: each fold's scans scored by a summary fitted on the other folds
+        let folds = 5.min(scans.len());
+        let mut order: Vec<usize> = (0..scans.len()).collect();
+        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
+        rand::seq::SliceRandom::shuffle(order.as_mut_slice(), &mut rng);
+        let mut held = Vec::new();
+        if folds >= 2 {
+            for f in 0..folds {
+                let (test, train): (Vec<usize>, Vec<usize>) =
+                    order.iter().partition(|&&i| i % folds == f);
+                let rows: Vec<&[f32]> = train
+                    .iter()
+                    .flat_map(|&i| scans[i].iter().map(Vec::as_slice))
+                    .collect();
+                if rows.len() < 3 {
+                    continue;
+                }
+                let c = Core::fit(&rows, d)?;
+                held.extend(
+                    test.iter()
+                        .flat_map(|&i| scans[i].iter().map(|r| c.score(r))),
+                );
+            }
+        }
+        if held.is_empty() {
+            held = all.iter().map(|r| core.score(r)).collect();
+        }
+        held.sort_by(f64::total_cmp);
+        let at = ((held.len() - 1) as f64 * OOD_QUANTILE).round() as usize;
+        let threshold = held[at.min(held.len() - 1)];
+        Ok(OodSummary {
+            d,
+            mean: core.mean,
+            scale: core.scale,
+            components: core.components,
+            k: core.k,
+            variance: core.variance,
+            residual: core.residual,
+            threshold,
+            scan_fraction: OOD_SCAN_FRACTION,
+            slices: all.len(),
+            scans: scans.len(),
+        })
+    }
+
+    /// Checks a loaded summary: shapes and finite, positive numbers.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        let finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
+        if self.d == 0
+            || self.k == 0
+            || self.k > self.d
+            || self.mean.len() != self.d
+            || self.scale.len() != self.d
+            || self.components.len() != self.k * self.d
+            || self.variance.len() != self.k
+        {
+            return Err("the out-of-distribution summary's shapes do not agree".into());
+        }
+        if !finite(&self.mean)
+            || !finite(&self.components)
+            || !self.scale.iter().all(|s| s.is_finite() && *s > 0.0)
+            || !self.variance.iter().all(|s| s.is_finite() && *s > 0.0)
+            || !(self.residual.is_finite() && self.residual > 0.0)
+            || !(self.threshold.is_finite() && self.threshold > 0.0)
+            || !(0.0..=1.0).contains(&self.scan_fraction)
+        {
+            return Err("the out-of-distribution summary holds invalid numbers".into());
+        }
+        Ok(())
+    }
+
+    fn core(&self) -> Core {
+        Core {
+            mean: self.mean.clone(),
+            scale: self.scale.clone(),
+            components: self.components.clone(),
+            k: self.k,
+            variance: self.variance.clone(),
+            residual: self.residual,
+        }
+    }
+
+    /// Every slice's score (compare with `threshold`).
+    pub fn scores(&self, features: &[Vec<f32>]) -> Result<Vec<f64>> {
+        if features.iter().any(|f| f.len() != self.d) {
+            return Err(Error::Invalid(format!(
+                "the out-of-distribution summary is of {} features, the slices have another number",
+                self.d
+            )));
+        }
+        let c = self.core();
+        Ok(features.iter().map(|f| c.score(f)).collect())
+    }
+
+    /// A scan's standing.
+    pub fn check_scan(&self, features: &[Vec<f32>]) -> Result<OodCheck> {
+        let mut s = self.scores(features)?;
+        if s.is_empty() {
+            return Err(Error::Invalid("a scan without slices".into()));
+        }
+        let outside = s.iter().filter(|&&x| x > self.threshold).count();
+        let fraction = outside as f64 / s.len() as f64;
+        s.sort_by(f64::total_cmp);
+        let median = s[s.len() / 2];
+        Ok(OodCheck {
+            outside_fraction: fraction,
+            score: median / self.threshold,
+            flagged: fraction > self.scan_fraction,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(seed: u64, n: usize, shift: f32) -> Vec<Vec<f32>> {
+        use rand::{Rng, SeedableRng};
+        let mut r = rand::rngs::StdRng::seed_from_u64(seed);
+        (0..n)
+            .map(|_| {
+                let a: f32 = r.random_range(-1.0..1.0);
+                let b: f32 = r.random_range(-1.0..1.0);
+                // three correlated features and a fourth of noise
+                vec![
+                    a + shift,
+                    2.0 * a + 0.1 * b,
+                    b,
+                    0.05 * r.random_range(-1.0f32..1.0),
+                ]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn scans_like_the_training_ones_pass_and_shifted_ones_are_flagged() {
+        let train: Vec<_> = (0..30).map(|s| scan(s, 20, 0.0)).collect();
+        let o = OodSummary::fit(&train, 0).unwrap();
+        o.check().unwrap();
+        let passed = (100..140)
+            .filter(|&s| !o.check_scan(&scan(s, 20, 0.0)).unwrap().flagged)
+            .count();
+        assert!(
+            passed >= 38,
+            "{passed} of 40 unseen in-distribution scans passed"
+        );
+        // breaking the correlation between the first two features puts slices off the subspace
+        for s in 200..210 {
+            let c = o.check_scan(&scan(s, 20, 3.0)).unwrap();
+            assert!(c.flagged && c.score > 1.0, "{c:?}");
+        }
+    }
+}

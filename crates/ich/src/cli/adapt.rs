@@ -1,0 +1,142 @@
+//! `ich adapt`: a bundle adapted to a site from its own labelled scans, with the validation
+//! report of what the site should expect.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+
+use super::range;
+use super::{opt4, DeviceArg};
+
+/// Adapt a bundle (imported or trained) to a site: its labelled scans choose and fit a GP head by
+/// nested patient-level cross-validation; writes a new bundle with the head, the summary of the
+/// site's slices (out-of-distribution checks) and the report (adapt.html, adapt.json).
+#[derive(Parser, Debug)]
+pub struct Args {
+    /// The bundle to adapt (left unchanged).
+    #[arg(long)]
+    model: PathBuf,
+    /// The site's labelled scans: DICOM files or folders (searched recursively), or datasets
+    /// preprocessed with the bundle's preprocessing.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Label files: scan labels (required for every scan used) and slice labels (evaluation
+    /// only, never fitting); labels.csv / slice_labels.csv or RSNA's CSV.
+    #[arg(long)]
+    labels: Vec<PathBuf>,
+    /// The adapted bundle: a new folder.
+    #[arg(long)]
+    out: PathBuf,
+    /// Outer folds of the patient-level cross-validation [2..=20].
+    #[arg(long, default_value_t = 5, value_parser = |s: &str| range::int_in(s, 2, 20))]
+    folds: usize,
+    /// Inner folds: the choice of evidence and the calibration's cross-fitting [2..=20].
+    #[arg(long, default_value_t = 5, value_parser = |s: &str| range::int_in(s, 2, 20))]
+    inner_folds: usize,
+    /// Principal components of the projected candidates (Dense-128, encoder features) [1..=128].
+    #[arg(long, default_value_t = 8, value_parser = |s: &str| range::int_in(s, 1, 128))]
+    project: usize,
+    /// Only these kinds of evidence (comma-separated: features, dense, logit, logit-attention;
+    /// default: all, chosen by the inner cross-validation).
+    #[arg(long, value_delimiter = ',')]
+    evidence: Vec<String>,
+    /// Inducing points of the GP head [1..=1000].
+    #[arg(long, default_value_t = 50, value_parser = |s: &str| range::int_in(s, 1, 1000))]
+    inducing: usize,
+    /// Kernel hyper-parameter steps per epoch (0: the kernel stays at its start) [0..=100].
+    #[arg(long, default_value_t = 5, value_parser = |s: &str| range::int_in(s, 0, 100))]
+    kernel_steps: usize,
+    /// Monte Carlo draws per scan [1..=100000].
+    #[arg(long, default_value_t = 300, value_parser = |s: &str| range::int_in(s, 1, 100_000))]
+    samples: usize,
+    /// Training-set sizes of the learning curve (comma-separated; sizes not below a fold's
+    /// training set are left out; `0` for none).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "10,20,30,40,50,60,80,100,150,200"
+    )]
+    curve: Vec<usize>,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
+    device: DeviceArg,
+    /// Refuse DICOM files larger than this many MiB [1..=65536].
+    #[arg(long, default_value_t = 1024, value_parser = |s: &str| range::int_in(s, 1, 65536))]
+    max_file_mib: usize,
+    /// Refuse slices whose decoded pixels exceed this many MiB [1..=4096].
+    #[arg(long, default_value_t = 64, value_parser = |s: &str| range::int_in(s, 1, 4096))]
+    max_slice_mib: usize,
+}
+
+pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode> {
+    let mut job = detect::adapt::AdaptJob::new(
+        a.model.clone(),
+        a.inputs.clone(),
+        a.labels.clone(),
+        a.out.clone(),
+    );
+    job.folds = a.folds;
+    job.inner_folds = a.inner_folds;
+    job.project = a.project;
+    job.inducing = a.inducing;
+    job.kernel_steps = a.kernel_steps > 0;
+    job.samples = a.samples;
+    job.curve = a.curve.iter().copied().filter(|&n| n > 0).collect();
+    job.seed = a.seed;
+    job.backend = a.device.into();
+    job.limits = preprocess::read::Limits {
+        max_file_bytes: (a.max_file_mib as u64) << 20,
+        max_slice_bytes: (a.max_slice_mib as u64) << 20,
+    };
+    for e in &a.evidence {
+        job.evidence
+            .push(detect::evidence::Evidence::parse(e).with_context(|| {
+                format!("--evidence {e}: not one of features, dense, logit, logit-attention")
+            })?);
+    }
+    let r = detect::adapt::adapt(&job, progress)
+        .with_context(|| format!("adapting {}", a.model.display()))?;
+    for s in &r.skipped {
+        eprintln!("skipped: {s}");
+    }
+    let rep = &r.report;
+    println!(
+        "{} site scans ({} positive), {} slices ({} labelled); {}-fold nested cross-validation",
+        rep.scans, rep.positive_scans, rep.slices, rep.labelled_slices, rep.folds
+    );
+    let line = |what: &str, f: &detect::adapt::Figures| {
+        let sl = f.slice.as_ref();
+        println!(
+            "  {what:<24} scan AUC {} ECE {:.3} (floor {:.3}, p {}) log-lik {:.3} | slice AUC {} ECE {} log-lik {}{}",
+            opt4(f.scan.auc),
+            f.scan.ece,
+            f.scan.ece_floor,
+            opt4(f.scan.ece_p_value),
+            f.scan.log_likelihood,
+            opt4(sl.and_then(|m| m.auc)),
+            opt4(sl.map(|m| m.ece)),
+            opt4(sl.map(|m| m.log_likelihood)),
+            match (f.uncertain_scans, f.uncertain_slices) {
+                (Some(a), Some(b)) => format!(" | uncertain {a} scans, {b} slices"),
+                _ => String::new(),
+            }
+        );
+    };
+    line("adapted head", &rep.head);
+    line("network alone", &rep.cnn);
+    line("network + Platt", &rep.cnn_platt);
+    for c in &rep.learning_curve {
+        line(&format!("head on {} scans", c.scans), &c.head);
+    }
+    println!("chosen per fold: {}", rep.chosen_per_fold.join(", "));
+    println!(
+        "adapted bundle {} (head on {}); report {}",
+        a.out.display(),
+        rep.chosen,
+        a.out.join(detect::bundle::ADAPT_HTML).display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
