@@ -31,6 +31,8 @@ pub struct ScanOutput {
     pub padding_attention: f32,
     /// The CNN's own scan probability (padded as the configuration says).
     pub probability: f64,
+    /// Its logit (unbounded where the probability saturates at 0 or 1).
+    pub logit: f64,
     /// Per slice: the network's probability for a bag holding that slice alone, padded like any
     /// bag. A probability of the slice, unlike its attention weight.
     pub slice_probability: Vec<f64>,
@@ -239,6 +241,7 @@ impl Trained {
             attention: a[..slices].iter().map(|&x| x as f32).collect(),
             padding_attention: pad_share as f32,
             probability: sigmoid(logits[0] as f64),
+            logit: logits[0] as f64,
             slice_probability: logits[1..].iter().map(|&l| sigmoid(l as f64)).collect(),
             slice_logit: logits[1..].iter().map(|&l| l as f64).collect(),
             attention_score: s,

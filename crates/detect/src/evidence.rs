@@ -26,14 +26,30 @@ pub enum Evidence {
     Logit,
     /// That logit and the attention score before the softmax (2 values).
     LogitAttention,
+    /// The logit and the slice's relative position in the scan, 0 at its first slice and 1 at
+    /// its last (2 values): where in the head a finding lies changes what it means (bone and
+    /// air next to the skull base fool networks trained elsewhere).
+    LogitPosition,
+    /// Logit, attention score and relative position (3 values).
+    LogitAttentionPosition,
+    /// The slice's logit beside the network's own scan logit (attention-pooled over the whole
+    /// scan, the same for every slice of it; 2 values): the head weighs the slice's evidence by
+    /// the network's verdict on the scan.
+    LogitScan,
+    /// Slice logit, scan logit and relative position (3 values).
+    LogitScanPosition,
 }
 
 impl Evidence {
-    pub const ALL: [Evidence; 4] = [
+    pub const ALL: [Evidence; 8] = [
         Evidence::Features,
         Evidence::Dense,
         Evidence::Logit,
         Evidence::LogitAttention,
+        Evidence::LogitPosition,
+        Evidence::LogitAttentionPosition,
+        Evidence::LogitScan,
+        Evidence::LogitScanPosition,
     ];
 
     pub fn name(self) -> &'static str {
@@ -42,6 +58,10 @@ impl Evidence {
             Evidence::Dense => "dense",
             Evidence::Logit => "logit",
             Evidence::LogitAttention => "logit-attention",
+            Evidence::LogitPosition => "logit-position",
+            Evidence::LogitAttentionPosition => "logit-attention-position",
+            Evidence::LogitScan => "logit-scan",
+            Evidence::LogitScanPosition => "logit-scan-position",
         }
     }
 
@@ -55,7 +75,8 @@ impl Evidence {
             Evidence::Features => cnn_dim,
             Evidence::Dense => 128,
             Evidence::Logit => 1,
-            Evidence::LogitAttention => 2,
+            Evidence::LogitAttention | Evidence::LogitPosition | Evidence::LogitScan => 2,
+            Evidence::LogitAttentionPosition | Evidence::LogitScanPosition => 3,
         }
     }
 
@@ -77,24 +98,68 @@ impl Evidence {
             Evidence::LogitAttention => (0..n)
                 .flat_map(|i| [out.slice_logit[i], out.attention_score[i] as f64])
                 .collect(),
+            Evidence::LogitPosition => (0..n)
+                .flat_map(|i| [out.slice_logit[i], position(i, n)])
+                .collect(),
+            Evidence::LogitAttentionPosition => (0..n)
+                .flat_map(|i| {
+                    [
+                        out.slice_logit[i],
+                        out.attention_score[i] as f64,
+                        position(i, n),
+                    ]
+                })
+                .collect(),
+            Evidence::LogitScan => (0..n)
+                .flat_map(|i| [out.slice_logit[i], out.logit])
+                .collect(),
+            Evidence::LogitScanPosition => (0..n)
+                .flat_map(|i| [out.slice_logit[i], out.logit, position(i, n)])
+                .collect(),
         }
     }
+}
+
+/// Slice `i` of `n`'s relative position: 0 first, 1 last (0.5 for a single slice).
+fn position(i: usize, n: usize) -> f64 {
+    if n > 1 {
+        i as f64 / (n - 1) as f64
+    } else {
+        0.5
+    }
+}
+
+/// The median of `v` (the upper one of an even count); `v` not empty.
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    s[s.len() / 2]
+}
+
+/// The `q` quantile of `v` (nearest rank); `v` not empty.
+fn quantile(v: &mut [f64], q: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let at = ((v.len() - 1) as f64 * q).round() as usize;
+    v[at.min(v.len() - 1)]
 }
 
 /// Components of the out-of-distribution summary (fewer when the features have fewer).
 pub const OOD_COMPONENTS: usize = 16;
 /// A slice lies outside when its score exceeds this quantile of held-out training slices' scores.
 pub const OOD_QUANTILE: f64 = 0.99;
-/// A scan is flagged when more than this fraction of its slices lie outside.
-pub const OOD_SCAN_FRACTION: f64 = 0.5;
+/// A scan is flagged when its median slice score exceeds this quantile of the median slice
+/// scores of held-out training scans.
+pub const OOD_SCAN_QUANTILE: f64 = 0.99;
 
 /// What the slices a head was fitted on look like in the encoder's feature space: standardised
 /// features, their `k` principal directions and the spread along and off them. A slice's score
 /// is `(T²/k + Q/Q̄)/2` (Hotelling's T² in the principal subspace, the squared residual off it
 /// relative to its training mean), about 1 for a typical training slice; its threshold is the
 /// 99th percentile of the scores of training slices scored by a summary fitted without their
-/// scan (5-fold by scan), so that unseen scans of the training distribution pass as often as
-/// the quantile says.
+/// scan (5-fold by scan). A scan's score is its median slice score, which is robust to a few odd
+/// slices (a bleed, the skull base); it is flagged when that exceeds the 99th percentile of the
+/// held-out training scans' own medians, so that unseen scans of the training distribution pass
+/// as often as the quantile says.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct OodSummary {
     /// The encoder's feature dimension.
@@ -111,8 +176,8 @@ pub struct OodSummary {
     pub residual: f64,
     /// Slice score above which a slice lies outside.
     pub threshold: f64,
-    /// A scan is flagged when more than this fraction of its slices lie outside.
-    pub scan_fraction: f64,
+    /// Median slice score above which a scan is flagged.
+    pub scan_threshold: f64,
     pub slices: usize,
     pub scans: usize,
 }
@@ -122,7 +187,7 @@ pub struct OodSummary {
 pub struct OodCheck {
     /// The fraction of its slices that lie outside.
     pub outside_fraction: f64,
-    /// Its median slice score over the threshold (> 1: most slices outside).
+    /// Its median slice score over the scan threshold (> 1: flagged).
     pub score: f64,
     pub flagged: bool,
 }
@@ -240,6 +305,7 @@ impl OodSummary {
         let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
         rand::seq::SliceRandom::shuffle(order.as_mut_slice(), &mut rng);
         let mut held = Vec::new();
+        let mut medians = Vec::new();
         if folds >= 2 {
             for f in 0..folds {
                 let (test, train): (Vec<usize>, Vec<usize>) =
@@ -252,18 +318,22 @@ impl OodSummary {
                     continue;
                 }
                 let c = Core::fit(&rows, d)?;
-                held.extend(
-                    test.iter()
-                        .flat_map(|&i| scans[i].iter().map(|r| c.score(r))),
-                );
+                for &i in &test {
+                    let s: Vec<f64> = scans[i].iter().map(|r| c.score(r)).collect();
+                    medians.push(median(&s));
+                    held.extend(s);
+                }
             }
         }
         if held.is_empty() {
-            held = all.iter().map(|r| core.score(r)).collect();
+            for s in scans {
+                let s: Vec<f64> = s.iter().map(|r| core.score(r)).collect();
+                medians.push(median(&s));
+                held.extend(s);
+            }
         }
-        held.sort_by(f64::total_cmp);
-        let at = ((held.len() - 1) as f64 * OOD_QUANTILE).round() as usize;
-        let threshold = held[at.min(held.len() - 1)];
+        let threshold = quantile(&mut held, OOD_QUANTILE);
+        let scan_threshold = quantile(&mut medians, OOD_SCAN_QUANTILE);
         Ok(OodSummary {
             d,
             mean: core.mean,
@@ -273,7 +343,7 @@ impl OodSummary {
             variance: core.variance,
             residual: core.residual,
             threshold,
-            scan_fraction: OOD_SCAN_FRACTION,
+            scan_threshold,
             slices: all.len(),
             scans: scans.len(),
         })
@@ -298,7 +368,7 @@ impl OodSummary {
             || !self.variance.iter().all(|s| s.is_finite() && *s > 0.0)
             || !(self.residual.is_finite() && self.residual > 0.0)
             || !(self.threshold.is_finite() && self.threshold > 0.0)
-            || !(0.0..=1.0).contains(&self.scan_fraction)
+            || !(self.scan_threshold.is_finite() && self.scan_threshold > 0.0)
         {
             return Err("the out-of-distribution summary holds invalid numbers".into());
         }
@@ -330,18 +400,16 @@ impl OodSummary {
 
     /// A scan's standing.
     pub fn check_scan(&self, features: &[Vec<f32>]) -> Result<OodCheck> {
-        let mut s = self.scores(features)?;
+        let s = self.scores(features)?;
         if s.is_empty() {
             return Err(Error::Invalid("a scan without slices".into()));
         }
         let outside = s.iter().filter(|&&x| x > self.threshold).count();
-        let fraction = outside as f64 / s.len() as f64;
-        s.sort_by(f64::total_cmp);
-        let median = s[s.len() / 2];
+        let score = median(&s) / self.scan_threshold;
         Ok(OodCheck {
-            outside_fraction: fraction,
-            score: median / self.threshold,
-            flagged: fraction > self.scan_fraction,
+            outside_fraction: outside as f64 / s.len() as f64,
+            score,
+            flagged: score > 1.0,
         })
     }
 }

@@ -412,10 +412,10 @@ impl Predictor {
         let (mut uncertain, ood) = (thr.uncertain(sd, lo, hi), self.ood_check(&meta.id, cnn));
         if let Some(o) = ood.filter(|o| o.flagged) {
             let w = format!(
-                "outside what the model was fitted on: {:.0} % of its slices lie outside the {} training slices' range (median score {:.1}× the threshold); its probabilities are not to be trusted",
-                100.0 * o.outside_fraction,
-                self.ood.as_ref().map_or(0, |s| s.slices),
-                o.score
+                "outside what the model was fitted on: its slices' median score is {:.1}× that of the most unusual of the {} training scans, {:.0} % of its slices lie outside their slices' range; its probabilities are not to be trusted",
+                o.score,
+                self.ood.as_ref().map_or(0, |s| s.scans),
+                100.0 * o.outside_fraction
             );
             tracing::warn!("scan {}: {w}", meta.id);
             warnings.push(w);

@@ -38,8 +38,9 @@ pub struct Args {
     /// Principal components of the projected candidates (Dense-128, encoder features) [1..=128].
     #[arg(long, default_value_t = 8, value_parser = |s: &str| range::int_in(s, 1, 128))]
     project: usize,
-    /// Only these kinds of evidence (comma-separated: features, dense, logit, logit-attention;
-    /// default: all, chosen by the inner cross-validation).
+    /// Only these kinds of evidence (comma-separated: features, dense, logit, logit-attention,
+    /// logit-position, logit-attention-position, logit-scan, logit-scan-position; default: all, chosen by the inner
+    /// cross-validation).
     #[arg(long, value_delimiter = ',')]
     evidence: Vec<String>,
     /// Inducing points of the GP head [1..=1000].
@@ -94,7 +95,7 @@ pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode
     for e in &a.evidence {
         job.evidence
             .push(detect::evidence::Evidence::parse(e).with_context(|| {
-                format!("--evidence {e}: not one of features, dense, logit, logit-attention")
+                format!("--evidence {e}: not one of features, dense, logit, logit-attention, logit-position, logit-attention-position, logit-scan, logit-scan-position")
             })?);
     }
     let r = detect::adapt::adapt(&job, progress)

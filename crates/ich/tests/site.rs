@@ -1,0 +1,326 @@
+//! `ich adapt` end to end on real scans of a site no model has seen: a few patients of
+//! `../shared/data/ct-ich` written as CT DICOM series at 256² (a port of its `to_dicom.py`: HU
+//! rebuilt from the brain and bone window JPEGs), the imported SA-DMIL baseline adapted on them
+//! by the site command, the report's figures recomputed from its own per-scan predictions by an
+//! independent computation here, and the adapted bundle predicting the site's scans.
+
+mod common;
+
+use common::{ok, s};
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn shared(rel: &str) -> Option<PathBuf> {
+    preprocess::shared_data_or_skip(rel)
+}
+
+fn json(p: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+}
+
+fn gray(p: &Path) -> (Vec<u8>, usize, usize) {
+    let mut d =
+        jpeg_decoder::Decoder::new(std::io::BufReader::new(std::fs::File::open(p).unwrap()));
+    let px = d.decode().unwrap();
+    let info = d.info().unwrap();
+    assert_eq!(
+        info.pixel_format,
+        jpeg_decoder::PixelFormat::L8,
+        "{}",
+        p.display()
+    );
+    (px, info.height as usize, info.width as usize)
+}
+
+/// `to_dicom.py` of the given patients at `size`²: one series per patient, `labels.csv` (scan,
+/// study and series UID, label) and `slice_labels.csv` (scan, SOP instance UID, label). Returns
+/// the patients' scan labels.
+fn ct_ich_dicom(src: &Path, out: &Path, patients: &[u32], size: usize) -> BTreeMap<u32, u8> {
+    let rows = std::fs::read_to_string(src.join("hemorrhage_diagnosis.csv")).unwrap();
+    let rows = rows.trim_start_matches('\u{feff}');
+    let mut slice_label: BTreeMap<(u32, u32), u8> = BTreeMap::new();
+    for line in rows.lines().skip(1) {
+        let f: Vec<u32> = line.split(',').map(|x| x.trim().parse().unwrap()).collect();
+        // PatientNumber, SliceNumber, 5 subtypes, No_Hemorrhage, Fracture
+        slice_label.insert((f[0], f[1]), 1 - f[7] as u8);
+    }
+    let mut scans = String::from("scan,study_instance_uid,series_instance_uid,label,subtypes\n");
+    let mut slices = String::from("scan,sop_instance_uid,label,subtype\n");
+    let mut labels = BTreeMap::new();
+    for &pt in patients {
+        let folder = src.join("Patients_CT").join(format!("{pt:03}"));
+        let scan = format!("ctich_{pt:03}");
+        let (study, series) = (format!("2.25.{}1", pt), format!("2.25.{}2", pt));
+        let dir = out.join(&scan);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut label = 0;
+        for (&(p, n), &y) in slice_label.range((pt, 0)..(pt + 1, 0)) {
+            assert_eq!(p, pt);
+            let (brain, bone) = (
+                folder.join("brain").join(format!("{n}.jpg")),
+                folder.join("bone").join(format!("{n}.jpg")),
+            );
+            if !brain.exists() || !bone.exists() {
+                continue;
+            }
+            let (b, rows, cols) = gray(&brain);
+            let (o, _, _) = gray(&bone);
+            let hu: Vec<f32> = b
+                .iter()
+                .zip(&o)
+                .map(|(&b, &o)| {
+                    if b > 2 && b < 253 {
+                        -20.0 + b as f32 * 120.0 / 255.0
+                    } else {
+                        -900.0 + o as f32 * 3200.0 / 255.0
+                    }
+                })
+                .collect();
+            let hu = preprocess::resample::resize(&hu, rows, cols, size, size);
+            let sop = format!("2.25.{pt}{n:03}3");
+            let slice = preprocess::dicomfile::CtSlice {
+                study_uid: study.clone(),
+                series_uid: series.clone(),
+                sop_uid: sop.clone(),
+                frame_of_reference_uid: format!("2.25.{pt}4"),
+                patient_name: scan.clone(),
+                patient_id: scan.clone(),
+                instance_number: Some(n as i32),
+                position: Some([0.0, 0.0, 5.0 * n as f64]),
+                pixel_spacing: [250.0 / size as f64; 2],
+                rows: size as u16,
+                cols: size as u16,
+                stored: hu
+                    .iter()
+                    .map(|&h| (h.clamp(-1024.0, 3071.0).round() as i32) + 1024)
+                    .collect(),
+                ..Default::default()
+            };
+            std::fs::write(dir.join(format!("{n:03}.dcm")), slice.to_bytes().unwrap()).unwrap();
+            slices.push_str(&format!("{scan},{sop},{y},\n"));
+            label |= y;
+        }
+        scans.push_str(&format!("{scan},{study},{series},{label},\n"));
+        labels.insert(pt, label);
+    }
+    std::fs::write(out.join("labels.csv"), scans).unwrap();
+    std::fs::write(out.join("slice_labels.csv"), slices).unwrap();
+    labels
+}
+
+/// ROC AUC by counting pairs (ties half).
+fn auc(y: &[u8], p: &[f64]) -> f64 {
+    let (mut num, mut den) = (0.0, 0.0);
+    for (i, &yi) in y.iter().enumerate() {
+        for (j, &yj) in y.iter().enumerate() {
+            if yi == 1 && yj == 0 {
+                den += 1.0;
+                num += if p[i] > p[j] {
+                    1.0
+                } else if p[i] == p[j] {
+                    0.5
+                } else {
+                    0.0
+                };
+            }
+        }
+    }
+    num / den
+}
+
+/// Mean Bernoulli log-likelihood, probabilities clipped to [1e-12, 1 − 1e-12] as ich does.
+fn loglik(y: &[u8], p: &[f64]) -> f64 {
+    y.iter()
+        .zip(p)
+        .map(|(&y, &p)| {
+            let p = p.clamp(1e-12, 1.0 - 1e-12);
+            if y == 1 {
+                p.ln()
+            } else {
+                (1.0 - p).ln()
+            }
+        })
+        .sum::<f64>()
+        / y.len() as f64
+}
+
+/// Expected calibration error over 10 equal-width bins (p = 1 in the last).
+fn ece(y: &[u8], p: &[f64]) -> f64 {
+    let mut bins = vec![(0.0, 0.0, 0usize); 10];
+    for (&y, &p) in y.iter().zip(p) {
+        let b = ((p * 10.0) as usize).min(9);
+        bins[b].0 += p;
+        bins[b].1 += y as f64;
+        bins[b].2 += 1;
+    }
+    bins.iter()
+        .filter(|b| b.2 > 0)
+        .map(|b| (b.0 - b.1).abs())
+        .sum::<f64>()
+        / y.len() as f64
+}
+
+fn close(a: f64, b: &serde_json::Value, what: &str) {
+    let b = b.as_f64().unwrap_or_else(|| panic!("{what}: {b}"));
+    assert!((a - b).abs() < 1e-9, "{what}: recomputed {a}, report {b}");
+}
+
+#[test]
+fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
+    let (Some(src), Some(w)) = (shared("ct-ich"), shared("pretrained/sa-dmil")) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (dicom, sa, site) = (
+        tmp.path().join("dicom"),
+        tmp.path().join("sa-dmil"),
+        tmp.path().join("site"),
+    );
+    // six patients with hemorrhage, six without (the first of each in patient order)
+    let patients = [53, 66, 67, 68, 70, 71, 54, 56, 57, 59, 60, 63];
+    let labels = ct_ich_dicom(&src, &dicom, &patients, 256);
+    assert_eq!(labels.values().filter(|&&l| l == 1).count(), 6);
+    ok(&["-q", "import", s(&w.join("baseline.ckpt")), "--out", s(&sa)]);
+    let (l1, l2) = (dicom.join("labels.csv"), dicom.join("slice_labels.csv"));
+    let out = ok(&[
+        "-q",
+        "adapt",
+        "--model",
+        s(&sa),
+        s(&dicom),
+        "--labels",
+        s(&l1),
+        "--labels",
+        s(&l2),
+        "--out",
+        s(&site),
+        "--folds",
+        "3",
+        "--inner-folds",
+        "3",
+        "--inducing",
+        "20",
+        "--samples",
+        "100",
+        "--curve",
+        "6",
+        "--evidence",
+        "logit,logit-scan",
+    ]);
+    assert!(out.contains("12 site scans (6 positive)"), "{out}");
+
+    // the adapted bundle: the head, its evidence, the site's summary and the report, checksummed
+    let m = json(&site.join("manifest.json"));
+    let gp = &m["gp"];
+    assert!(
+        ["logit", "logit-scan"].contains(&gp["evidence"].as_str().unwrap_or("features")),
+        "{gp}"
+    );
+    assert_eq!(gp["ood"], "ood.json");
+    for f in ["gp.json", "ood.json", "adapt.json", "adapt.html"] {
+        let want = detect::bundle::sha256_file(&site.join(f)).unwrap();
+        assert_eq!(m["files"][f], want.as_str(), "{f}");
+    }
+    // the source bundle is left as it was: no head
+    assert!(json(&sa.join("manifest.json"))["gp"].is_null());
+
+    // every scan predicted once, by the fold that held it out; the folds split the patients
+    let r = json(&site.join("adapt.json"));
+    let preds = r["predictions"].as_array().unwrap();
+    assert_eq!(preds.len(), 12);
+    let ids: BTreeSet<&str> = preds.iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), 12);
+    let folds: BTreeSet<u64> = preds.iter().map(|p| p["fold"].as_u64().unwrap()).collect();
+    assert_eq!(folds, BTreeSet::from([0, 1, 2]));
+    assert_eq!(r["chosen_per_fold"].as_array().unwrap().len(), 3);
+
+    // the figures, recomputed here from the predictions
+    let y: Vec<u8> = preds
+        .iter()
+        .map(|p| p["label"].as_u64().unwrap() as u8)
+        .collect();
+    let scan_p: Vec<f64> = preds.iter().map(|p| p["p"][0].as_f64().unwrap()).collect();
+    let cnn_p: Vec<f64> = preds.iter().map(|p| p["cnn"].as_f64().unwrap()).collect();
+    let (mut sy, mut sp, mut cp) = (Vec::new(), Vec::new(), Vec::new());
+    for p in preds {
+        let n = p["slices"].as_array().unwrap().len();
+        assert_eq!(p["slice_labels"].as_array().unwrap().len(), n);
+        assert_eq!(p["cnn_slices"].as_array().unwrap().len(), n);
+        for k in 0..n {
+            sy.push(p["slice_labels"][k].as_u64().unwrap() as u8);
+            let q = &p["slices"][k];
+            let (m, lo, hi) = (
+                q[0].as_f64().unwrap(),
+                q[2].as_f64().unwrap(),
+                q[3].as_f64().unwrap(),
+            );
+            // the interval is of the same draws as the probability
+            assert!(lo <= m + 1e-12 && m <= hi + 1e-12, "{q}");
+            sp.push(m);
+            cp.push(p["cnn_slices"][k].as_f64().unwrap());
+        }
+    }
+    let labelled = sy.len();
+    assert_eq!(r["labelled_slices"].as_u64().unwrap() as usize, labelled);
+    let h = &r["head"];
+    close(auc(&y, &scan_p), &h["scan"]["auc"], "scan AUC");
+    close(
+        loglik(&y, &scan_p),
+        &h["scan"]["log_likelihood"],
+        "scan log-lik",
+    );
+    close(ece(&y, &scan_p), &h["scan"]["ece"], "scan ECE");
+    close(auc(&sy, &sp), &h["slice"]["auc"], "slice AUC");
+    close(
+        loglik(&sy, &sp),
+        &h["slice"]["log_likelihood"],
+        "slice log-lik",
+    );
+    close(ece(&sy, &sp), &h["slice"]["ece"], "slice ECE");
+    close(
+        auc(&y, &cnn_p),
+        &r["cnn"]["scan"]["auc"],
+        "network scan AUC",
+    );
+    close(
+        auc(&sy, &cp),
+        &r["cnn"]["slice"]["auc"],
+        "network slice AUC",
+    );
+    // the imported network on its own calls these real scans positive (docs/BENCHMARKS.md)
+    assert!(
+        cnn_p.iter().filter(|&&p| p >= 0.5).count() >= 10,
+        "{cnn_p:?}"
+    );
+    // the adapted head's scan probabilities are calibrated on the site's labels: not all positive
+    assert!(scan_p.iter().any(|&p| p < 0.5), "{scan_p:?}");
+
+    // the adapted bundle predicts the site's scans; they lie inside what it was fitted on
+    let rep = tmp.path().join("report");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&site),
+        s(&dicom),
+        "--out",
+        s(&rep),
+        "--no-html",
+        "--no-dicom",
+    ]);
+    let pr = json(&rep.join("report.json"));
+    let scans = pr["scans"].as_array().unwrap();
+    assert_eq!(scans.len(), 12);
+    let flagged = scans
+        .iter()
+        .filter(|s| s["out_of_distribution"]["flagged"].as_bool().unwrap())
+        .count();
+    assert!(flagged <= 1, "{flagged} of the site's own scans flagged");
+    assert!(std::fs::read_to_string(rep.join("scans.csv"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .contains("out_of_distribution"));
+}
