@@ -156,7 +156,26 @@ impl Trained {
             let end = (start + ENCODE_CHUNK).min(slices);
             feats.push(self.model.encoder.encode(chunk(start, end)));
         }
-        let h = Tensor::cat(feats, 0);
+        self.outputs_of(Tensor::cat(feats, 0), slices)
+    }
+
+    /// What the network makes of a scan whose slices were encoded already (`[slices][D]`, e.g.
+    /// features extracted once and reused after its attention and classifier changed).
+    pub fn outputs_from_features(&self, features: &[Vec<f32>]) -> Result<ScanOutput> {
+        let d = features.first().map_or(0, Vec::len);
+        if d == 0 || features.iter().any(|f| f.len() != d) {
+            return Err(CnnError::Data(
+                "a scan without slices, or slices with different numbers of features".into(),
+            ));
+        }
+        let flat: Vec<f32> = features.iter().flatten().copied().collect();
+        let h = Tensor::from_data(TensorData::new(flat, [features.len(), d]), &self.device);
+        self.outputs_of(h, features.len())
+    }
+
+    /// Attention, pooling and classifier on encoded slices `[slices, D]`.
+    fn outputs_of(&self, h: Tensor<2>, slices: usize) -> Result<ScanOutput> {
+        let size = self.config.size;
         let d = h.dims()[1];
         let fv = host(h.clone())?;
 

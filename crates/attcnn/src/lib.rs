@@ -11,6 +11,7 @@ pub mod classifier;
 pub mod config;
 pub mod data;
 pub mod encoder;
+pub mod finetune;
 pub mod import;
 pub mod inference;
 pub mod model;

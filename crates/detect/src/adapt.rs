@@ -22,6 +22,7 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use attcnn::finetune::{fine_tune_head, FeatureBag, FineTune, FineTuneLog};
 use attcnn::inference::{ScanOutput, Trained};
 use gphead::calibrate::{mapped_mean, MapFamily, Platt};
 use gphead::metrics::{log_likelihood, Metrics};
@@ -70,6 +71,9 @@ pub struct AdaptJob {
     pub curve: Vec<usize>,
     /// Only these kinds of evidence (empty: all).
     pub evidence: Vec<Evidence>,
+    /// Also cross-validate fine-tuning the network's attention and classifier (encoder frozen)
+    /// on each fold's training scans, and keep it where it helps (`None`: don't try).
+    pub fine_tune: Option<FineTune>,
     pub seed: u64,
     pub backend: Backend,
     pub limits: preprocess::read::Limits,
@@ -90,6 +94,7 @@ impl AdaptJob {
             samples: 300,
             curve: (1..=20).map(|k| 10 * k).collect(),
             evidence: Vec::new(),
+            fine_tune: Some(FineTune::default()),
             seed: 0,
             backend: Backend::Cpu,
             limits: Default::default(),
@@ -331,10 +336,31 @@ pub struct AdaptReport {
     pub head: Figures,
     pub cnn: Figures,
     pub cnn_platt: Figures,
+    /// The same cross-validation with each fold's network fine-tuned first (attention and
+    /// classifier, encoder frozen), and whether the adapted bundle kept it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fine_tune: Option<FineTuneReport>,
     pub learning_curve: Vec<CurvePoint>,
     /// Every test prediction, for checking the figures independently.
     pub predictions: Vec<ScanPred>,
     pub seconds: f64,
+}
+
+/// Fine-tuning, cross-validated.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FineTuneReport {
+    /// Kept: its cross-validated scan log-likelihood beat the head on the network as it came.
+    pub kept: bool,
+    /// The head on the fine-tuned networks' evidence, and the fine-tuned networks alone.
+    pub head: Figures,
+    pub cnn: Figures,
+    /// The head on the network as it came (the same folds), for comparison.
+    pub plain_head: Figures,
+    pub folds: Vec<FineTuneLog>,
+    pub chosen_per_fold: Vec<String>,
+    /// The adapted bundle's own fine-tuning (on every scan), when kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_log: Option<FineTuneLog>,
 }
 
 /// What [`adapt`] produced.
@@ -659,44 +685,63 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
             .filter(|&n| n >= 4 && n < smallest)
             .collect()
     };
+    let variants = if job.fine_tune.is_some() { 2 } else { 1 };
     progress.stage(
         "cross-validation folds",
-        (job.folds * (1 + curve_sizes.len()) + 1) as u64,
+        (variants * job.folds * (1 + curve_sizes.len()) + 1) as u64,
     );
-    let mut preds = Vec::new();
-    let mut fold_choices = Vec::new();
-    let mut chosen_per_fold = Vec::new();
-    let mut curve: Vec<Vec<ScanPred>> = vec![Vec::new(); curve_sizes.len()];
-    for (f, test_idx) in folds.iter().enumerate() {
-        let seed = job.seed.wrapping_add(1000 * (f as u64 + 1));
-        let train_idx: Vec<usize> = (0..scans.len()).filter(|i| !test_idx.contains(i)).collect();
-        let train: Vec<&SiteScan> = train_idx.iter().map(|&i| &scans[i]).collect();
-        let test: Vec<&SiteScan> = test_idx.iter().map(|&i| &scans[i]).collect();
-        let (fitted, choices) = ctx.choose_and_fit(&train, seed)?;
-        tracing::info!(
-            "fold {}: chose {} ({} training scans)",
-            f + 1,
-            fitted.candidate.name(),
-            train.len()
-        );
-        chosen_per_fold.push(fitted.candidate.name());
-        fold_choices.push(choices);
-        let platt = cnn_platt(&train, job.inner_folds, seed);
-        preds.extend(predict(&fitted, &test, platt, f, job.samples, seed)?);
-        progress.inc(1);
-        for (c, &n) in curve_sizes.iter().enumerate() {
-            if let Some(sub) = subsample(&scans, &train_idx, n, seed.wrapping_add(n as u64)) {
-                let sub: Vec<&SiteScan> = sub.iter().map(|&i| &scans[i]).collect();
-                let g = ctx.refit(fitted.candidate, &sub, seed)?;
-                let platt = cnn_platt(&sub, job.inner_folds, seed);
-                curve[c].extend(predict(&g, &test, platt, f, job.samples, seed)?);
-            }
-            progress.inc(1);
+    let tune = Tune {
+        net: &net,
+        weights: source.weights(),
+        job,
+    };
+    let plain = cross_validate(&ctx, &scans, &folds, &curve_sizes, None, job, progress)?;
+    let tuned = match &job.fine_tune {
+        Some(_) => Some(cross_validate(
+            &ctx,
+            &scans,
+            &folds,
+            &curve_sizes,
+            Some(&tune),
+            job,
+            progress,
+        )?),
+        None => None,
+    };
+    // fine-tuning is kept only where the cross-validated scan log-likelihood says it helps
+    let plain_ll = score(&plain.preds, Who::Head).scan.log_likelihood;
+    let keep_tuned = tuned
+        .as_ref()
+        .is_some_and(|t| score(&t.preds, Who::Head).scan.log_likelihood > plain_ll);
+    let fine_tune = tuned.as_ref().map(|t| FineTuneReport {
+        kept: keep_tuned,
+        head: score(&t.preds, Who::Head),
+        cnn: score(&t.preds, Who::Cnn),
+        plain_head: score(&plain.preds, Who::Head),
+        folds: t.logs.clone(),
+        chosen_per_fold: t.chosen_per_fold.clone(),
+        final_log: None,
+    });
+    // the network as it came, on the same folds (its outputs do not depend on the variant):
+    // the report's network figures and every prediction's network fields are its
+    let (cnn, cnn_platt) = (
+        score(&plain.preds, Who::Cnn),
+        score(&plain.preds, Who::CnnPlatt),
+    );
+    let tuned = tuned.map(|mut t| {
+        network_fields_from(&mut t.preds, &plain.preds);
+        for (c, p) in t.curve.iter_mut().zip(&plain.curve) {
+            network_fields_from(c, p);
         }
-    }
+        t
+    });
+    let cv = match (keep_tuned, tuned) {
+        (true, Some(t)) => t,
+        _ => plain,
+    };
     let learning_curve = curve_sizes
         .iter()
-        .zip(&curve)
+        .zip(&cv.curve)
         .filter(|(_, p)| p.len() == scans.len())
         .map(|(&n, p)| CurvePoint {
             scans: n,
@@ -705,9 +750,20 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         })
         .collect();
 
-    // the adapted bundle's head: chosen and fitted on every scan
+    // the adapted bundle: fine-tuned on every scan when that was kept, then its head chosen and
+    // fitted on every scan
     let all: Vec<&SiteScan> = scans.iter().collect();
-    let (fitted, final_choices) = ctx.choose_and_fit(&all, job.seed)?;
+    let (final_net, final_scans, final_log) = if keep_tuned {
+        let (n, s, log) = tune.run(&all, &scans, job.seed)?;
+        (Some(n), Some(s), Some(log))
+    } else {
+        (None, None, None)
+    };
+    let final_all: Vec<&SiteScan> = match &final_scans {
+        Some(s) => s.iter().collect(),
+        None => all,
+    };
+    let (fitted, final_choices) = ctx.choose_and_fit(&final_all, job.seed)?;
     progress.inc(1);
     progress.done();
     let ood = OodSummary::fit(
@@ -717,7 +773,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
             .collect::<Vec<_>>(),
         job.seed,
     )?;
-    let head = score(&preds, Who::Head);
+    let head = score(&cv.preds, Who::Head);
     let report = AdaptReport {
         tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
         created: rfc3339(std::time::SystemTime::now()),
@@ -735,19 +791,173 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         inner_folds: job.inner_folds,
         seed: job.seed,
         candidates: candidates.iter().map(Candidate::name).collect(),
-        fold_choices,
-        chosen_per_fold,
+        fold_choices: cv.fold_choices,
+        chosen_per_fold: cv.chosen_per_fold,
         final_choices,
         chosen: fitted.candidate.name(),
-        cnn: score(&preds, Who::Cnn),
-        cnn_platt: score(&preds, Who::CnnPlatt),
+        cnn,
+        cnn_platt,
         head,
+        fine_tune: fine_tune.map(|f| FineTuneReport {
+            final_log: final_log.clone(),
+            ..f
+        }),
         learning_curve,
-        predictions: preds,
+        predictions: cv.preds,
         seconds: t0.elapsed().as_secs_f64(),
     };
-    write_bundle(job, &source, &scans, &fitted, &ood, &report)?;
+    write_bundle(
+        job,
+        &source,
+        final_scans.as_deref().unwrap_or(&scans),
+        &fitted,
+        &ood,
+        &report,
+        final_net.as_ref(),
+    )?;
     Ok(Adapted { report, skipped })
+}
+
+/// Copies the network's fields (raw and Platt-mapped) of `from` into the predictions of the same
+/// scans in `to`.
+fn network_fields_from(to: &mut [ScanPred], from: &[ScanPred]) {
+    let by_id: std::collections::HashMap<&str, &ScanPred> =
+        from.iter().map(|p| (p.id.as_str(), p)).collect();
+    for p in to {
+        if let Some(q) = by_id.get(p.id.as_str()) {
+            p.cnn = q.cnn;
+            p.cnn_slices = q.cnn_slices.clone();
+            p.cnn_platt = q.cnn_platt;
+            p.cnn_platt_slices = q.cnn_platt_slices.clone();
+        }
+    }
+}
+
+/// Fine-tuning of the network's attention and classifier on some of the site's scans.
+struct Tune<'a> {
+    net: &'a Trained,
+    weights: PathBuf,
+    job: &'a AdaptJob,
+}
+
+impl Tune<'_> {
+    /// Fine-tunes on `train` (a stratified fifth held out for early stopping), then gives every
+    /// scan of `all` as the fine-tuned network sees it (the encoder is frozen: same features).
+    fn run(
+        &self,
+        train: &[&SiteScan],
+        all: &[SiteScan],
+        seed: u64,
+    ) -> Result<(Trained, Vec<SiteScan>, FineTuneLog)> {
+        let ft = self.job.fine_tune.clone().unwrap_or_default();
+        let labels: Vec<u8> = train.iter().map(|s| s.label).collect();
+        let (t, v) = milbase::stratified_holdout(&labels, 0.2, seed)
+            .map_err(|e| Error::Invalid(e.to_string()))?;
+        let bags = |idx: &[usize]| -> Vec<FeatureBag> {
+            idx.iter()
+                .map(|&i| FeatureBag {
+                    features: &train[i].out.features,
+                    label: train[i].label,
+                })
+                .collect()
+        };
+        let (net, log) = fine_tune_head(
+            self.net,
+            &self.weights,
+            &bags(&t),
+            &bags(&v),
+            &FineTune { seed, ..ft },
+        )?;
+        let scans = all
+            .iter()
+            .map(|s| {
+                Ok(SiteScan {
+                    id: s.id.clone(),
+                    label: s.label,
+                    slice_labels: s.slice_labels.clone(),
+                    out: net
+                        .outputs_from_features(&s.out.features)
+                        .map_err(|e| Error::scan(&s.id, e))?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok((net, scans, log))
+    }
+}
+
+/// One nested cross-validation's results.
+struct Cv {
+    preds: Vec<ScanPred>,
+    fold_choices: Vec<Vec<Choice>>,
+    chosen_per_fold: Vec<String>,
+    curve: Vec<Vec<ScanPred>>,
+    logs: Vec<FineTuneLog>,
+}
+
+/// The nested cross-validation over `folds`; with `tune`, each fold's network is first
+/// fine-tuned on the fold's training scans.
+fn cross_validate(
+    ctx: &Ctx,
+    scans: &[SiteScan],
+    folds: &[Vec<usize>],
+    curve_sizes: &[usize],
+    tune: Option<&Tune>,
+    job: &AdaptJob,
+    progress: &dyn Progress,
+) -> Result<Cv> {
+    let mut cv = Cv {
+        preds: Vec::new(),
+        fold_choices: Vec::new(),
+        chosen_per_fold: Vec::new(),
+        curve: vec![Vec::new(); curve_sizes.len()],
+        logs: Vec::new(),
+    };
+    for (f, test_idx) in folds.iter().enumerate() {
+        let seed = job.seed.wrapping_add(1000 * (f as u64 + 1));
+        let train_idx: Vec<usize> = (0..scans.len()).filter(|i| !test_idx.contains(i)).collect();
+        let tuned = match tune {
+            Some(t) => {
+                let train: Vec<&SiteScan> = train_idx.iter().map(|&i| &scans[i]).collect();
+                let (_, s, log) = t.run(&train, scans, seed)?;
+                tracing::info!(
+                    "fold {}: fine-tuned, validation loss {:.4} → {:.4} (epoch {})",
+                    f + 1,
+                    log.valid_loss_before,
+                    log.valid_loss,
+                    log.best_epoch
+                );
+                cv.logs.push(log);
+                Some(s)
+            }
+            None => None,
+        };
+        let scans: &[SiteScan] = tuned.as_deref().unwrap_or(scans);
+        let train: Vec<&SiteScan> = train_idx.iter().map(|&i| &scans[i]).collect();
+        let test: Vec<&SiteScan> = test_idx.iter().map(|&i| &scans[i]).collect();
+        let (fitted, choices) = ctx.choose_and_fit(&train, seed)?;
+        tracing::info!(
+            "fold {}: chose {} ({} training scans)",
+            f + 1,
+            fitted.candidate.name(),
+            train.len()
+        );
+        cv.chosen_per_fold.push(fitted.candidate.name());
+        cv.fold_choices.push(choices);
+        let platt = cnn_platt(&train, job.inner_folds, seed);
+        cv.preds
+            .extend(predict(&fitted, &test, platt, f, job.samples, seed)?);
+        progress.inc(1);
+        for (c, &n) in curve_sizes.iter().enumerate() {
+            if let Some(sub) = subsample(scans, &train_idx, n, seed.wrapping_add(n as u64)) {
+                let sub: Vec<&SiteScan> = sub.iter().map(|&i| &scans[i]).collect();
+                let g = ctx.refit(fitted.candidate, &sub, seed)?;
+                let platt = cnn_platt(&sub, job.inner_folds, seed);
+                cv.curve[c].extend(predict(&g, &test, platt, f, job.samples, seed)?);
+            }
+            progress.inc(1);
+        }
+    }
+    Ok(cv)
 }
 
 /// A digest of the site's evidence (ids, labels, every feature), standing for the features
@@ -773,6 +983,7 @@ fn write_bundle(
     fitted: &Fitted,
     ood: &OodSummary,
     report: &AdaptReport,
+    tuned: Option<&Trained>,
 ) -> Result<()> {
     let json = serde_json::to_vec_pretty(report).map_err(|e| Error::Invalid(e.to_string()))?;
     let html = crate::html::page(
@@ -782,6 +993,11 @@ fn write_bundle(
     let ood = serde_json::to_vec_pretty(ood).map_err(|e| Error::Invalid(e.to_string()))?;
     let csv = crate::fit::trace_csv(&fitted.output)?;
     let mut b = source.copy_to(&job.out)?;
+    if let Some(net) = tuned {
+        // the fine-tuned weights replace the copy's; the manifest's checksums follow below
+        attcnn::training::save_atomic(net.model().clone(), &b.weights())?;
+        b.manifest.cnn.fine_tuned = report.fine_tune.as_ref().and_then(|f| f.final_log.clone());
+    }
     let model = &fitted.output.model;
     let pos = scans.iter().filter(|s| s.label == 1).count();
     let part = GpPart {
@@ -874,7 +1090,7 @@ scan that took part in the choice. ECE with its floor (what a perfectly calibrat
 show on as many scans) and the p-value of calibration (small: miscalibrated beyond noise).</p>\
 <table>{head}<tr><td class=\"l\">adapted head ({})</td>{}</tr>\
 <tr><td class=\"l\">network alone</td>{}</tr>\
-<tr><td class=\"l\">network + Platt map on scan labels</td>{}</tr></table>\
+<tr><td class=\"l\">network + Platt map on scan labels</td>{}</tr>{}</table>\
 <p class=\"note\">Adapted bundle: <code>{}</code>, head on <b>{}</b>; chosen per fold: {}.</p>",
         r.scans,
         r.positive_scans,
@@ -886,6 +1102,15 @@ show on as many scans) and the p-value of calibration (small: miscalibrated beyo
         metric_cells(&r.head),
         metric_cells(&r.cnn),
         metric_cells(&r.cnn_platt),
+        r.fine_tune.as_ref().map_or(String::new(), |f| format!(
+            "<tr><td class=\"l\">head on the network as it came</td>{}</tr>\
+<tr><td class=\"l\">head on the fine-tuned network{}</td>{}</tr>\
+<tr><td class=\"l\">fine-tuned network alone</td>{}</tr>",
+            metric_cells(&f.plain_head),
+            if f.kept { " (kept)" } else { " (not kept)" },
+            metric_cells(&f.head),
+            metric_cells(&f.cnn)
+        )),
         esc(&r.bundle),
         esc(&r.chosen),
         esc(&r.chosen_per_fold.join(", "))

@@ -128,6 +128,10 @@ pub struct CnnPart {
     /// Where imported weights came from (`ich import`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<Imported>,
+    /// When `ich adapt` fine-tuned the attention and classifier on a site's scans (the encoder
+    /// frozen): its validation losses and epochs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fine_tuned: Option<attcnn::finetune::FineTuneLog>,
     /// Without a GP head, DICOM goes to the network as unquantised float windows (datasets still
     /// store bytes, and a head fitted on their features gets bytes from DICOM too).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -373,6 +377,7 @@ impl Bundle {
                 dim: cnn.model.dim,
                 size: cnn.model.size,
                 training: Some(training),
+                fine_tuned: None,
                 validation: Some(CnnValidation {
                     best_epoch,
                     epochs_run: log.len(),
@@ -412,6 +417,7 @@ impl Bundle {
                 size: cnn.model.size,
                 training: None,
                 validation: None,
+                fine_tuned: None,
                 imported: Some(imported),
                 float_input: true,
             },

@@ -223,10 +223,22 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
         assert_eq!(m["files"][f], want.as_str(), "{f}");
     }
     // the source bundle is left as it was: no head
-    assert!(json(&sa.join("manifest.json"))["gp"].is_null());
+    let src_m = json(&sa.join("manifest.json"));
+    assert!(src_m["gp"].is_null());
+    // fine-tuning was cross-validated beside the network as it came; the bundle carries the
+    // fine-tuned weights exactly when the report says it was kept
+    let r = json(&site.join("adapt.json"));
+    let kept = r["fine_tune"]["kept"].as_bool().unwrap();
+    let same_weights = m["files"]["model.bpk"] == src_m["files"]["model.bpk"];
+    assert_eq!(kept, !same_weights, "kept {kept}");
+    assert_eq!(kept, !m["cnn"]["fine_tuned"].is_null());
+    let (t, p) = (&r["fine_tune"]["head"], &r["fine_tune"]["plain_head"]);
+    let better = t["scan"]["log_likelihood"].as_f64().unwrap()
+        > p["scan"]["log_likelihood"].as_f64().unwrap();
+    assert_eq!(kept, better);
+    assert_eq!(&r["head"], if kept { t } else { p });
 
     // every scan predicted once, by the fold that held it out; the folds split the patients
-    let r = json(&site.join("adapt.json"));
     let preds = r["predictions"].as_array().unwrap();
     assert_eq!(preds.len(), 12);
     let ids: BTreeSet<&str> = preds.iter().map(|p| p["id"].as_str().unwrap()).collect();

@@ -60,6 +60,18 @@ pub struct Args {
         default_value = "10,20,30,40,50,60,80,100,150,200"
     )]
     curve: Vec<usize>,
+    /// Do not try fine-tuning the network's attention and classifier on the site's scans
+    /// (by default it is cross-validated beside the network as it came, and kept where the
+    /// cross-validated scan log-likelihood says it helps).
+    #[arg(long)]
+    no_fine_tune: bool,
+    /// Fine-tuning: epochs at most (early stopping on a fifth of each fold's training scans)
+    /// [1..=1000].
+    #[arg(long, default_value_t = 60, value_parser = |s: &str| range::int_in(s, 1, 1000))]
+    fine_tune_epochs: usize,
+    /// Fine-tuning: Adam's learning rate (0, 1].
+    #[arg(long, default_value_t = 1e-4, value_parser = range::rate)]
+    fine_tune_lr: f64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
     #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
@@ -87,6 +99,11 @@ pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode
     job.samples = a.samples;
     job.curve = a.curve.iter().copied().filter(|&n| n > 0).collect();
     job.seed = a.seed;
+    job.fine_tune = (!a.no_fine_tune).then(|| attcnn::finetune::FineTune {
+        epochs: a.fine_tune_epochs,
+        lr: a.fine_tune_lr,
+        ..Default::default()
+    });
     job.backend = a.device.into();
     job.limits = preprocess::read::Limits {
         max_file_bytes: (a.max_file_mib as u64) << 20,
@@ -129,6 +146,17 @@ pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode
     line("adapted head", &rep.head);
     line("network alone", &rep.cnn);
     line("network + Platt", &rep.cnn_platt);
+    if let Some(f) = &rep.fine_tune {
+        line("head, network as it came", &f.plain_head);
+        line("head, fine-tuned network", &f.head);
+        line("fine-tuned network alone", &f.cnn);
+        println!(
+            "fine-tuning {} (cross-validated scan log-likelihood {:.3} against {:.3} without)",
+            if f.kept { "kept" } else { "not kept" },
+            f.head.scan.log_likelihood,
+            f.plain_head.scan.log_likelihood
+        );
+    }
     for c in &rep.learning_curve {
         line(&format!("head on {} scans", c.scans), &c.head);
     }

@@ -26,6 +26,11 @@ pub fn open_fraction(s: &str) -> Result<f64, String> {
     float_in(s, |v| v > 0.0 && v < 1.0, "within (0, 1)")
 }
 
+/// A learning rate in (0, 1].
+pub fn rate(s: &str) -> Result<f64, String> {
+    float_in(s, |v| v > 0.0 && v <= 1.0, "within (0, 1]")
+}
+
 /// A probability in [0, 1].
 pub fn probability(s: &str) -> Result<f64, String> {
     float_in(s, |v| (0.0..=1.0).contains(&v), "within [0, 1]")
