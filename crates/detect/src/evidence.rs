@@ -362,14 +362,15 @@ impl OodSummary {
         {
             return Err("the out-of-distribution summary's shapes do not agree".into());
         }
-        if !finite(&self.mean)
-            || !finite(&self.components)
-            || !self.scale.iter().all(|s| s.is_finite() && *s > 0.0)
-            || !self.variance.iter().all(|s| s.is_finite() && *s > 0.0)
-            || !(self.residual.is_finite() && self.residual > 0.0)
-            || !(self.threshold.is_finite() && self.threshold > 0.0)
-            || !(self.scan_threshold.is_finite() && self.scan_threshold > 0.0)
-        {
+        let positive = |v: f64| v.is_finite() && v > 0.0;
+        let valid = finite(&self.mean)
+            && finite(&self.components)
+            && self.scale.iter().all(|&s| positive(s))
+            && self.variance.iter().all(|&s| positive(s))
+            && [self.residual, self.threshold, self.scan_threshold]
+                .into_iter()
+                .all(positive);
+        if !valid {
             return Err("the out-of-distribution summary holds invalid numbers".into());
         }
         Ok(())

@@ -354,6 +354,7 @@ mod tests {
                 positive: false,
                 uncertain: true,
                 cnn_probability: 0.5,
+                out_of_distribution: None,
                 positive_slices: 0,
                 uncertain_slices: 1,
                 label: None,

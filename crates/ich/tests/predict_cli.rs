@@ -61,9 +61,12 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
             0.0 <= lo && lo <= p && p <= hi && hi <= 1.0,
             "{lo} {p} {hi}"
         );
+        // uncertain: the interval across 0.5, a large sd, or outside the training slices
+        let ood = js["out_of_distribution"]["flagged"].as_bool().unwrap();
+        assert_eq!(row["out_of_distribution"], if ood { "1" } else { "0" });
         assert_eq!(
             row["uncertain"] == "1",
-            (lo < 0.5 && 0.5 <= hi) || f(&row["sd"]) >= 0.1
+            (lo < 0.5 && 0.5 <= hi) || f(&row["sd"]) >= 0.1 || ood
         );
         // its slices, in z order, agree with slices.csv
         let sl = js["slices"].as_array().unwrap();
@@ -128,6 +131,57 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
         let p = m["ece_p_value"].as_f64().unwrap();
         assert!((1.0 / 201.0 - 1e-12..=1.0).contains(&p), "{set}: {m}");
         assert!(m["ece_floor"].as_f64().unwrap() >= 0.0);
+    }
+    // held-out scans of the training distribution are rarely flagged as outside it (≤ 5 %)...
+    let flagged = |scans: &[serde_json::Value]| {
+        scans
+            .iter()
+            .filter(|s| s["out_of_distribution"]["flagged"].as_bool().unwrap())
+            .count()
+    };
+    assert!(flagged(scans) <= 2, "{} of 48 flagged", flagged(scans));
+    // ...real head CT of a hospital (ct-ich) is: the bundle never saw anything like it
+    let Some(src) = preprocess::shared_data_or_skip("ct-ich") else {
+        return;
+    };
+    let real = tmp.path().join("ct-ich");
+    common::ct_ich_dicom(&src, &real, &[53, 66, 67, 68, 70, 54, 56, 57, 59, 60], 256);
+    let rep2 = tmp.path().join("on-ct-ich");
+    let text = ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&out.join("model")),
+        s(&real),
+        "--out",
+        s(&rep2),
+        "--no-html",
+        "--no-dicom",
+    ]);
+    let r2: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(rep2.join("report.json")).unwrap()).unwrap();
+    let real_scans = r2["scans"].as_array().unwrap();
+    assert_eq!(real_scans.len(), 10);
+    assert!(
+        flagged(real_scans) >= 9,
+        "{} of 10 flagged",
+        flagged(real_scans)
+    );
+    assert!(text.contains("out of distribution"), "{text}");
+    for sc in real_scans
+        .iter()
+        .filter(|s| s["out_of_distribution"]["flagged"] == true)
+    {
+        // flagged means uncertain, for the scan and every slice, and the page says why
+        assert_eq!(sc["uncertain"], true);
+        assert!(sc["slices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["uncertain"] == true));
+        assert!(sc["warnings"]
+            .to_string()
+            .contains("outside what the model was fitted on"));
     }
 }
 

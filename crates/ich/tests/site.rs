@@ -6,9 +6,9 @@
 
 mod common;
 
-use common::{ok, s};
+use common::{ct_ich_dicom, ok, s};
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn shared(rel: &str) -> Option<PathBuf> {
@@ -17,96 +17,6 @@ fn shared(rel: &str) -> Option<PathBuf> {
 
 fn json(p: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
-}
-
-fn gray(p: &Path) -> (Vec<u8>, usize, usize) {
-    let mut d =
-        jpeg_decoder::Decoder::new(std::io::BufReader::new(std::fs::File::open(p).unwrap()));
-    let px = d.decode().unwrap();
-    let info = d.info().unwrap();
-    assert_eq!(
-        info.pixel_format,
-        jpeg_decoder::PixelFormat::L8,
-        "{}",
-        p.display()
-    );
-    (px, info.height as usize, info.width as usize)
-}
-
-/// `to_dicom.py` of the given patients at `size`²: one series per patient, `labels.csv` (scan,
-/// study and series UID, label) and `slice_labels.csv` (scan, SOP instance UID, label). Returns
-/// the patients' scan labels.
-fn ct_ich_dicom(src: &Path, out: &Path, patients: &[u32], size: usize) -> BTreeMap<u32, u8> {
-    let rows = std::fs::read_to_string(src.join("hemorrhage_diagnosis.csv")).unwrap();
-    let rows = rows.trim_start_matches('\u{feff}');
-    let mut slice_label: BTreeMap<(u32, u32), u8> = BTreeMap::new();
-    for line in rows.lines().skip(1) {
-        let f: Vec<u32> = line.split(',').map(|x| x.trim().parse().unwrap()).collect();
-        // PatientNumber, SliceNumber, 5 subtypes, No_Hemorrhage, Fracture
-        slice_label.insert((f[0], f[1]), 1 - f[7] as u8);
-    }
-    let mut scans = String::from("scan,study_instance_uid,series_instance_uid,label,subtypes\n");
-    let mut slices = String::from("scan,sop_instance_uid,label,subtype\n");
-    let mut labels = BTreeMap::new();
-    for &pt in patients {
-        let folder = src.join("Patients_CT").join(format!("{pt:03}"));
-        let scan = format!("ctich_{pt:03}");
-        let (study, series) = (format!("2.25.{}1", pt), format!("2.25.{}2", pt));
-        let dir = out.join(&scan);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut label = 0;
-        for (&(p, n), &y) in slice_label.range((pt, 0)..(pt + 1, 0)) {
-            assert_eq!(p, pt);
-            let (brain, bone) = (
-                folder.join("brain").join(format!("{n}.jpg")),
-                folder.join("bone").join(format!("{n}.jpg")),
-            );
-            if !brain.exists() || !bone.exists() {
-                continue;
-            }
-            let (b, rows, cols) = gray(&brain);
-            let (o, _, _) = gray(&bone);
-            let hu: Vec<f32> = b
-                .iter()
-                .zip(&o)
-                .map(|(&b, &o)| {
-                    if b > 2 && b < 253 {
-                        -20.0 + b as f32 * 120.0 / 255.0
-                    } else {
-                        -900.0 + o as f32 * 3200.0 / 255.0
-                    }
-                })
-                .collect();
-            let hu = preprocess::resample::resize(&hu, rows, cols, size, size);
-            let sop = format!("2.25.{pt}{n:03}3");
-            let slice = preprocess::dicomfile::CtSlice {
-                study_uid: study.clone(),
-                series_uid: series.clone(),
-                sop_uid: sop.clone(),
-                frame_of_reference_uid: format!("2.25.{pt}4"),
-                patient_name: scan.clone(),
-                patient_id: scan.clone(),
-                instance_number: Some(n as i32),
-                position: Some([0.0, 0.0, 5.0 * n as f64]),
-                pixel_spacing: [250.0 / size as f64; 2],
-                rows: size as u16,
-                cols: size as u16,
-                stored: hu
-                    .iter()
-                    .map(|&h| (h.clamp(-1024.0, 3071.0).round() as i32) + 1024)
-                    .collect(),
-                ..Default::default()
-            };
-            std::fs::write(dir.join(format!("{n:03}.dcm")), slice.to_bytes().unwrap()).unwrap();
-            slices.push_str(&format!("{scan},{sop},{y},\n"));
-            label |= y;
-        }
-        scans.push_str(&format!("{scan},{study},{series},{label},\n"));
-        labels.insert(pt, label);
-    }
-    std::fs::write(out.join("labels.csv"), scans).unwrap();
-    std::fs::write(out.join("slice_labels.csv"), slices).unwrap();
-    labels
 }
 
 /// ROC AUC by counting pairs (ties half).

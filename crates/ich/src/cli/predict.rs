@@ -140,8 +140,22 @@ fn print_summary(r: &Report, t: &Timing, out: &Path) {
     let pos = r.scans.iter().filter(|s| s.positive).count();
     let unc = r.scans.iter().filter(|s| s.uncertain).count();
     let slices: usize = r.scans.iter().map(|s| s.n_slices).sum();
+    // scans checked against the bundle's training slices, and those flagged outside them
+    let checked: Vec<bool> = r
+        .scans
+        .iter()
+        .filter_map(|s| s.out_of_distribution.map(|o| o.flagged))
+        .collect();
+    let ood = if checked.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", {} out of distribution",
+            checked.iter().filter(|&&f| f).count()
+        )
+    };
     println!(
-        "{} scans ({slices} slices): {pos} positive, {unc} uncertain; {} skipped input(s)",
+        "{} scans ({slices} slices): {pos} positive, {unc} uncertain{ood}; {} skipped input(s)",
         r.scans.len(),
         r.skipped.len()
     );
