@@ -74,6 +74,47 @@ pub fn stays_inside(rel: &str) -> bool {
             .all(|c| matches!(c, std::path::Component::Normal(_)))
 }
 
+/// Creates `dir`, a folder under the output folder `root`, refusing to write through a link:
+/// every component between `root` and `dir` must be a real folder, not a symbolic link planted
+/// there (a link in an output folder would send results to its target, outside the folder the
+/// user named). `root` itself is the user's choice and may be a link.
+pub fn create_dir_under(root: &Path, dir: &Path) -> io::Result<()> {
+    fs::create_dir_all(root)?;
+    let rel = dir.strip_prefix(root).map_err(|_| {
+        io::Error::other(format!(
+            "{} is not inside the output folder {}",
+            dir.display(),
+            root.display()
+        ))
+    })?;
+    let mut p = root.to_path_buf();
+    for c in rel.components() {
+        p.push(c);
+        match fs::symlink_metadata(&p) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(io::Error::other(format!(
+                    "{} is a symbolic link or not a folder: results are not written through it \
+                     (remove it or give another output folder)",
+                    p.display()
+                )))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::create_dir(&p) {
+                Ok(()) => {}
+                // another writer made it meanwhile; checked again on the next run of the loop
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    if !fs::symlink_metadata(&p)?.is_dir() {
+                        return Err(io::Error::other(format!("{} is not a folder", p.display())));
+                    }
+                }
+                Err(e) => return Err(e),
+            },
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// Writes `bytes` to `path` atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_atomic_with(path, |tmp| {
@@ -102,6 +143,32 @@ where
 
 #[cfg(test)]
 mod tests {
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_planted_in_the_output_folder_is_not_written_through() {
+        let t = tempfile::tempdir().unwrap();
+        let (out, elsewhere) = (t.path().join("out"), t.path().join("elsewhere"));
+        fs::create_dir_all(&out).unwrap();
+        fs::create_dir_all(&elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, out.join("dicom")).unwrap();
+        let e = create_dir_under(&out, &out.join("dicom").join("scan1")).unwrap_err();
+        assert!(e.to_string().contains("symbolic link"), "{e}");
+        // nothing was made behind the link
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+        // a file where a folder should be is refused too; real folders are made
+        fs::write(out.join("scans"), b"x").unwrap();
+        assert!(create_dir_under(&out, &out.join("scans")).is_err());
+        create_dir_under(&out, &out.join("pages").join("a")).unwrap();
+        assert!(out.join("pages").join("a").is_dir());
+        // the output folder itself may be a link (the user named it)
+        std::os::unix::fs::symlink(&elsewhere, t.path().join("link-out")).unwrap();
+        create_dir_under(
+            &t.path().join("link-out"),
+            &t.path().join("link-out").join("x"),
+        )
+        .unwrap();
+    }
     use super::*;
 
     #[test]

@@ -1,6 +1,7 @@
 //! `milbase`: the small pieces every stage of `ich` shares, written once.
 //!
 //! - [`atomic`]: write a file so that a reader sees the old or the new content, never half;
+//! - [`bounded`]: read a file only when it is a regular file under a size ceiling;
 //! - [`auc`]: ROC AUC (Mann–Whitney, ties count one half);
 //! - [`split`]: seeded stratified hold-outs and folds of bags;
 //! - [`progress`]: the one progress trait that preprocessing, training and prediction report to.
@@ -10,6 +11,7 @@
 
 pub mod atomic;
 pub mod auc;
+pub mod bounded;
 pub mod progress;
 pub mod split;
 

@@ -9,7 +9,6 @@
 //! Channel `c` of `x` is `round(255 · window_c(HU))`; slices are in z order (inferior → superior for
 //! axial scans).
 
-use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -49,6 +48,29 @@ impl Default for PreprocessConfig {
 }
 
 impl PreprocessConfig {
+    /// Checks values a hand-edited or hostile manifest may hold: size within 16..=4096, a known
+    /// filter, windows of finite level and positive finite width.
+    pub fn validate(&self) -> std::result::Result<(), String> {
+        if !(16..=4096).contains(&self.size) {
+            return Err(format!("slice size {} is not within 16..=4096", self.size));
+        }
+        if !["triangle", "bilinear"].contains(&self.filter.as_str()) {
+            return Err(format!(
+                "resampling filter {:?} is not triangle or bilinear",
+                self.filter
+            ));
+        }
+        for w in self.windows.0 {
+            if !(w.level.is_finite() && w.width.is_finite() && w.width > 0.0) {
+                return Err(format!(
+                    "window {}/{} needs a finite level and a positive finite width",
+                    w.level, w.width
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The preprocessing the published SA-DMIL weights expect (Wu et al.'s notebook): 512²,
     /// brain `clip(HU, 0, 80)/80`, subdural `(clip(HU, −20, 180) + 20)/200`, soft
     /// `(clip(HU, 15, 45) − 15)/30` (windows 40/80, 80/200, 30/30), OpenCV's bilinear resize
@@ -162,7 +184,8 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
 
 /// Reads JSON.
 pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
-    let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = milbase::bounded::read_regular(path, milbase::bounded::MAX_JSON)
+        .map_err(|e| Error::io(path, e))?;
     serde_json::from_slice(&bytes).map_err(|e| Error::format(path, e.to_string()))
 }
 
@@ -281,7 +304,7 @@ pub fn write_npz_with(path: &Path, shape: &[usize], data: &[u8], compress: bool)
 
 /// Reads array `x` of an `.npz` written by [`write_npz`] (or by `numpy.savez`).
 pub fn read_npz(path: &Path, max_bytes: u64) -> Result<(Vec<usize>, Vec<u8>)> {
-    let f = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let (f, _) = milbase::bounded::open_regular(path, u64::MAX).map_err(|e| Error::io(path, e))?;
     let mut zip = zip::ZipArchive::new(std::io::BufReader::new(f))
         .map_err(|e| Error::format(path, e.to_string()))?;
     let entry = zip
@@ -514,7 +537,7 @@ mod tests {
         assert_eq!(shape, vec![2, 3, 4, 4]);
         assert_eq!(back, data);
         // no temporary file is left behind
-        let names: Vec<_> = fs::read_dir(dir.path())
+        let names: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();

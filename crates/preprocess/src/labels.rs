@@ -63,10 +63,14 @@ impl Labels {
 
     /// Loads one labels file, detecting its kind from the header.
     pub fn load(&mut self, path: &Path) -> Result<()> {
-        let mut rdr = csv::ReaderBuilder::new()
-            .trim(csv::Trim::All)
-            .from_path(path)
-            .map_err(|e| Error::format(path, e.to_string()))?;
+        let mut rdr =
+            csv::ReaderBuilder::new()
+                .trim(csv::Trim::All)
+                .from_reader(std::io::BufReader::new(
+                    milbase::bounded::open_regular(path, milbase::bounded::MAX_TABLE)
+                        .map_err(|e| Error::format(path, e.to_string()))?
+                        .0,
+                ));
         let headers = rdr
             .headers()
             .map_err(|e| Error::format(path, e.to_string()))?
@@ -116,7 +120,13 @@ impl Labels {
             match kind {
                 Kind::Scan { series, label } => {
                     let l = parse_label(path, line, get(label)?)?;
-                    self.scans.insert(get(series)?.to_string(), l);
+                    let key = get(series)?;
+                    if let Some(&before) = self.scans.get(key) {
+                        if before != l {
+                            return Err(conflict(path, line, "series", key, before, l));
+                        }
+                    }
+                    self.scans.insert(key.to_string(), l);
                 }
                 Kind::Slice {
                     sop,
@@ -128,8 +138,14 @@ impl Labels {
                         Some(c) => get(c)?.to_string(),
                         None => String::new(),
                     };
+                    let key = get(sop)?;
+                    if let Some(before) = self.slices.get(key) {
+                        if before.label != l {
+                            return Err(conflict(path, line, "slice", key, before.label, l));
+                        }
+                    }
                     self.slices
-                        .insert(get(sop)?.to_string(), SliceLabel { label: l, subtype });
+                        .insert(key.to_string(), SliceLabel { label: l, subtype });
                 }
                 Kind::Rsna { id, label } => {
                     let id = get(id)?;
@@ -145,6 +161,9 @@ impl Labels {
                     let l = parse_label(path, line, get(label)?)?;
                     let e = rsna.entry(sop.to_string()).or_default();
                     if sub == "any" {
+                        if let Some(before) = e.0.filter(|&b| b != l) {
+                            return Err(conflict(path, line, "slice", sop, before, l));
+                        }
                         e.0 = Some(l);
                     } else if l == 1 {
                         e.1.insert(sub.to_string());
@@ -182,6 +201,17 @@ impl Labels {
     }
 }
 
+/// Two rows that label one series or slice differently: which one is right is not ours to guess.
+fn conflict(path: &Path, line: u64, what: &str, key: &str, before: u8, now: u8) -> Error {
+    Error::format(
+        path,
+        format!(
+            "line {line}: {what} {key} is labelled {now} here but {before} on an earlier row; \
+             conflicting labels are not used (fix the file)"
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +221,28 @@ mod tests {
         let mut f = tempfile::NamedTempFile::new().unwrap();
         f.write_all(text.as_bytes()).unwrap();
         f
+    }
+
+    #[test]
+    fn conflicting_rows_are_refused_naming_the_line_and_identical_ones_are_kept() {
+        let f =
+            file("scan,study_instance_uid,series_instance_uid,label\na,s,1.2.3,1\na,s,1.2.3,1\n");
+        let mut l = Labels::default();
+        l.load(f.path()).unwrap();
+        assert_eq!(l.scans.get("1.2.3"), Some(&1));
+        let f =
+            file("scan,study_instance_uid,series_instance_uid,label\na,s,1.2.3,1\nb,s,1.2.3,0\n");
+        let e = Labels::default().load(f.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("line 3") && e.contains("1.2.3") && e.contains("conflicting"),
+            "{e}"
+        );
+        let f = file("scan,sop_instance_uid,label\na,9.9,0\na,9.9,1\n");
+        let e = Labels::default().load(f.path()).unwrap_err().to_string();
+        assert!(e.contains("line 3") && e.contains("9.9"), "{e}");
+        let f = file("ID,Label\nID_abc_any,1\nID_abc_any,0\n");
+        let e = Labels::default().load(f.path()).unwrap_err().to_string();
+        assert!(e.contains("line 3") && e.contains("abc"), "{e}");
     }
 
     #[test]

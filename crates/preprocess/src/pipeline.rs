@@ -11,7 +11,7 @@ use crate::dataset::{
 };
 use crate::error::{Error, FileError, FileProblem, Result};
 use crate::labels::Labels;
-use crate::read::{read_header, read_hu_within, HuImage, Limits, SliceHeader};
+use crate::read::{read_header_within, read_hu_within, HuImage, Limits, SliceHeader};
 use crate::resample::resize_filter;
 use crate::scan::{group, Scan};
 use crate::window::window_u8;
@@ -47,36 +47,131 @@ pub struct Summary {
     pub manifest: PathBuf,
 }
 
-/// Every file under the inputs (folders recursively), sorted.
-pub fn collect_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
+/// At most this many files are gathered from the inputs; beyond it the walk stops with an error
+/// (a link loop or a mount of something else is not a folder of scans).
+pub const MAX_FILES: usize = 2_000_000;
+
+/// At most this many skipped files are listed by name in a run's summary (all are counted by
+/// reason; the log has each).
+pub const MAX_SKIP_MESSAGES: usize = 10_000;
+
+/// At most this many walk warnings are logged one by one; the rest are counted.
+const MAX_WALK_WARNINGS: usize = 100;
+
+/// Folders a link may never lead into: the kernel's and devices' pseudo-files are not scans and
+/// can be endless (`/proc`) or block on read.
+const NEVER_FOLLOWED: [&str; 3] = ["/proc", "/sys", "/dev"];
+
+/// The regular files under the inputs (folders recursively), sorted, and what the walk left
+/// out, as `(path, reason)`: links that lead outside the given inputs (or into /proc, /sys,
+/// /dev) are not followed, and files that are not regular (FIFOs, sockets, devices) are not read.
+pub fn collect_files(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<(PathBuf, String)>)> {
+    let mut roots = Vec::new();
     for input in inputs {
-        if input.is_file() {
+        let meta = std::fs::metadata(input).map_err(|e| Error::io(input, e))?;
+        if !meta.is_file() && !meta.is_dir() {
+            return Err(Error::io(
+                input,
+                std::io::Error::other("not a regular file or a folder"),
+            ));
+        }
+        let canon = std::fs::canonicalize(input).map_err(|e| Error::io(input, e))?;
+        if NEVER_FOLLOWED.iter().any(|d| canon.starts_with(d)) {
+            return Err(Error::io(
+                input,
+                std::io::Error::other("lies under /proc, /sys or /dev: not a folder of scans"),
+            ));
+        }
+        roots.push(canon);
+    }
+    // a link is followed only when it leads inside one of the inputs
+    let inside = |p: &Path| -> std::result::Result<(), String> {
+        let target =
+            std::fs::canonicalize(p).map_err(|e| format!("broken link, not followed ({e})"))?;
+        if NEVER_FOLLOWED.iter().any(|d| target.starts_with(d)) {
+            return Err(format!(
+                "link to {} not followed (/proc, /sys and /dev are never read)",
+                target.display()
+            ));
+        }
+        if roots.iter().any(|r| target.starts_with(r)) {
+            Ok(())
+        } else {
+            Err(format!(
+                "link to {} not followed: it leads outside the given inputs",
+                target.display()
+            ))
+        }
+    };
+    let mut files = Vec::new();
+    let mut left_out: Vec<(PathBuf, String)> = Vec::new();
+    for input in inputs {
+        if std::fs::metadata(input).is_ok_and(|m| m.is_file()) {
             files.push(input.clone());
             continue;
         }
-        if !input.is_dir() {
-            return Err(Error::io(
-                input,
-                std::io::Error::new(std::io::ErrorKind::NotFound, "no such file or folder"),
-            ));
-        }
-        for entry in walkdir::WalkDir::new(input).follow_links(true) {
+        let mut denied = Vec::new();
+        let walk = walkdir::WalkDir::new(input)
+            .follow_links(true)
+            .into_iter()
+            .filter_entry(|e| {
+                if e.depth() == 0 || !e.path_is_symlink() {
+                    return true;
+                }
+                match inside(e.path()) {
+                    Ok(()) => true,
+                    Err(why) => {
+                        denied.push((e.path().to_path_buf(), why));
+                        false
+                    }
+                }
+            });
+        for entry in walk {
             match entry {
-                Ok(e) if e.file_type().is_file() => files.push(e.into_path()),
-                Ok(_) => {}
-                Err(e) => warn!(
-                    "{}: {e}",
-                    e.path()
-                        .map(|p| p.display().to_string())
-                        .unwrap_or_default()
-                ),
+                Ok(e) if e.file_type().is_file() => {
+                    files.push(e.into_path());
+                    if files.len() > MAX_FILES {
+                        return Err(Error::io(
+                            input,
+                            std::io::Error::other(format!(
+                                "more than {MAX_FILES} files under the inputs; give fewer folders"
+                            )),
+                        ));
+                    }
+                }
+                Ok(e) if e.file_type().is_dir() => {}
+                Ok(e) => left_out.push((
+                    e.into_path(),
+                    "not a regular file (FIFO, socket or device): not read".into(),
+                )),
+                Err(e) => {
+                    let p = e.path().map(Path::to_path_buf).unwrap_or_default();
+                    let link = std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_symlink());
+                    let why = if link && std::fs::metadata(&p).is_err() {
+                        format!("broken link, not followed ({e})")
+                    } else {
+                        e.to_string()
+                    };
+                    left_out.push((p, why));
+                }
             }
+        }
+        left_out.extend(denied);
+    }
+    for (k, (p, why)) in left_out.iter().enumerate() {
+        if k < MAX_WALK_WARNINGS {
+            warn!("{}: {why}", p.display());
+        } else {
+            warn!(
+                "... and {} more left out of the walk (not logged one by one)",
+                left_out.len() - k
+            );
+            break;
         }
     }
     files.sort();
     files.dedup();
-    Ok(files)
+    Ok((files, left_out))
 }
 
 fn record_skip(skipped: &mut Skipped, err: &FileError) {
@@ -87,7 +182,9 @@ fn record_skip(skipped: &mut Skipped, err: &FileError) {
         p => p.category().to_string(),
     };
     *skipped.counts.entry(key).or_default() += 1;
-    skipped.files.push(err.to_string());
+    if skipped.files.len() < MAX_SKIP_MESSAGES {
+        skipped.files.push(err.to_string());
+    }
 }
 
 /// Runs the whole preprocessing: read headers, group, order, decode, window, resample, write.
@@ -98,7 +195,7 @@ pub fn preprocess(
     progress: &dyn Progress,
 ) -> Result<Summary> {
     let scans_dir = out.join("scans");
-    std::fs::create_dir_all(&scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
+    milbase::atomic::create_dir_under(out, &scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
     // what an interrupted run was writing when it died (the dataset itself is always whole)
     for dir in [out, scans_dir.as_path()] {
         let removed =
@@ -111,7 +208,7 @@ pub fn preprocess(
             );
         }
     }
-    let (scans, skipped) = find_scans(inputs, progress)?;
+    let (scans, skipped) = find_scans_within(inputs, &opts.limits, progress)?;
     let mut summary = Summary {
         skipped,
         ..Summary::default()
@@ -135,8 +232,12 @@ pub fn preprocess(
 
     let mut entries = Vec::new();
     for (scan, r) in outcomes {
-        for d in &scan.duplicates {
-            warn!("{}: duplicate SOPInstanceUID, kept once", d.display());
+        for (first, d) in &scan.duplicates {
+            warn!(
+                "{}: repeats the SOPInstanceUID of {}",
+                d.display(),
+                first.display()
+            );
         }
         match r {
             Ok((meta, resumed)) => {
@@ -324,6 +425,29 @@ pub fn decode_scan_float(
     )
 }
 
+/// Files that repeat a SOPInstanceUID must repeat its pixels too: a file with a genuine slice's
+/// UID but other pixels (a replaced or tampered slice) makes the scan an error naming both files,
+/// since which of them is genuine cannot be told. A repeat that cannot be decoded is left out.
+fn check_duplicates(scan: &Scan, config: &PreprocessConfig, limits: &Limits) -> Result<()> {
+    for (first, dup) in &scan.duplicates {
+        let (Ok((_, a)), Ok((_, b))) = (
+            read_hu_within(first, config.rsna_fix, limits),
+            read_hu_within(dup, config.rsna_fix, limits),
+        ) else {
+            continue;
+        };
+        if (a.rows, a.cols) != (b.rows, b.cols) || a.hu != b.hu {
+            return Err(Error::Invalid(format!(
+                "{} and {} hold the same SOPInstanceUID with different pixel data; which one is \
+                 genuine cannot be told, so the scan is not used (remove the wrong file)",
+                first.display(),
+                dup.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn decode_scan_with<T>(
     scan: &Scan,
     config: &PreprocessConfig,
@@ -338,6 +462,7 @@ fn decode_scan_with<T>(
     let mut kept = Vec::with_capacity(scan.slices.len());
     let mut kept_z = Vec::with_capacity(scan.slices.len());
     let mut warnings = scan.warnings.clone();
+    check_duplicates(scan, config, limits)?;
     for (h, z) in scan.slices.iter().zip(&scan.z) {
         match read_hu_within(&h.path, config.rsna_fix, limits) {
             Ok((_, img)) => {
@@ -384,19 +509,42 @@ fn decode_scan_with<T>(
 /// Reads the headers of every file under `inputs` and groups the CT slices into ordered scans.
 /// Files that are not CT images or not DICOM are counted in the returned [`Skipped`].
 pub fn find_scans(inputs: &[PathBuf], progress: &dyn Progress) -> Result<(Vec<Scan>, Skipped)> {
-    let files = collect_files(inputs)?;
+    find_scans_within(inputs, &Limits::default(), progress)
+}
+
+/// [`find_scans`] refusing files larger than `limits` allow already in the header pass (before:
+/// the header pass read every file up to the default ceiling, whatever the run's limits).
+pub fn find_scans_within(
+    inputs: &[PathBuf],
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> Result<(Vec<Scan>, Skipped)> {
+    let (files, left_out) = collect_files(inputs)?;
     info!("{} files under {} input(s)", files.len(), inputs.len());
+    let mut skipped = Skipped::default();
+    for (p, why) in left_out {
+        let key = if why.contains("not followed") {
+            "link not followed"
+        } else if why.contains("not a regular file") {
+            "not a regular file"
+        } else {
+            "unreadable folder entry"
+        };
+        *skipped.counts.entry(key.to_string()).or_default() += 1;
+        if skipped.files.len() < MAX_SKIP_MESSAGES {
+            skipped.files.push(format!("{}: {why}", p.display()));
+        }
+    }
     progress.stage("reading headers", files.len() as u64);
     let results: Vec<std::result::Result<SliceHeader, FileError>> = files
         .par_iter()
         .map(|f| {
-            let r = read_ct_header(f);
+            let r = read_ct_header(f, limits);
             progress.inc(1);
             r
         })
         .collect();
     progress.done();
-    let mut skipped = Skipped::default();
     let mut headers = Vec::new();
     for r in results {
         match r {
@@ -409,8 +557,8 @@ pub fn find_scans(inputs: &[PathBuf], progress: &dyn Progress) -> Result<(Vec<Sc
     Ok((group(headers), skipped))
 }
 
-fn read_ct_header(f: &Path) -> std::result::Result<SliceHeader, FileError> {
-    read_header(f).and_then(|h| {
+fn read_ct_header(f: &Path, limits: &Limits) -> std::result::Result<SliceHeader, FileError> {
+    read_header_within(f, limits).and_then(|h| {
         if h.is_ct() {
             Ok(h)
         } else {

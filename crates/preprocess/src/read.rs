@@ -44,6 +44,14 @@ impl SliceHeader {
     /// Unit normal of the slice plane (row direction × column direction).
     pub fn normal(&self) -> Option<[f64; 3]> {
         let o = self.orientation?;
+        // direction cosines: two unit vectors at right angles; anything else (1e308, zeros,
+        // a shear) is not an orientation and gives no slice order
+        let dot = |a: &[f64], b: &[f64]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        let (r, c) = (&o[..3], &o[3..]);
+        let unit = |v: &[f64]| (dot(v, v) - 1.0).abs() < 0.02;
+        if !(unit(r) && unit(c) && dot(r, c).abs() < 0.02) {
+            return None;
+        }
         let n = [
             o[1] * o[5] - o[2] * o[4],
             o[2] * o[3] - o[0] * o[5],
@@ -62,26 +70,49 @@ pub struct HuImage {
     pub hu: Vec<f32>,
 }
 
+/// The most bytes the elements before the pixel data may take (a CT header is a few kB; a
+/// private element declaring a gigabyte, even in a sparse file, is not a header).
+pub const MAX_HEADER_BYTES: u64 = 64 << 20;
+
 fn open(
     path: &Path,
     header_only: bool,
-    max_file_bytes: u64,
+    limits: &Limits,
 ) -> Result<DefaultDicomObject, FileProblem> {
-    // checked before any byte is parsed, in the header pass too
-    let size = std::fs::metadata(path).map_err(FileProblem::Io)?.len();
-    if size > max_file_bytes {
+    // a regular file (never a FIFO or a device), its size checked before any byte is parsed
+    let (f, size) = milbase::bounded::open_regular(path, u64::MAX).map_err(FileProblem::Io)?;
+    if size > limits.max_file_bytes {
         return Err(FileProblem::TooLarge {
             what: "file",
             bytes: size,
-            limit: max_file_bytes,
+            limit: limits.max_file_bytes,
         });
     }
+    // what the parser may read at most: the header, and for a full read one slice's pixel data
+    // besides; a file that needs more (e.g. an element whose declared length the sparse file
+    // "holds" as zeros) is refused as too large instead of costing gigabytes
+    let cap = if header_only {
+        MAX_HEADER_BYTES
+    } else {
+        MAX_HEADER_BYTES + limits.max_slice_bytes
+    };
     let mut opts = OpenFileOptions::new();
     if header_only {
         opts = opts.read_until(tags::PIXEL_DATA);
     }
-    opts.open_file(path).map_err(|e| {
-        let msg = e.to_string();
+    let mut obj = opts.from_reader(std::io::Read::take(f, cap)).map_err(|e| {
+        let msg = error_chain(&e);
+        if size > cap {
+            return FileProblem::TooLarge {
+                what: if header_only {
+                    "data before the pixel data (or an element declaring more)"
+                } else {
+                    "data set (header and one slice's pixel data)"
+                },
+                bytes: size,
+                limit: cap,
+            };
+        }
         if let Some(io) = std::error::Error::source(&e)
             .and_then(|s| s.downcast_ref::<std::io::Error>())
             .filter(|io| io.kind() == std::io::ErrorKind::NotFound)
@@ -93,7 +124,135 @@ fn open(
         } else {
             FileProblem::NotDicom(msg)
         }
-    })
+    })?;
+    reinterpret_unknown_vr(&mut obj);
+    Ok(obj)
+}
+
+/// `bytes` as numbers of `N` bytes each, in the transfer syntax's byte order; `None` when the
+/// length is not a multiple of `N`.
+fn words<T, const N: usize>(
+    bytes: &[u8],
+    big_endian: bool,
+    le: fn([u8; N]) -> T,
+    be: fn([u8; N]) -> T,
+) -> Option<dicom_core::value::C<T>> {
+    if bytes.len() % N != 0 {
+        return None;
+    }
+    Some(
+        bytes
+            .chunks_exact(N)
+            .map(|w| {
+                let a: [u8; N] = w.try_into().expect("chunks of N");
+                if big_endian {
+                    be(a)
+                } else {
+                    le(a)
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Standard attributes stored with VR UN (allowed, and common after some routers and
+/// anonymisers) read by their dictionary VR, as pydicom and dcmtk do: without this a
+/// RescaleSlope "1" would be read as the byte 49. Top-level elements with a text or binary
+/// numeric VR in the dictionary are converted; others (sequences, pixel data, private tags)
+/// stay as they are.
+fn reinterpret_unknown_vr(obj: &mut DefaultDicomObject) {
+    use dicom_core::dictionary::{DataDictionary, DataDictionaryEntry, VirtualVr};
+    use dicom_core::header::Header;
+    use dicom_core::value::{PrimitiveValue, Value};
+    use dicom_core::{DataElement, VR};
+    use dicom_dictionary_std::StandardDataDictionary;
+    let big_endian = obj.meta().transfer_syntax().trim_end_matches('\0') == "1.2.840.10008.1.2.2"; // explicit VR big endian (retired)
+    let mut fixed = Vec::new();
+    for e in obj.iter() {
+        if e.vr() != VR::UN {
+            continue;
+        }
+        let Some(VirtualVr::Exact(vr)) = StandardDataDictionary.by_tag(e.tag()).map(|d| d.vr())
+        else {
+            continue;
+        };
+        let Value::Primitive(p) = e.value() else {
+            continue;
+        };
+        let bytes = p.to_bytes();
+        let convert = || -> Option<PrimitiveValue> {
+            Some(match vr {
+                VR::AE
+                | VR::AS
+                | VR::CS
+                | VR::DA
+                | VR::DS
+                | VR::DT
+                | VR::IS
+                | VR::LO
+                | VR::LT
+                | VR::PN
+                | VR::SH
+                | VR::ST
+                | VR::TM
+                | VR::UC
+                | VR::UI
+                | VR::UR
+                | VR::UT => {
+                    let text = String::from_utf8_lossy(&bytes);
+                    let text = text.trim_end_matches(['\0', ' ']);
+                    if matches!(vr, VR::LT | VR::ST | VR::UT | VR::UR) {
+                        PrimitiveValue::from(text.to_string())
+                    } else {
+                        PrimitiveValue::Strs(text.split('\\').map(str::to_string).collect())
+                    }
+                }
+                VR::US => PrimitiveValue::U16(words(
+                    &bytes,
+                    big_endian,
+                    u16::from_le_bytes,
+                    u16::from_be_bytes,
+                )?),
+                VR::SS => PrimitiveValue::I16(words(
+                    &bytes,
+                    big_endian,
+                    i16::from_le_bytes,
+                    i16::from_be_bytes,
+                )?),
+                VR::UL => PrimitiveValue::U32(words(
+                    &bytes,
+                    big_endian,
+                    u32::from_le_bytes,
+                    u32::from_be_bytes,
+                )?),
+                VR::SL => PrimitiveValue::I32(words(
+                    &bytes,
+                    big_endian,
+                    i32::from_le_bytes,
+                    i32::from_be_bytes,
+                )?),
+                VR::FL => PrimitiveValue::F32(words(
+                    &bytes,
+                    big_endian,
+                    f32::from_le_bytes,
+                    f32::from_be_bytes,
+                )?),
+                VR::FD => PrimitiveValue::F64(words(
+                    &bytes,
+                    big_endian,
+                    f64::from_le_bytes,
+                    f64::from_be_bytes,
+                )?),
+                _ => return None,
+            })
+        };
+        if let Some(value) = convert() {
+            fixed.push(DataElement::new(e.tag(), vr, value));
+        }
+    }
+    for e in fixed {
+        obj.put(e);
+    }
 }
 
 /// Whether the file has the Part 10 preamble and "DICM" magic.
@@ -212,11 +371,16 @@ fn header_from(path: &Path, obj: &DefaultDicomObject) -> Result<SliceHeader, Fil
     Ok(header)
 }
 
-/// Reads the header of a DICOM Part 10 file, stopping before the pixel data.
+/// Reads the header of a DICOM Part 10 file, stopping before the pixel data, within the
+/// default [`Limits`].
 pub fn read_header(path: &Path) -> Result<SliceHeader, FileError> {
-    // the grouping pass has no options: the default ceiling
-    let obj =
-        open(path, true, Limits::default().max_file_bytes).map_err(|p| FileError::new(path, p))?;
+    read_header_within(path, &Limits::default())
+}
+
+/// Reads the header of a DICOM Part 10 file, stopping before the pixel data, refusing a file
+/// larger than `limits` allow before parsing it.
+pub fn read_header_within(path: &Path, limits: &Limits) -> Result<SliceHeader, FileError> {
+    let obj = open(path, true, limits).map_err(|p| FileError::new(path, p))?;
     header_from(path, &obj).map_err(|p| FileError::new(path, p))
 }
 
@@ -261,7 +425,7 @@ pub fn read_hu_within(
     limits: &Limits,
 ) -> Result<(SliceHeader, HuImage), FileError> {
     let fail = |p: FileProblem| FileError::new(path, p);
-    let obj = open(path, false, limits.max_file_bytes).map_err(fail)?;
+    let obj = open(path, false, limits).map_err(fail)?;
     let header = header_from(path, &obj).map_err(fail)?;
     check_pixel_data(&obj, &header, limits).map_err(fail)?;
     // a decoder that panics on hostile data costs this file, not the run
@@ -342,6 +506,56 @@ pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "panic".into())
 }
 
+/// The modality LUT as a slope and an intercept, each absent when the file has none. A value
+/// that is present but empty, not a number, not finite, a slope that is not positive or outside
+/// 1e-4..=1e4, an intercept beyond ±100,000, and a Modality LUT Sequence (a lookup table, which
+/// this build does not apply) make the file an error naming the attribute: never replaced by 1
+/// and 0 without a word.
+fn rescale(obj: &DefaultDicomObject) -> Result<(Option<f64>, Option<f64>), FileProblem> {
+    if obj
+        .element_opt(tags::MODALITY_LUT_SEQUENCE)
+        .ok()
+        .flatten()
+        .is_some()
+    {
+        return Err(FileProblem::BadAttribute {
+            name: "ModalityLUTSequence",
+            detail: "a modality lookup table is not applied by this build; \
+                     convert the series to a linear rescale (RescaleSlope/Intercept) first"
+                .into(),
+        });
+    }
+    let value = |tag, name: &'static str| -> Result<Option<f64>, FileProblem> {
+        let bad = |detail: String| FileProblem::BadAttribute { name, detail };
+        let Some(e) = obj.element_opt(tag).ok().flatten() else {
+            return Ok(None);
+        };
+        match float_opt(obj, tag, name)? {
+            Some(v) if v.is_finite() => Ok(Some(v)),
+            Some(v) => Err(bad(format!("{v} is not a finite number"))),
+            None => Err(bad(format!(
+                "present but empty ({:?})",
+                e.to_str().unwrap_or_default()
+            ))),
+        }
+    };
+    let slope = value(tags::RESCALE_SLOPE, "RescaleSlope")?;
+    let intercept = value(tags::RESCALE_INTERCEPT, "RescaleIntercept")?;
+    if let Some(s) = slope.filter(|s| !(1e-4..=1e4).contains(s)) {
+        return Err(FileProblem::BadAttribute {
+            name: "RescaleSlope",
+            detail: format!("{s} is not a CT rescale slope (positive, 1e-4..=1e4)"),
+        });
+    }
+    if let Some(i) = intercept.filter(|i| i.abs() > 1e5) {
+        return Err(FileProblem::BadAttribute {
+            name: "RescaleIntercept",
+            detail: format!("{i} is not a CT rescale intercept (within ±100,000)"),
+        });
+    }
+    Ok((slope, intercept))
+}
+
 fn decode(
     obj: &DefaultDicomObject,
     header: &SliceHeader,
@@ -392,14 +606,13 @@ fn decode(
         bits_stored: px.bits_stored(),
         signed: int_opt(obj, tags::PIXEL_REPRESENTATION) == Some(1),
     };
-    let slope = float_opt(obj, tags::RESCALE_SLOPE, "RescaleSlope")?;
-    let intercept = float_opt(obj, tags::RESCALE_INTERCEPT, "RescaleIntercept")?;
+    let (slope, intercept) = rescale(obj)?;
     let has_rescale = slope.is_some() || intercept.is_some();
     let monochrome1 =
         str_opt(obj, tags::PHOTOMETRIC_INTERPRETATION).as_deref() == Some("MONOCHROME1");
     let opts = HuOptions {
-        slope: slope.filter(|s| *s != 0.0 && s.is_finite()).unwrap_or(1.0),
-        intercept: intercept.filter(|i| i.is_finite()).unwrap_or(0.0),
+        slope: slope.unwrap_or(1.0),
+        intercept: intercept.unwrap_or(0.0),
         padding: int_opt(obj, tags::PIXEL_PADDING_VALUE).and_then(|v| i32::try_from(v).ok()),
         rsna_fix,
         monochrome1_without_rescale: monochrome1 && !has_rescale,

@@ -1,6 +1,6 @@
 //! Grouping files into scans and ordering their slices.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -31,8 +31,9 @@ pub struct Scan {
     pub z: Vec<Option<f64>>,
     pub ordered_by: OrderedBy,
     pub warnings: Vec<String>,
-    /// Files dropped because their SOPInstanceUID was already seen.
-    pub duplicates: Vec<PathBuf>,
+    /// Files whose SOPInstanceUID was already seen: (the file kept, the file that repeats its
+    /// UID). Decoding compares their pixels (see `pipeline::decode_scan`).
+    pub duplicates: Vec<(PathBuf, PathBuf)>,
 }
 
 /// A folder-safe, stable scan id derived from the UIDs (no UID text reaches the file system).
@@ -59,14 +60,16 @@ pub fn group(mut headers: Vec<SliceHeader>) -> Vec<Scan> {
     by_key
         .into_iter()
         .map(|((study, series), hs)| {
-            let mut seen = HashSet::new();
+            let mut seen: HashMap<String, PathBuf> = HashMap::new();
             let mut slices = Vec::with_capacity(hs.len());
             let mut duplicates = Vec::new();
             for h in hs {
-                if seen.insert(h.sop_uid.clone()) {
-                    slices.push(h);
-                } else {
-                    duplicates.push(h.path);
+                match seen.get(&h.sop_uid) {
+                    Some(first) => duplicates.push((first.clone(), h.path)),
+                    None => {
+                        seen.insert(h.sop_uid.clone(), h.path.clone());
+                        slices.push(h);
+                    }
                 }
             }
             let mut warnings = Vec::new();
@@ -98,7 +101,12 @@ type Ordered = (Vec<SliceHeader>, Vec<Option<f64>>, OrderedBy, Vec<String>);
 pub fn order(mut slices: Vec<SliceHeader>) -> Ordered {
     let mut warnings = Vec::new();
     let normal = slices.first().and_then(|s| s.normal());
-    let all_pos = slices.iter().all(|s| s.position.is_some());
+    // positions whose projection overflows (1e308) give no order either
+    let all_pos = slices.iter().all(|s| {
+        s.position.is_some_and(|p| {
+            normal.is_some_and(|n| (p[0] * n[0] + p[1] * n[1] + p[2] * n[2]).is_finite())
+        })
+    });
     if let (Some(n), true) = (normal, all_pos) {
         let tilted = slices.iter().filter_map(|s| s.normal()).any(|m| {
             let dot = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
@@ -291,7 +299,7 @@ pub(crate) mod tests {
         assert_eq!(scans.len(), 2);
         let s = scans.iter().find(|s| s.series_uid == "1.2.3.4").unwrap();
         assert_eq!(s.slices.len(), 2);
-        assert_eq!(s.duplicates, vec![PathBuf::from("2")]);
+        assert_eq!(s.duplicates, vec![(PathBuf::from("0"), PathBuf::from("2"))]);
         assert!(s.warnings[0].contains("SOPInstanceUID"));
         assert_eq!(s.id, scan_id("1.2.3", "1.2.3.4"));
     }

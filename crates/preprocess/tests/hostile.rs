@@ -401,3 +401,407 @@ fn a_panicking_decoder_costs_one_file_not_the_run() {
     assert!(matches!(e.problem, FileProblem::Decode(_)), "{e}");
     assert!(e.to_string().contains("short_rle.dcm"), "{e}");
 }
+
+#[cfg(unix)]
+#[test]
+fn links_out_of_the_inputs_and_non_regular_files_are_left_out_by_name_and_the_scan_is_kept() {
+    use std::os::unix::fs::symlink;
+    let t = tempfile::tempdir().unwrap();
+    let input = t.path().join("in");
+    let series = input.join("series");
+    fs::create_dir_all(&series).unwrap();
+    for k in 0..3 {
+        fs::write(
+            series.join(format!("s{k}.dcm")),
+            ct(&format!("1.2.3.{k}"), k as f64).to_bytes().unwrap(),
+        )
+        .unwrap();
+    }
+    // a folder beside the input with a slice of another scan: reachable only through a link
+    let outside = t.path().join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    let mut other = ct("1.2.9.1", 0.0);
+    other.series_uid = "1.2.9".into();
+    fs::write(outside.join("o.dcm"), other.to_bytes().unwrap()).unwrap();
+    symlink("/", input.join("root")).unwrap();
+    symlink("/proc", input.join("proc")).unwrap();
+    symlink(&outside, input.join("elsewhere")).unwrap();
+    symlink(input.join("nowhere"), input.join("broken")).unwrap();
+    // a link that stays inside the input is followed (the slice is read once)
+    symlink(&series, input.join("again")).unwrap();
+    // a FIFO would block a reader forever
+    let fifo = input.join("pipe.dcm");
+    let st = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(st.success());
+
+    let (files, left_out) =
+        preprocess::pipeline::collect_files(std::slice::from_ref(&input)).unwrap();
+    assert_eq!(files.len(), 6, "{files:?}"); // the three slices, by both paths
+    assert!(files
+        .iter()
+        .all(|f| f.starts_with(&input) && !f.ends_with("pipe.dcm")));
+    let why = |name: &str| {
+        left_out
+            .iter()
+            .find(|(p, _)| p.ends_with(name))
+            .map(|(_, w)| w.clone())
+            .unwrap_or_else(|| panic!("{name} not reported: {left_out:?}"))
+    };
+    assert!(
+        why("root").contains("outside the given inputs"),
+        "{}",
+        why("root")
+    );
+    assert!(why("proc").contains("/proc"), "{}", why("proc"));
+    assert!(why("elsewhere").contains("outside the given inputs"));
+    assert!(why("broken").contains("broken link"));
+    assert!(why("pipe.dcm").contains("not a regular file"));
+    assert_eq!(left_out.len(), 5, "{left_out:?}");
+
+    let opts = PreprocessOptions {
+        config: PreprocessConfig {
+            size: 16,
+            ..PreprocessConfig::default()
+        },
+        ..PreprocessOptions::default()
+    };
+    let s = preprocess(&[input], &t.path().join("ds"), &opts, &Quiet).unwrap();
+    // one scan of three slices: the duplicates through the inner link are one slice each, and
+    // the scan behind the outer link is not read
+    assert_eq!((s.scans_written, s.slices), (1, 3));
+    assert_eq!(
+        s.skipped.counts.get("link not followed"),
+        Some(&4),
+        "{:?}",
+        s.skipped.counts
+    );
+    assert_eq!(s.skipped.counts.get("not a regular file"), Some(&1));
+    assert!(s.skipped.files.iter().any(|f| f.contains("pipe.dcm")));
+
+    // a FIFO or /proc given as an input is refused by name
+    let e = preprocess(&[fifo.clone()], &t.path().join("ds2"), &opts, &Quiet).unwrap_err();
+    assert!(
+        e.to_string().contains("pipe.dcm") && e.to_string().contains("not a regular"),
+        "{e}"
+    );
+    let e = preprocess(
+        &[PathBuf::from("/proc/self")],
+        &t.path().join("ds3"),
+        &opts,
+        &Quiet,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("/proc"), "{e}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_scans_folder_planted_as_a_link_in_the_output_is_not_written_through() {
+    let t = tempfile::tempdir().unwrap();
+    let input = t.path().join("in");
+    fs::create_dir_all(&input).unwrap();
+    fs::write(input.join("s.dcm"), ct("1.2.3.1", 0.0).to_bytes().unwrap()).unwrap();
+    let (out, elsewhere) = (t.path().join("ds"), t.path().join("elsewhere"));
+    fs::create_dir_all(&out).unwrap();
+    fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join("scans")).unwrap();
+    let opts = PreprocessOptions {
+        config: PreprocessConfig {
+            size: 16,
+            ..PreprocessConfig::default()
+        },
+        ..PreprocessOptions::default()
+    };
+    let e = preprocess(&[input], &out, &opts, &Quiet).unwrap_err();
+    assert!(
+        e.to_string().contains("scans") && e.to_string().contains("symbolic link"),
+        "{e}"
+    );
+    assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+}
+
+#[test]
+fn a_file_repeating_a_slices_uid_with_other_pixels_fails_its_scan_naming_both_files() {
+    let t = tempfile::tempdir().unwrap();
+    let input = t.path().join("in");
+    fs::create_dir_all(&input).unwrap();
+    for k in 0..3 {
+        fs::write(
+            input.join(format!("s{k}.dcm")),
+            ct(&format!("1.2.3.{k}"), k as f64).to_bytes().unwrap(),
+        )
+        .unwrap();
+    }
+    // an exact copy under another name: kept once
+    fs::copy(input.join("s1.dcm"), input.join("s1-copy.dcm")).unwrap();
+    let opts = PreprocessOptions {
+        config: PreprocessConfig {
+            size: 16,
+            ..PreprocessConfig::default()
+        },
+        ..PreprocessOptions::default()
+    };
+    let s = preprocess(
+        std::slice::from_ref(&input),
+        &t.path().join("ds"),
+        &opts,
+        &Quiet,
+    )
+    .unwrap();
+    assert_eq!((s.scans_written, s.slices), (1, 3));
+    // a file that takes slice 1's UID with other pixels, sorted before the genuine one
+    let mut fake = ct("1.2.3.1", 1.0);
+    fake.stored = vec![2000; 256];
+    fs::write(input.join("a-fake.dcm"), fake.to_bytes().unwrap()).unwrap();
+    let s = preprocess(&[input], &t.path().join("ds2"), &opts, &Quiet).unwrap();
+    assert_eq!(s.scans_written, 0);
+    assert_eq!(s.scans_failed.len(), 1);
+    let e = &s.scans_failed[0];
+    // the fake and a file with the genuine pixels (s1-copy.dcm sorts before s1.dcm)
+    assert!(
+        e.contains("a-fake.dcm") && e.contains("s1-copy.dcm") && e.contains("different pixel data"),
+        "{e}"
+    );
+}
+
+/// `slice` written, then changed through dicom-object, into `dir/name`.
+fn edited(
+    slice: &CtSlice,
+    dir: &Path,
+    name: &str,
+    change: impl FnOnce(&mut dicom_object::DefaultDicomObject),
+) -> PathBuf {
+    let p = dir.join(name);
+    fs::write(&p, slice.to_bytes().unwrap()).unwrap();
+    let mut obj = dicom_object::open_file(&p).unwrap();
+    change(&mut obj);
+    obj.write_to_file(&p).unwrap();
+    p
+}
+
+fn un(obj: &mut dicom_object::DefaultDicomObject, tag: dicom_core::Tag, text: &str) {
+    obj.put(DataElement::new(
+        tag,
+        VR::UN,
+        PrimitiveValue::from(text.as_bytes().to_vec()),
+    ));
+}
+
+#[test]
+fn standard_attributes_stored_as_un_are_read_by_their_dictionary_vr() {
+    let t = tempfile::tempdir().unwrap();
+    let mut s = ct("1.2.3.1", 0.0);
+    s.stored = (0..256).map(|i| 1000 + i).collect();
+    s.slope = 0.5;
+    s.intercept = -1000.0;
+    s.pixel_spacing = [0.7, 0.8];
+    let clean = t.path().join("clean.dcm");
+    fs::write(&clean, s.to_bytes().unwrap()).unwrap();
+    // what a router that forgot the VRs writes: the same text, VR UN (explicit VR LE)
+    let p = edited(&s, t.path(), "un.dcm", |o| {
+        un(o, tags::RESCALE_SLOPE, "0.5 ");
+        un(o, tags::RESCALE_INTERCEPT, "-1000");
+        un(o, tags::IMAGE_POSITION_PATIENT, "0\\0\\12.5");
+        un(o, tags::PIXEL_SPACING, "0.7\\0.8 ");
+        o.put(DataElement::new(
+            tags::ROWS,
+            VR::UN,
+            PrimitiveValue::from(16u16.to_le_bytes().to_vec()),
+        ));
+    });
+    let (h0, a) = read_hu(&clean, false).unwrap();
+    let (h, b) = read_hu(&p, false).unwrap();
+    // by hand: HU = 0.5 · stored − 1000, first pixel 0.5 · 1000 − 1000 = −500
+    assert_eq!(b.hu[0], -500.0);
+    assert_eq!(a.hu, b.hu);
+    assert_eq!(h.position, Some([0.0, 0.0, 12.5]));
+    assert_eq!(h.pixel_spacing, h0.pixel_spacing);
+    assert_eq!(h.rows, 16);
+}
+
+#[test]
+fn invalid_rescale_values_and_a_modality_lut_refuse_the_file_by_attribute() {
+    let t = tempfile::tempdir().unwrap();
+    let s = ct("1.2.3.1", 0.0);
+    let ds = |o: &mut dicom_object::DefaultDicomObject, tag, v: &str| {
+        o.put(DataElement::new(tag, VR::DS, PrimitiveValue::from(v)))
+    };
+    for (k, (tag, v, name)) in [
+        (tags::RESCALE_SLOPE, "0", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "NaN", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "Inf", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "-1", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "1e-30", "RescaleSlope"),
+        (tags::RESCALE_INTERCEPT, "NaN", "RescaleIntercept"),
+        (tags::RESCALE_INTERCEPT, "1e300", "RescaleIntercept"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let p = edited(&s, t.path(), &format!("bad{k}.dcm"), |o| {
+            ds(o, tag, v);
+        });
+        let e = read_hu(&p, false).unwrap_err();
+        assert!(
+            matches!(e.problem, FileProblem::BadAttribute { name: n, .. } if n == name),
+            "{v}: {e}"
+        );
+        assert!(e.to_string().contains(&format!("bad{k}.dcm")), "{e}");
+    }
+    let p = edited(&s, t.path(), "lut.dcm", |o| {
+        o.put(DataElement::new(
+            tags::MODALITY_LUT_SEQUENCE,
+            VR::SQ,
+            dicom_core::value::DataSetSequence::from(vec![
+                dicom_object::InMemDicomObject::new_empty(),
+            ]),
+        ));
+    });
+    let e = read_hu(&p, false).unwrap_err();
+    assert!(e.to_string().contains("ModalityLUTSequence"), "{e}");
+    // the clean slice still reads
+    assert!(read_hu(&edited(&s, t.path(), "ok.dcm", |_| {}), false).is_ok());
+}
+
+#[test]
+fn an_orientation_that_is_not_direction_cosines_gives_no_order_by_position() {
+    let t = tempfile::tempdir().unwrap();
+    let input = t.path().join("in");
+    fs::create_dir_all(&input).unwrap();
+    for k in 0..3 {
+        let mut s = ct(&format!("1.2.3.{k}"), (2 - k) as f64);
+        s.instance_number = Some(k as i32 + 1);
+        s.orientation = Some([1e308, 0.0, 0.0, 0.0, 1e308, 0.0]);
+        fs::write(input.join(format!("s{k}.dcm")), s.to_bytes().unwrap()).unwrap();
+    }
+    let (scans, _) =
+        preprocess::pipeline::find_scans(std::slice::from_ref(&input), &Quiet).unwrap();
+    assert_eq!(scans.len(), 1);
+    let sc = &scans[0];
+    assert_eq!(sc.ordered_by, preprocess::scan::OrderedBy::InstanceNumber);
+    assert!(sc.z.iter().all(Option::is_none));
+    assert!(
+        sc.warnings.iter().any(|w| w.contains("InstanceNumber")),
+        "{:?}",
+        sc.warnings
+    );
+}
+
+/// `clean` with `depth` sequences nested inside each other, inserted before its pixel data
+/// (explicit VR little endian, undefined lengths).
+fn nested(clean: &[u8], depth: usize) -> Vec<u8> {
+    let px = clean
+        .windows(4)
+        .rposition(|w| w == [0xE0, 0x7F, 0x10, 0x00])
+        .unwrap();
+    let mut seq = Vec::new();
+    for _ in 0..depth {
+        // (0040,A730) SQ, undefined length; an item of undefined length
+        seq.extend([
+            0x40, 0x00, 0x30, 0xA7, b'S', b'Q', 0, 0, 0xFF, 0xFF, 0xFF, 0xFF,
+        ]);
+        seq.extend([0xFE, 0xFF, 0x00, 0xE0, 0xFF, 0xFF, 0xFF, 0xFF]);
+    }
+    for _ in 0..depth {
+        seq.extend([0xFE, 0xFF, 0x0D, 0xE0, 0, 0, 0, 0]); // item end
+        seq.extend([0xFE, 0xFF, 0xDD, 0xE0, 0, 0, 0, 0]); // sequence end
+    }
+    [&clean[..px], &seq, &clean[px..]].concat()
+}
+
+#[test]
+fn thousands_of_nested_sequences_cost_one_file_not_the_process() {
+    let t = tempfile::tempdir().unwrap();
+    let input = t.path().join("in");
+    fs::create_dir_all(&input).unwrap();
+    for k in 0..3 {
+        fs::write(
+            input.join(format!("s{k}.dcm")),
+            ct(&format!("1.2.3.{k}"), k as f64).to_bytes().unwrap(),
+        )
+        .unwrap();
+    }
+    let mut other = ct("1.2.9.1", 0.0);
+    other.series_uid = "1.2.9".into();
+    let clean = other.to_bytes().unwrap();
+    // a modest nesting is a real data set and reads
+    let ok = input.join("nested-10.dcm");
+    fs::write(&ok, nested(&clean, 10)).unwrap();
+    assert!(read_hu(&ok, false).is_ok());
+    fs::remove_file(&ok).unwrap();
+    // 1,800 levels overflowed the stack (SIGABRT) before
+    let deep = input.join("nested.dcm");
+    fs::write(&deep, nested(&clean, 1800)).unwrap();
+    let e = preprocess::read::read_header(&deep).unwrap_err();
+    assert!(
+        e.to_string().contains("nested.dcm") && e.to_string().contains("nested deeper"),
+        "{e}"
+    );
+    let opts = PreprocessOptions {
+        config: PreprocessConfig {
+            size: 16,
+            ..PreprocessConfig::default()
+        },
+        ..PreprocessOptions::default()
+    };
+    let s = preprocess(&[input], &t.path().join("ds"), &opts, &Quiet).unwrap();
+    assert_eq!((s.scans_written, s.slices), (1, 3));
+    assert!(s.skipped.files.iter().any(|f| f.contains("nested.dcm")));
+}
+
+#[test]
+fn a_sparse_file_declaring_a_gigabyte_element_costs_a_bounded_read() {
+    let t = tempfile::tempdir().unwrap();
+    let clean = ct("1.2.3.1", 0.0).to_bytes().unwrap();
+    let px = clean
+        .windows(4)
+        .rposition(|w| w == [0xE0, 0x7F, 0x10, 0x00])
+        .unwrap();
+    // (0009,1010) OB of 1000 MiB, its bytes a hole in a sparse file (40 kB on disk)
+    let len: u32 = 1000 << 20;
+    let mut head = clean[..px].to_vec();
+    head.extend([0x09, 0x00, 0x10, 0x10, b'O', b'B', 0, 0]);
+    head.extend(len.to_le_bytes());
+    let p = t.path().join("sparse.dcm");
+    fs::write(&p, &head).unwrap();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&p)
+        .unwrap()
+        .set_len(head.len() as u64 + len as u64)
+        .unwrap();
+    LARGEST.with(|l| l.set(0));
+    let e = preprocess::read::read_header(&p).unwrap_err();
+    let largest = LARGEST.with(|l| l.get());
+    assert!(matches!(e.problem, FileProblem::TooLarge { .. }), "{e}");
+    assert!(e.to_string().contains("sparse.dcm"), "{e}");
+    assert!(
+        largest <= 130 << 20,
+        "header pass allocated {largest} bytes at once"
+    );
+    let (r, largest) = read_measured(&p);
+    assert!(matches!(
+        r.unwrap_err().problem,
+        FileProblem::TooLarge { .. }
+    ));
+    assert!(
+        largest <= 260 << 20,
+        "full read allocated {largest} bytes at once"
+    );
+    // a lower --max-file-mib refuses it before a byte is parsed
+    let small = preprocess::read::Limits {
+        max_file_bytes: 10 << 20,
+        ..Default::default()
+    };
+    LARGEST.with(|l| l.set(0));
+    let e = preprocess::read::read_header_within(&p, &small).unwrap_err();
+    assert!(
+        matches!(e.problem, FileProblem::TooLarge { what: "file", .. }),
+        "{e}"
+    );
+    assert!(LARGEST.with(|l| l.get()) < 1 << 20);
+}

@@ -59,12 +59,32 @@ pub fn mask_crc(crc: u32) -> u32 {
     crc.rotate_right(15).wrapping_add(0xa282_ead8)
 }
 
+/// An index larger than this is not a checkpoint's (the published ones are a few kB).
+const MAX_INDEX: u64 = 256 << 20;
+
+/// The index file's bytes: a regular file of at most [`MAX_INDEX`] bytes, never a FIFO or a
+/// device.
+fn read_index(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let m = fs::metadata(path)?;
+    if !m.is_file() || m.len() > MAX_INDEX {
+        return Err(std::io::Error::other(format!(
+            "not a regular file of at most {MAX_INDEX} bytes"
+        )));
+    }
+    let mut bytes = Vec::new();
+    fs::File::open(path)?
+        .take(MAX_INDEX)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 impl Checkpoint {
     /// Opens `PREFIX` (`PREFIX.index` and its one data shard), checking the index's block CRCs,
     /// footer, header, and that every entry lies inside the data file.
     pub fn open(prefix: &Path) -> Result<Checkpoint> {
         let index_path = with_suffix(prefix, ".index");
-        let bytes = fs::read(&index_path).map_err(|io| Error::Io {
+        let bytes = read_index(&index_path).map_err(|io| Error::Io {
             path: index_path.clone(),
             io,
         })?;

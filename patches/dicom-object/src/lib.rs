@@ -748,6 +748,11 @@ pub enum ReadError {
     },
     #[snafu(display("Premature data set end"))]
     PrematureEnd { backtrace: Backtrace },
+    #[snafu(display(
+        "Sequences nested deeper than {} levels (a data set this deep is not a real one)",
+        max
+    ))]
+    NestedTooDeep { max: usize, backtrace: Backtrace },
 }
 
 /// An error which may occur when writing a DICOM object

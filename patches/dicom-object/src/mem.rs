@@ -92,6 +92,11 @@ type Result<T, E = AccessError> = std::result::Result<T, E>;
 
 type ParserResult<T> = std::result::Result<T, ParserError>;
 
+
+/// The deepest nesting of sequences read: real data sets nest a few levels (an SR's content
+/// tree a few dozen at most); a hostile file nesting thousands would overflow the stack.
+pub const MAX_SEQUENCE_DEPTH: usize = 128;
+
 /// A DICOM object that is fully contained in memory.
 ///
 /// See the [module-level documentation](self)
@@ -2162,6 +2167,30 @@ where
     where
         I: ?Sized + Iterator<Item = ParserResult<DataToken>>,
     {
+        Self::build_object_at(dataset, dict, in_item, len, read_until, read_to, 0)
+    }
+
+    /// [`build_object`](Self::build_object) of an item nested `depth` sequences deep: deeper
+    /// than [`MAX_SEQUENCE_DEPTH`] is an error, not a recursion that overflows the stack (a
+    /// file of 1,800 nested sequences aborted the process).
+    fn build_object_at<I>(
+        dataset: &mut I,
+        dict: D,
+        in_item: bool,
+        len: Length,
+        read_until: Option<Tag>,
+        read_to: Option<Tag>,
+        depth: usize,
+    ) -> Result<Self, ReadError>
+    where
+        I: ?Sized + Iterator<Item = ParserResult<DataToken>>,
+    {
+        if depth > MAX_SEQUENCE_DEPTH {
+            return crate::NestedTooDeepSnafu {
+                max: MAX_SEQUENCE_DEPTH,
+            }
+            .fail();
+        }
         let mut entries: BTreeMap<Tag, InMemElement<D>> = BTreeMap::new();
         // perform a structured parsing of incoming tokens
         while let Some(token) = dataset.next() {
@@ -2214,7 +2243,7 @@ where
                     }
 
                     // delegate sequence building to another function
-                    let items = Self::build_sequence(tag, len, &mut *dataset, &dict)?;
+                    let items = Self::build_sequence(tag, len, &mut *dataset, &dict, depth + 1)?;
                     DataElement::new_with_len(
                         tag,
                         VR::SQ,
@@ -2303,6 +2332,7 @@ where
         _len: Length,
         dataset: &mut I,
         dict: &D,
+        depth: usize,
     ) -> Result<C<InMemDicomObject<D>>, ReadError>
     where
         I: ?Sized + Iterator<Item = ParserResult<DataToken>>,
@@ -2311,13 +2341,14 @@ where
         while let Some(token) = dataset.next() {
             match token.context(ReadTokenSnafu)? {
                 DataToken::ItemStart { len } => {
-                    items.push(Self::build_object(
+                    items.push(Self::build_object_at(
                         &mut *dataset,
                         dict.clone(),
                         true,
                         len,
                         None,
                         None,
+                        depth,
                     )?);
                 }
                 DataToken::SequenceEnd => {
