@@ -281,7 +281,7 @@ pub fn train(
     let state_path = ckpt.join("state.json");
     let (mut model, mut optim, mut state, resumed_from) = if resume && state_path.exists() {
         let st: State = serde_json::from_slice(
-            &std::fs::read(&state_path)
+            &milbase::bounded::read_regular(&state_path, milbase::bounded::MAX_JSON)
                 .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?,
         )
         .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?;

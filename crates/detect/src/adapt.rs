@@ -31,7 +31,7 @@ use gphead::{FitParams, GpModel, MilData};
 use milbase::Progress;
 use preprocess::dataset::{Dataset, Skipped};
 use preprocess::labels::Labels;
-use preprocess::pipeline::{apply_labels, decode_scan, find_scans};
+use preprocess::pipeline::{apply_labels, decode_scan, find_scans_within};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -404,7 +404,7 @@ pub fn site_scans(
     let scans = if dicom_paths.is_empty() {
         Vec::new()
     } else {
-        let (s, sk) = find_scans(&dicom_paths, progress)?;
+        let (s, sk) = find_scans_within(&dicom_paths, limits, progress)?;
         *skipped.lock().unwrap_or_else(|e| e.into_inner()) = sk;
         s
     };

@@ -78,6 +78,21 @@ impl CnnFolderConfig {
                 ),
             ));
         }
+        // every value range-checked here, before a tensor library sees it (it would panic)
+        c.model
+            .validate()
+            .and_then(|()| c.preprocess.validate())
+            .and_then(|()| c.train.as_ref().map_or(Ok(()), |t| t.validate()))
+            .map_err(|why| Error::file(&p, why))?;
+        if c.model.size != c.preprocess.size {
+            return Err(Error::file(
+                &p,
+                format!(
+                    "the network takes {}² slices but the preprocessing makes {}²",
+                    c.model.size, c.preprocess.size
+                ),
+            ));
+        }
         Ok(c)
     }
 
@@ -287,8 +302,12 @@ pub struct Bundle {
 
 /// SHA-256 of a file, hex.
 pub fn sha256_file(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    Ok(hex(&Sha256::digest(&bytes)))
+    // streamed: a bundle's weights may be large; only a regular file is read
+    let (mut f, _) =
+        milbase::bounded::open_regular(path, u64::MAX).map_err(|e| Error::io(path, e))?;
+    let mut h = Sha256::new();
+    std::io::copy(&mut f, &mut h).map_err(|e| Error::io(path, e))?;
+    Ok(hex(&h.finalize()))
 }
 
 /// The first `n` characters of `s` (never splits a character).
@@ -487,6 +506,9 @@ impl Bundle {
                 ),
             ));
         }
+        m.preprocess
+            .validate()
+            .map_err(|why| Error::file(&mp, why))?;
         roll_forward(dir, &m)?;
         let mut needed = vec![&m.cnn.config, &m.cnn.weights];
         if let Some(gp) = &m.gp {
@@ -902,6 +924,45 @@ mod tests {
             assert!(!dir.path().join(f).exists(), "{f}");
         }
         assert!(dir.path().join(CNN_CONFIG).exists());
+    }
+
+    #[test]
+    fn out_of_range_config_values_are_refused_at_load_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = CnnFolderConfig {
+            format_version: MODEL_FORMAT,
+            model: AttCnnConfig::default(),
+            train: None,
+            preprocess: PreprocessConfig::default(),
+            dataset: "d".into(),
+            train_scans: vec![],
+            valid_scans: vec![],
+        };
+        good.save(dir.path()).unwrap();
+        assert!(CnnFolderConfig::load(dir.path()).is_ok());
+        // values burn or the resampler would panic on, each refused by the loader
+        let edits: [(&str, fn(&mut serde_json::Value)); 5] = [
+            ("conv dropout 2", |v| {
+                v["model"]["conv_dropout"] = 2.0.into()
+            }),
+            ("head dropout -1", |v| {
+                v["model"]["head_dropout"] = (-1.0).into()
+            }),
+            ("size 0", |v| v["model"]["size"] = 0.into()),
+            ("filter", |v| v["preprocess"]["filter"] = "lanczos".into()),
+            ("window width 0", |v| {
+                v["preprocess"]["windows"][0]["width"] = 0.0.into()
+            }),
+        ];
+        for (what, edit) in edits {
+            let mut v = serde_json::to_value(&good).unwrap();
+            edit(&mut v);
+            std::fs::write(dir.path().join(CNN_CONFIG), v.to_string()).unwrap();
+            let e = CnnFolderConfig::load(dir.path())
+                .err()
+                .unwrap_or_else(|| panic!("{what}"));
+            assert!(e.to_string().contains("config.json"), "{what}: {e}");
+        }
     }
 
     #[test]

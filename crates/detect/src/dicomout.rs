@@ -258,7 +258,7 @@ pub fn write_scan(
         created: created.clone(),
     };
     let dir = out.join(DICOM_DIR).join(&report.id);
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    milbase::atomic::create_dir_under(out, &dir).map_err(|e| Error::io(&dir, e))?;
     let bytes = doc.to_bytes().map_err(|e| Error::Invalid(e.to_string()))?;
     let sr = dir.join(SR_FILE);
     write_atomic(&sr, &bytes)?;
@@ -393,7 +393,7 @@ pub fn pull_study(out: &Path, pull: &Pull) -> Result<PathBuf> {
     let dir = out
         .join(PULLED_DIR)
         .join(preprocess::scan::scan_id(&pull.study_uid, ""));
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    milbase::atomic::create_dir_under(out, &dir).map_err(|e| Error::io(&dir, e))?;
     // what an earlier pull of this study left (the study may have changed since)
     for e in std::fs::read_dir(&dir)
         .map_err(|e| Error::io(&dir, e))?

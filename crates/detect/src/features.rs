@@ -167,7 +167,8 @@ impl FeaturesWriter {
 /// (the features file and `../shared/data/ich-features/`), or the header-less MIL benchmark CSV
 /// (bag label, bag id, features).
 pub fn read(path: &Path) -> Result<MilData> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = milbase::bounded::read_regular_string(path, milbase::bounded::MAX_FEATURES)
+        .map_err(|e| Error::io(path, e))?;
     let first = text.lines().next().unwrap_or("");
     if first.split(',').any(|c| c.trim() == BAG_NAME) {
         read_named(path, &text)
@@ -328,7 +329,9 @@ fn read_mil_benchmark(path: &Path, text: &str) -> Result<MilData> {
 /// `../shared/data/splits/`): the splits in order of their number.
 pub fn read_splits(path: &Path) -> Result<Vec<(usize, FixedSplit)>> {
     let err = |d: String| Error::file(path, d);
-    let mut rdr = csv::Reader::from_path(path).map_err(|e| err(e.to_string()))?;
+    let (f, _) = milbase::bounded::open_regular(path, milbase::bounded::MAX_TABLE)
+        .map_err(|e| err(e.to_string()))?;
+    let mut rdr = csv::Reader::from_reader(std::io::BufReader::new(f));
     let h = rdr.headers().map_err(|e| err(e.to_string()))?.clone();
     let col = |name: &str| {
         h.iter()

@@ -15,7 +15,7 @@ use milbase::Progress;
 use pacs::{Destination, SendOptions, SendReport};
 use preprocess::dataset::{Dataset, ScanMeta, Skipped};
 use preprocess::labels::Labels;
-use preprocess::pipeline::{apply_labels, decode_scan, decode_scan_float, find_scans};
+use preprocess::pipeline::{apply_labels, decode_scan, decode_scan_float, find_scans_within};
 use preprocess::scan::Scan;
 
 use crate::bundle::{rfc3339, Bundle};
@@ -581,7 +581,7 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
     let (scans, skipped) = if dicom_paths.is_empty() {
         (Vec::new(), Skipped::default())
     } else {
-        find_scans(&dicom_paths, progress)?
+        find_scans_within(&dicom_paths, &predictor.opts.limits, progress)?
     };
     time.preprocess += t.elapsed();
     let mut work: Vec<Source> = Vec::new();
@@ -602,7 +602,7 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
     }
     let pages = job.out.join(SCAN_PAGES);
     let dir = if job.html { &pages } else { &job.out };
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    milbase::atomic::create_dir_under(&job.out, dir).map_err(|e| Error::io(dir, e))?;
 
     let mut report = Report {
         format_version: REPORT_FORMAT,

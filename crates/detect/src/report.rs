@@ -396,9 +396,10 @@ mod tests {
             ("", "0.0625", "0.5", "0", "1", "0")
         );
         let scans = String::from_utf8(scans_csv(&r).unwrap()).unwrap();
-        assert!(scans.starts_with("scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,positive_slices,uncertain_slices,label\n"));
+        assert!(scans.starts_with("scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction\n"));
+        // not checked against a summary of training slices: the two columns are empty
         assert!(
-            scans.contains("scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,\n"),
+            scans.contains("scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,\n"),
             "{scans}"
         );
     }

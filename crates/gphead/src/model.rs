@@ -449,10 +449,13 @@ impl GpModel {
 
     /// Reads a model, refusing other formats and versions.
     pub fn load(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|e| GpError::Io {
-            path: path.into(),
-            source: e,
-        })?;
+        let bytes =
+            milbase::bounded::read_regular(path, milbase::bounded::MAX_JSON).map_err(|e| {
+                GpError::Io {
+                    path: path.into(),
+                    source: e,
+                }
+            })?;
         let head: serde_json::Value =
             serde_json::from_slice(&bytes).map_err(|e| GpError::Model {
                 path: path.into(),
