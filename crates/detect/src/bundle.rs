@@ -941,7 +941,8 @@ mod tests {
         good.save(dir.path()).unwrap();
         assert!(CnnFolderConfig::load(dir.path()).is_ok());
         // values burn or the resampler would panic on, each refused by the loader
-        let edits: [(&str, fn(&mut serde_json::Value)); 5] = [
+        type Edit = fn(&mut serde_json::Value);
+        let edits: [(&str, Edit); 5] = [
             ("conv dropout 2", |v| {
                 v["model"]["conv_dropout"] = 2.0.into()
             }),

@@ -62,10 +62,13 @@ const MAX_WALK_WARNINGS: usize = 100;
 /// can be endless (`/proc`) or block on read.
 const NEVER_FOLLOWED: [&str; 3] = ["/proc", "/sys", "/dev"];
 
+/// A path the input walk left out, with the reason.
+pub type LeftOut = (PathBuf, String);
+
 /// The regular files under the inputs (folders recursively), sorted, and what the walk left
 /// out, as `(path, reason)`: links that lead outside the given inputs (or into /proc, /sys,
 /// /dev) are not followed, and files that are not regular (FIFOs, sockets, devices) are not read.
-pub fn collect_files(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<(PathBuf, String)>)> {
+pub fn collect_files(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<LeftOut>)> {
     let mut roots = Vec::new();
     for input in inputs {
         let meta = std::fs::metadata(input).map_err(|e| Error::io(input, e))?;
@@ -104,7 +107,7 @@ pub fn collect_files(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<(PathBuf, 
         }
     };
     let mut files = Vec::new();
-    let mut left_out: Vec<(PathBuf, String)> = Vec::new();
+    let mut left_out: Vec<LeftOut> = Vec::new();
     for input in inputs {
         if std::fs::metadata(input).is_ok_and(|m| m.is_file()) {
             files.push(input.clone());

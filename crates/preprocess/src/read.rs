@@ -137,7 +137,7 @@ fn words<T, const N: usize>(
     le: fn([u8; N]) -> T,
     be: fn([u8; N]) -> T,
 ) -> Option<dicom_core::value::C<T>> {
-    if bytes.len() % N != 0 {
+    if !bytes.len().is_multiple_of(N) {
         return None;
     }
     Some(

@@ -482,7 +482,13 @@ fn links_out_of_the_inputs_and_non_regular_files_are_left_out_by_name_and_the_sc
     assert!(s.skipped.files.iter().any(|f| f.contains("pipe.dcm")));
 
     // a FIFO or /proc given as an input is refused by name
-    let e = preprocess(&[fifo.clone()], &t.path().join("ds2"), &opts, &Quiet).unwrap_err();
+    let e = preprocess(
+        std::slice::from_ref(&fifo),
+        &t.path().join("ds2"),
+        &opts,
+        &Quiet,
+    )
+    .unwrap_err();
     assert!(
         e.to_string().contains("pipe.dcm") && e.to_string().contains("not a regular"),
         "{e}"
@@ -674,7 +680,7 @@ fn an_orientation_that_is_not_direction_cosines_gives_no_order_by_position() {
     fs::create_dir_all(&input).unwrap();
     for k in 0..3 {
         let mut s = ct(&format!("1.2.3.{k}"), (2 - k) as f64);
-        s.instance_number = Some(k as i32 + 1);
+        s.instance_number = Some(k + 1);
         s.orientation = Some([1e308, 0.0, 0.0, 0.0, 1e308, 0.0]);
         fs::write(input.join(format!("s{k}.dcm")), s.to_bytes().unwrap()).unwrap();
     }
