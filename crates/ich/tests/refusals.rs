@@ -458,3 +458,78 @@ fn checkpoint_lists_and_verifies_or_names_the_broken_file() {
         &["b.index", "outside the data file"],
     );
 }
+
+#[test]
+fn preprocess_exits_1_when_a_scan_fails_unless_told_to_keep_going() {
+    let t = tempfile::tempdir().unwrap();
+    let raw = t.path().join("raw");
+    common::synth(&raw, "3", "3", "32", "4");
+    // a file taking the first slice's SOPInstanceUID with other pixels: its scan fails
+    let first = walkdir_first_dcm(&raw);
+    let mut obj = dicom_object::open_file(&first).unwrap();
+    let px = obj
+        .element(dicom_dictionary_std::tags::PIXEL_DATA)
+        .unwrap()
+        .to_bytes()
+        .unwrap()
+        .to_vec();
+    let flipped: Vec<u8> = px.iter().map(|b| b ^ 0x5a).collect();
+    obj.put(dicom_core::DataElement::new(
+        dicom_dictionary_std::tags::PIXEL_DATA,
+        dicom_core::VR::OW,
+        dicom_core::PrimitiveValue::from(flipped),
+    ));
+    let fake = first.with_file_name("0-fake.dcm");
+    obj.write_to_file(&fake).unwrap();
+    let out = t.path().join("ds");
+    let txt = refused(
+        &[
+            "-q",
+            "preprocess",
+            s(&raw),
+            "--out",
+            s(&out),
+            "--size",
+            "16",
+        ],
+        &["0-fake.dcm", "different pixel data", "1 of 3 scans failed"],
+    );
+    assert!(txt.contains("2 scan(s) written"), "{txt}");
+    // the dataset holds the two others; with --keep-going the same run exits 0
+    assert_eq!(
+        json(&out.join("dataset.json"))["scans"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let o = ich(&[
+        "-q",
+        "preprocess",
+        s(&raw),
+        "--out",
+        s(&t.path().join("ds2")),
+        "--size",
+        "16",
+        "--keep-going",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+/// The first `.dcm` file under `dir`, by path.
+fn walkdir_first_dcm(dir: &Path) -> PathBuf {
+    let mut v: Vec<PathBuf> = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dcm") {
+                v.push(p);
+            }
+        }
+    }
+    v.sort();
+    v.remove(0)
+}

@@ -41,17 +41,78 @@ pub fn remove_stale_temporaries(dir: &Path) -> io::Result<Vec<PathBuf>> {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let Some(pid) = stale_pid(name) else { continue };
-        let alive = if cfg!(target_os = "linux") {
-            Path::new("/proc").join(pid.to_string()).exists()
-        } else {
-            pid == std::process::id()
-        };
-        if !alive && entry.file_type()?.is_file() {
+        if !alive(pid) && entry.file_type()?.is_file() {
             fs::remove_file(entry.path())?;
             removed.push(entry.path());
         }
     }
     Ok(removed)
+}
+
+/// Whether process `pid` is running (on Linux: `/proc/PID` exists; elsewhere: only our own).
+fn alive(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        Path::new("/proc").join(pid.to_string()).exists()
+    } else {
+        pid == std::process::id()
+    }
+}
+
+/// A folder held by one writer: `DIR/.NAME.lock` holds the writer's PID and is removed when the
+/// lock is dropped. A lock whose process is gone (`kill -9`) is taken over.
+#[derive(Debug)]
+pub struct DirLock {
+    path: PathBuf,
+}
+
+impl DirLock {
+    /// Takes `dir`'s lock `name`, or says which running process holds it.
+    pub fn take(dir: &Path, name: &str) -> io::Result<DirLock> {
+        let path = dir.join(format!(".{name}.lock"));
+        for _ in 0..3 {
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(mut f) => {
+                    write!(f, "{}", std::process::id())?;
+                    return Ok(DirLock { path });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    let held = fs::read_to_string(&path).unwrap_or_default();
+                    match held.trim().parse::<u32>() {
+                        Ok(pid) if alive(pid) => {
+                            return Err(io::Error::new(
+                                io::ErrorKind::WouldBlock,
+                                format!(
+                                    "{} is being written by another ich process (pid {pid}); \
+                                     wait for it or give another folder",
+                                    dir.display()
+                                ),
+                            ))
+                        }
+                        // a dead writer's lock (or one being written this instant: retried)
+                        _ => {
+                            let _ = fs::remove_file(&path);
+                        }
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(io::Error::other(format!(
+            "{}: could not take the lock {}",
+            dir.display(),
+            path.display()
+        )))
+    }
+}
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.path);
+    }
 }
 
 /// The PID of a name made by [`temporary`] (`.NAME.tmpPID`), or None.
@@ -143,6 +204,20 @@ where
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_folder_has_one_writer_and_a_dead_writers_lock_is_taken_over() {
+        let t = tempfile::tempdir().unwrap();
+        let a = DirLock::take(t.path(), "preprocess").unwrap();
+        let e = DirLock::take(t.path(), "preprocess").unwrap_err();
+        assert!(e.to_string().contains("another ich process"), "{e}");
+        drop(a);
+        let b = DirLock::take(t.path(), "preprocess").unwrap();
+        drop(b);
+        // a lock left by a process that is gone (PID beyond Linux's pid_max)
+        fs::write(t.path().join(".preprocess.lock"), "4194305").unwrap();
+        let _c = DirLock::take(t.path(), "preprocess").unwrap();
+    }
 
     #[cfg(unix)]
     #[test]

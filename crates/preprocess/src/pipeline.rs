@@ -39,6 +39,8 @@ pub struct PreprocessOptions {
 pub struct Summary {
     pub scans_written: usize,
     pub scans_resumed: usize,
+    /// Scans an earlier run into the same folder wrote from other inputs, still listed.
+    pub scans_kept: usize,
     pub scans_failed: Vec<String>,
     pub slices: usize,
     pub skipped: Skipped,
@@ -199,6 +201,8 @@ pub fn preprocess(
 ) -> Result<Summary> {
     let scans_dir = out.join("scans");
     milbase::atomic::create_dir_under(out, &scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
+    // one writer at a time: two runs into one folder would each write a dataset.json of their own
+    let _lock = milbase::atomic::DirLock::take(out, "preprocess").map_err(|e| Error::io(out, e))?;
     // what an interrupted run was writing when it died (the dataset itself is always whole)
     for dir in [out, scans_dir.as_path()] {
         let removed =
@@ -267,6 +271,9 @@ pub fn preprocess(
             }
         }
     }
+    summary.manifest = out.join("dataset.json");
+    // an earlier run into this folder (other inputs, same preprocessing): its scans stay listed
+    summary.scans_kept = keep_earlier_scans(out, &summary.manifest, &opts.config, &mut entries);
     entries.sort_by(|a, b| a.id.cmp(&b.id));
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
@@ -275,9 +282,47 @@ pub fn preprocess(
         scans: entries,
         skipped: summary.skipped.clone(),
     };
-    summary.manifest = out.join("dataset.json");
     dataset::write_json(&summary.manifest, &manifest)?;
     Ok(summary)
+}
+
+/// Adds to `entries` the scans an earlier run listed in `manifest` (same preprocessing, files
+/// still there, not redone by this run); returns how many. A dataset.json of other preprocessing
+/// or one that cannot be read is left out with a warning: its scans are not this dataset's.
+fn keep_earlier_scans(
+    out: &Path,
+    manifest: &Path,
+    config: &PreprocessConfig,
+    entries: &mut Vec<ScanEntry>,
+) -> usize {
+    if !manifest.is_file() {
+        return 0;
+    }
+    let old: Manifest = match dataset::read_json(manifest) {
+        Ok(m) => m,
+        Err(e) => {
+            warn!("the earlier dataset.json is not read, its scans are not listed: {e}");
+            return 0;
+        }
+    };
+    if &old.config != config {
+        warn!(
+            "{}: an earlier run with other preprocessing; its scans are no longer listed",
+            manifest.display()
+        );
+        return 0;
+    }
+    let mut kept = 0;
+    for e in old.scans {
+        let files_there = [&e.meta, &e.pixels]
+            .iter()
+            .all(|f| milbase::stays_inside(f) && out.join(f).is_file());
+        if files_there && !entries.iter().any(|n| n.id == e.id) {
+            entries.push(e);
+            kept += 1;
+        }
+    }
+    kept
 }
 
 /// Slice metadata without labels (see [`apply_labels`]).

@@ -811,3 +811,37 @@ fn a_sparse_file_declaring_a_gigabyte_element_costs_a_bounded_read() {
     );
     assert!(LARGEST.with(|l| l.get()) < 1 << 20);
 }
+
+#[test]
+fn a_second_run_into_one_folder_keeps_the_first_runs_scans_and_a_running_writer_excludes_others() {
+    let t = tempfile::tempdir().unwrap();
+    let (a, b) = (t.path().join("a"), t.path().join("b"));
+    for (dir, series) in [(&a, "1.2.1"), (&b, "1.2.2")] {
+        fs::create_dir_all(dir).unwrap();
+        for k in 0..2 {
+            let mut s = ct(&format!("{series}.{k}"), k as f64);
+            s.series_uid = series.into();
+            fs::write(dir.join(format!("s{k}.dcm")), s.to_bytes().unwrap()).unwrap();
+        }
+    }
+    let opts = PreprocessOptions {
+        config: PreprocessConfig {
+            size: 16,
+            ..PreprocessConfig::default()
+        },
+        ..PreprocessOptions::default()
+    };
+    let out = t.path().join("ds");
+    let s1 = preprocess(&[a], &out, &opts, &Quiet).unwrap();
+    assert_eq!(s1.scans_written, 1);
+    let s2 = preprocess(&[b], &out, &opts, &Quiet).unwrap();
+    assert_eq!((s2.scans_written, s2.scans_kept), (1, 1));
+    let ds = preprocess::dataset::Dataset::open(&out).unwrap();
+    assert_eq!(ds.manifest.scans.len(), 2, "both runs' scans listed");
+    // another process holding the folder: refused, nothing changed
+    if cfg!(target_os = "linux") {
+        fs::write(out.join(".preprocess.lock"), "1").unwrap(); // PID 1 runs on every Linux
+        let e = preprocess(&[t.path().join("b")], &out, &opts, &Quiet).unwrap_err();
+        assert!(e.to_string().contains("another ich process"), "{e}");
+    }
+}
