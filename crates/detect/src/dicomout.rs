@@ -28,10 +28,23 @@ pub const SC_SERIES_NUMBER: i32 = 9902;
 pub const SR_SERIES_DESCRIPTION: &str = "ich ICH probabilities (research, not for diagnostic use)";
 pub const SC_SERIES_DESCRIPTION: &str = "ich flagged slices (research, not for diagnostic use)";
 
-/// Options of the DICOM outputs. Default: UIDs under `2.25`.
-#[derive(Debug, Clone, Default)]
+/// Options of the DICOM outputs. Default: UIDs under `2.25`, at most 20 Secondary Captures per
+/// scan.
+#[derive(Debug, Clone)]
 pub struct DicomOptions {
     pub uid_root: UidRoot,
+    /// Secondary Captures per scan at most (`ich predict --max-captures`, 20): a series of
+    /// thousands of flagged slices must not become gigabytes of captures.
+    pub max_captures: usize,
+}
+
+impl Default for DicomOptions {
+    fn default() -> Self {
+        Self {
+            uid_root: UidRoot::default(),
+            max_captures: 20,
+        }
+    }
 }
 
 /// Who made the results: the model bundle as the SR names it.
@@ -277,8 +290,9 @@ pub fn write_scan(
     let sc_series = root.derive(&["ich-sc-series", ck, series, &thr_key]);
     let mut sc = Vec::new();
     let n = report.slices.len();
+    let chosen = captured_slices(report, opts.max_captures);
     for (k, s) in report.slices.iter().enumerate() {
-        if !(s.positive || s.uncertain) {
+        if !chosen.contains(&k) {
             continue;
         }
         let gray = pixels
@@ -332,6 +346,31 @@ pub fn write_scan(
         sc.push(path);
     }
     Ok(DicomOutcome::Written(Written { sr, sc }))
+}
+
+/// The slices that get a Secondary Capture: the flagged ones (positive or uncertain), at most
+/// `max` of them — positive before uncertain, then by probability, highest first; ties by slice.
+fn captured_slices(report: &crate::report::ScanReport, max: usize) -> Vec<usize> {
+    let mut flagged: Vec<usize> = (0..report.slices.len())
+        .filter(|&k| report.slices[k].positive || report.slices[k].uncertain)
+        .collect();
+    flagged.sort_by(|&a, &b| {
+        let (x, y) = (&report.slices[a], &report.slices[b]);
+        y.positive
+            .cmp(&x.positive)
+            .then(y.probability.total_cmp(&x.probability))
+            .then(a.cmp(&b))
+    });
+    if flagged.len() > max {
+        tracing::warn!(
+            "scan {}: {} flagged slices, Secondary Captures of the {max} most likely \
+             (--max-captures); the SR lists every slice",
+            report.id,
+            flagged.len()
+        );
+        flagged.truncate(max);
+    }
+    flagged
 }
 
 /// What [`write_scan`] did.
@@ -418,6 +457,64 @@ pub fn pull_study(out: &Path, pull: &Pull) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn at_most_max_captures_flagged_slices_positive_and_likeliest_first() {
+        // (positive, uncertain, probability) of five slices, worked out by hand: flagged are
+        // 0, 1, 3, 4; positive first by probability (3: 0.95, 0: 0.9), then uncertain (4: 0.6,
+        // 1: 0.4)
+        let flags = [
+            (true, false, 0.9),
+            (false, true, 0.4),
+            (false, false, 0.1),
+            (true, false, 0.95),
+            (false, true, 0.6),
+        ];
+        let slices: Vec<crate::report::SliceReport> = flags
+            .iter()
+            .enumerate()
+            .map(
+                |(k, &(positive, uncertain, probability))| crate::report::SliceReport {
+                    index: k,
+                    sop_instance_uid: format!("1.2.{k}"),
+                    z: None,
+                    probability,
+                    sd: 0.0,
+                    lo: probability,
+                    hi: probability,
+                    positive,
+                    uncertain,
+                    attention: 0.2,
+                    label: None,
+                },
+            )
+            .collect();
+        let report = crate::report::ScanReport {
+            id: "scan-1".into(),
+            n_slices: 5,
+            probability: 0.95,
+            sd: 0.0,
+            lo: 0.95,
+            hi: 0.95,
+            positive: true,
+            uncertain: false,
+            cnn_probability: 0.9,
+            out_of_distribution: None,
+            positive_slices: 2,
+            uncertain_slices: 2,
+            label: None,
+            patient_name: None,
+            patient_id: None,
+            warnings: vec![],
+            page: None,
+            dicom: None,
+            slices,
+        };
+        assert_eq!(captured_slices(&report, 3), vec![3, 0, 4]);
+        assert_eq!(captured_slices(&report, 10), vec![3, 0, 4, 1]);
+        assert!(captured_slices(&report, 0).is_empty());
+        assert_eq!(DicomOptions::default().max_captures, 20);
+    }
 
     #[test]
     fn dicom_files_are_found_sorted_and_a_link_loop_ends() {

@@ -80,6 +80,10 @@ pub struct PredictPacsArgs {
     /// (at most 43 characters).
     #[arg(long, default_value = "2.25", value_parser = uid_root)]
     uid_root: UidRoot,
+    /// Secondary Captures per scan at most [0..=10000]: the flagged slices with the highest
+    /// probabilities (positive ones first); the SR lists every slice whatever this says.
+    #[arg(long, default_value_t = 20, value_parser = |s: &str| range::int_in(s, 0, 10_000))]
+    max_captures: usize,
     /// Send the DICOM results to `AE_TITLE@host:port` (C-STORE) or `http://host:port/dicom-web`
     /// (STOW-RS; credentials as for `--dicomweb`). Repeatable. What cannot be sent stays in
     /// OUT/dicom (`ich send` sends it later).
@@ -109,6 +113,7 @@ impl PredictPacsArgs {
         Ok(PacsJob {
             dicom: (!self.no_dicom).then(|| DicomOptions {
                 uid_root: self.uid_root.clone(),
+                max_captures: self.max_captures,
             }),
             send: self.send.clone(),
             pull: match (&self.study, &self.dicomweb) {
