@@ -472,61 +472,28 @@ struct Ctx<'a> {
     candidates: &'a [Candidate],
 }
 
-impl Ctx<'_> {
-    /// Each candidate's cross-fitted, calibrated scan log-likelihood on `scans`, the best
-    /// fitted on all of them with the calibration map of its cross-fitting.
-    fn choose_and_fit(&self, scans: &[&SiteScan], seed: u64) -> Result<(Fitted, Vec<Choice>)> {
-        let mut choices = Vec::new();
-        let mut best: Option<(f64, Candidate, Option<Pca>, MilData, Platt)> = None;
-        let params = seeded(&self.params, seed)?;
-        for c in self.candidates {
-            let pca = c.projection(scans)?;
-            let data = c.design(scans, pca.as_ref())?;
-            let oof = gphead::crossfit::out_of_fold(
-                &params,
-                params.max_epochs,
-                &data,
-                self.inner,
-                self.samples,
-                seed,
-                &milbase::Quiet,
-            )?;
-            let map = oof.map(MapFamily::Platt, self.inner, seed).map;
-            let p: Vec<f64> = oof
-                .draws
-                .iter()
-                .map(|d| mapped_mean(Some(map), d))
-                .collect();
-            let ll = log_likelihood(&oof.labels, &p);
-            choices.push(Choice {
-                candidate: c.name(),
-                log_likelihood: ll,
-            });
-            if best.as_ref().is_none_or(|b| ll > b.0) {
-                best = Some((ll, *c, pca, data, map));
-            }
-        }
-        let (_, candidate, pca, data, map) =
-            best.ok_or_else(|| Error::Invalid("no candidate head to choose from".into()))?;
-        let mut output = gphead::fit_valid(&params, &data, None)?;
-        output.model.calibration = Some(map);
-        Ok((
-            Fitted {
-                candidate,
-                output,
-                pca,
-            },
-            choices,
-        ))
-    }
+/// A candidate's cross-fitting on some scans: its projection, its data, the calibration map of
+/// its out-of-fold draws and their scan log-likelihood through that map.
+struct CrossFit {
+    pca: Option<Pca>,
+    data: MilData,
+    map: Platt,
+    log_likelihood: f64,
+}
 
-    /// `f`'s fresh fit (same candidate) on `scans`, with its calibration map.
-    fn refit(&self, candidate: Candidate, scans: &[&SiteScan], seed: u64) -> Result<Fitted> {
-        let params = seeded(&self.params, seed)?;
-        let pca = candidate.projection(scans)?;
-        let data = candidate.design(scans, pca.as_ref())?;
+impl Ctx<'_> {
+    /// `c` cross-fitted on `scans` (inner folds).
+    fn cross_fit(
+        &self,
+        c: &Candidate,
+        scans: &[&SiteScan],
+        params: &gphead::ValidParams,
+        seed: u64,
+    ) -> Result<CrossFit> {
+        let pca = c.projection(scans)?;
+        let data = c.design(scans, pca.as_ref())?;
         let oof = gphead::crossfit::out_of_fold(
-            &params,
+            params,
             params.max_epochs,
             &data,
             self.inner,
@@ -535,13 +502,59 @@ impl Ctx<'_> {
             &milbase::Quiet,
         )?;
         let map = oof.map(MapFamily::Platt, self.inner, seed).map;
-        let mut output = gphead::fit_valid(&params, &data, None)?;
-        output.model.calibration = Some(map);
+        let p: Vec<f64> = oof
+            .draws
+            .iter()
+            .map(|d| mapped_mean(Some(map), d))
+            .collect();
+        Ok(CrossFit {
+            pca,
+            data,
+            map,
+            log_likelihood: log_likelihood(&oof.labels, &p),
+        })
+    }
+
+    /// `candidate` fitted on all of `cf`'s scans, with the calibration map of its cross-fitting.
+    fn fit(candidate: Candidate, cf: CrossFit, params: &gphead::ValidParams) -> Result<Fitted> {
+        let mut output = gphead::fit_valid(params, &cf.data, None)?;
+        output.model.calibration = Some(cf.map);
         Ok(Fitted {
             candidate,
             output,
-            pca,
+            pca: cf.pca,
         })
+    }
+
+    /// Each candidate's cross-fitted, calibrated scan log-likelihood on `scans`, the best
+    /// fitted on all of them with the calibration map of its cross-fitting.
+    fn choose_and_fit(&self, scans: &[&SiteScan], seed: u64) -> Result<(Fitted, Vec<Choice>)> {
+        let mut choices = Vec::new();
+        let mut best: Option<(Candidate, CrossFit)> = None;
+        let params = seeded(&self.params, seed)?;
+        for c in self.candidates {
+            let cf = self.cross_fit(c, scans, &params, seed)?;
+            choices.push(Choice {
+                candidate: c.name(),
+                log_likelihood: cf.log_likelihood,
+            });
+            if best
+                .as_ref()
+                .is_none_or(|b| cf.log_likelihood > b.1.log_likelihood)
+            {
+                best = Some((*c, cf));
+            }
+        }
+        let (candidate, cf) =
+            best.ok_or_else(|| Error::Invalid("no candidate head to choose from".into()))?;
+        Ok((Self::fit(candidate, cf, &params)?, choices))
+    }
+
+    /// A fresh fit of `candidate` on `scans`, with its calibration map.
+    fn refit(&self, candidate: Candidate, scans: &[&SiteScan], seed: u64) -> Result<Fitted> {
+        let params = seeded(&self.params, seed)?;
+        let cf = self.cross_fit(&candidate, scans, &params, seed)?;
+        Self::fit(candidate, cf, &params)
     }
 }
 

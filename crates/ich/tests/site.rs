@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{ct_ich_dicom, ok, s};
+use common::{ct_ich_dicom, ok, pair_auc as auc, s};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -17,26 +17,6 @@ fn shared(rel: &str) -> Option<PathBuf> {
 
 fn json(p: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
-}
-
-/// ROC AUC by counting pairs (ties half).
-fn auc(y: &[u8], p: &[f64]) -> f64 {
-    let (mut num, mut den) = (0.0, 0.0);
-    for (i, &yi) in y.iter().enumerate() {
-        for (j, &yj) in y.iter().enumerate() {
-            if yi == 1 && yj == 0 {
-                den += 1.0;
-                num += if p[i] > p[j] {
-                    1.0
-                } else if p[i] == p[j] {
-                    0.5
-                } else {
-                    0.0
-                };
-            }
-        }
-    }
-    num / den
 }
 
 /// Mean Bernoulli log-likelihood, probabilities clipped to [1e-12, 1 − 1e-12] as ich does.
