@@ -294,13 +294,7 @@ fn non_numeric_geometry_falls_back_to_instance_number_order_and_keeps_every_slic
         }
         obj.write_to_file(&p).unwrap();
     }
-    let opts = PreprocessOptions {
-        config: PreprocessConfig {
-            size: 16,
-            ..PreprocessConfig::default()
-        },
-        ..PreprocessOptions::default()
-    };
+    let opts = opts16();
     let out = t.path().join("ds");
     let s = preprocess(&[input], &out, &opts, &Quiet).unwrap();
     assert_eq!(
@@ -317,6 +311,17 @@ fn non_numeric_geometry_falls_back_to_instance_number_order_and_keeps_every_slic
         .map(|s| s.sop_instance_uid.as_str())
         .collect();
     assert_eq!(order, ["1.2.3.1", "1.2.3.2", "1.2.3.3"]);
+}
+
+/// Preprocessing to 16² slices, everything else default.
+fn opts16() -> PreprocessOptions {
+    PreprocessOptions {
+        config: PreprocessConfig {
+            size: 16,
+            ..PreprocessConfig::default()
+        },
+        ..PreprocessOptions::default()
+    }
 }
 
 fn ct(sop: &str, z: f64) -> CtSlice {
@@ -361,13 +366,7 @@ fn multi_frame_ct_is_refused_by_name_and_the_rest_is_processed() {
         "{e}"
     );
 
-    let opts = PreprocessOptions {
-        config: PreprocessConfig {
-            size: 16,
-            ..PreprocessConfig::default()
-        },
-        ..PreprocessOptions::default()
-    };
+    let opts = opts16();
     let s = preprocess(&[input], &t.path().join("ds"), &opts, &Quiet).unwrap();
     assert_eq!((s.scans_written, s.slices), (1, 3));
     assert_eq!(
@@ -461,13 +460,7 @@ fn links_out_of_the_inputs_and_non_regular_files_are_left_out_by_name_and_the_sc
     assert!(why("pipe.dcm").contains("not a regular file"));
     assert_eq!(left_out.len(), 5, "{left_out:?}");
 
-    let opts = PreprocessOptions {
-        config: PreprocessConfig {
-            size: 16,
-            ..PreprocessConfig::default()
-        },
-        ..PreprocessOptions::default()
-    };
+    let opts = opts16();
     let s = preprocess(&[input], &t.path().join("ds"), &opts, &Quiet).unwrap();
     // one scan of three slices: the duplicates through the inner link are one slice each, and
     // the scan behind the outer link is not read
@@ -514,13 +507,7 @@ fn a_scans_folder_planted_as_a_link_in_the_output_is_not_written_through() {
     fs::create_dir_all(&out).unwrap();
     fs::create_dir_all(&elsewhere).unwrap();
     std::os::unix::fs::symlink(&elsewhere, out.join("scans")).unwrap();
-    let opts = PreprocessOptions {
-        config: PreprocessConfig {
-            size: 16,
-            ..PreprocessConfig::default()
-        },
-        ..PreprocessOptions::default()
-    };
+    let opts = opts16();
     let e = preprocess(&[input], &out, &opts, &Quiet).unwrap_err();
     assert!(
         e.to_string().contains("scans") && e.to_string().contains("symbolic link"),
@@ -543,13 +530,7 @@ fn a_file_repeating_a_slices_uid_with_other_pixels_fails_its_scan_naming_both_fi
     }
     // an exact copy under another name: kept once
     fs::copy(input.join("s1.dcm"), input.join("s1-copy.dcm")).unwrap();
-    let opts = PreprocessOptions {
-        config: PreprocessConfig {
-            size: 16,
-            ..PreprocessConfig::default()
-        },
-        ..PreprocessOptions::default()
-    };
+    let opts = opts16();
     let s = preprocess(
         std::slice::from_ref(&input),
         &t.path().join("ds"),
@@ -747,13 +728,7 @@ fn thousands_of_nested_sequences_cost_one_file_not_the_process() {
         e.to_string().contains("nested.dcm") && e.to_string().contains("nested deeper"),
         "{e}"
     );
-    let opts = PreprocessOptions {
-        config: PreprocessConfig {
-            size: 16,
-            ..PreprocessConfig::default()
-        },
-        ..PreprocessOptions::default()
-    };
+    let opts = opts16();
     let s = preprocess(&[input], &t.path().join("ds"), &opts, &Quiet).unwrap();
     assert_eq!((s.scans_written, s.slices), (1, 3));
     assert!(s.skipped.files.iter().any(|f| f.contains("nested.dcm")));
@@ -824,13 +799,7 @@ fn a_second_run_into_one_folder_keeps_the_first_runs_scans_and_a_running_writer_
             fs::write(dir.join(format!("s{k}.dcm")), s.to_bytes().unwrap()).unwrap();
         }
     }
-    let opts = PreprocessOptions {
-        config: PreprocessConfig {
-            size: 16,
-            ..PreprocessConfig::default()
-        },
-        ..PreprocessOptions::default()
-    };
+    let opts = opts16();
     let out = t.path().join("ds");
     let s1 = preprocess(&[a], &out, &opts, &Quiet).unwrap();
     assert_eq!(s1.scans_written, 1);
