@@ -426,28 +426,39 @@ pub const PULLED_DIR: &str = "pulled";
 /// Retrieves a study by WADO-RS into `out/pulled/<hash of the study UID>/NNNNN.dcm` (atomic
 /// writes; names from the order of arrival, no UID reaches the file system); returns the folder.
 pub fn pull_study(out: &Path, pull: &Pull) -> Result<PathBuf> {
-    let parts =
-        pacs::web::retrieve_study(&pull.service, &pull.study_uid, pull.max_bytes, pull.timeout)
-            .map_err(|e| Error::Invalid(e.to_string()))?;
     let dir = out
         .join(PULLED_DIR)
         .join(preprocess::scan::scan_id(&pull.study_uid, ""));
     milbase::atomic::create_dir_under(out, &dir).map_err(|e| Error::io(&dir, e))?;
-    // what an earlier pull of this study left (the study may have changed since)
-    for e in std::fs::read_dir(&dir)
-        .map_err(|e| Error::io(&dir, e))?
-        .flatten()
-    {
-        if e.path().extension().is_some_and(|x| x == "dcm") {
-            std::fs::remove_file(e.path()).map_err(|err| Error::io(&e.path(), err))?;
+    // what an earlier pull of this study left (the study may have changed since); a failed pull
+    // leaves none of its instances either, so no half study is ever predicted
+    let clear = || -> Result<()> {
+        for e in std::fs::read_dir(&dir)
+            .map_err(|e| Error::io(&dir, e))?
+            .flatten()
+        {
+            if e.path().extension().is_some_and(|x| x == "dcm") {
+                std::fs::remove_file(e.path()).map_err(|err| Error::io(&e.path(), err))?;
+            }
         }
-    }
-    for (i, p) in parts.iter().enumerate() {
-        write_atomic(&dir.join(format!("{i:05}.dcm")), p)?;
-    }
+        Ok(())
+    };
+    clear()?;
+    let n = match pacs::web::retrieve_study(
+        &pull.service,
+        &pull.study_uid,
+        pull.max_bytes,
+        pull.timeout,
+        &dir,
+    ) {
+        Ok(n) => n,
+        Err(e) => {
+            clear()?;
+            return Err(Error::Invalid(e.to_string()));
+        }
+    };
     tracing::info!(
-        "pulled {} instance(s) of study {} from {}",
-        parts.len(),
+        "pulled {n} instance(s) of study {} from {}",
         pull.study_uid,
         pull.service
     );

@@ -6,7 +6,8 @@
 //! - [`context`]: the patient and study context copied from a source image, only as far as the
 //!   IODs require;
 //! - [`uid`]: new UIDs under a documented root (`2.25`, or the hospital's own);
-//! - [`store`]: C-STORE to a PACS (dicom-ul), [`web`]: STOW-RS and WADO-RS (DICOMweb);
+//! - [`store`]: C-STORE to a PACS (dicom-ul), [`web`]: STOW-RS and WADO-RS (DICOMweb) over
+//!   [`http`], a small client bounded in bytes, time and redirects;
 //! - [`send`]: sending a folder of written objects with bounded retries.
 //!
 //! It knows no model and no image pipeline: callers give it numbers, UIDs and pixels.
@@ -14,6 +15,7 @@
 pub mod context;
 pub mod error;
 mod font;
+pub mod http;
 pub mod sc;
 pub mod send;
 pub mod sr;

@@ -5,10 +5,12 @@
 //! from `ICH_DICOMWEB_USER` and `ICH_DICOMWEB_PASSWORD` (kept out of command lines and process
 //! lists), or from `http://user:password@host/…`; credentials never appear in messages.
 
-use std::io::Read;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
+use crate::http::{exchange, Request, Response};
 
 const BOUNDARY: &str = "ich-dicom-part-7f3a9c21e4b8";
 
@@ -69,25 +71,19 @@ impl Service {
                 _ => None,
             },
         };
+        let root = format!("http://{host}{}", path.trim_end_matches('/'));
+        crate::http::Url::parse(&root).map_err(Error::Invalid)?;
         Ok(Service {
-            root: format!("http://{host}{}", path.trim_end_matches('/')),
+            root,
             authorization,
         })
     }
 
-    fn get(&self, agent: &ureq::Agent, url: &str) -> ureq::Request {
-        self.auth(agent.get(url))
-    }
-
-    fn post(&self, agent: &ureq::Agent, url: &str) -> ureq::Request {
-        self.auth(agent.post(url))
-    }
-
-    fn auth(&self, r: ureq::Request) -> ureq::Request {
-        match &self.authorization {
-            Some(a) => r.set("Authorization", a),
-            None => r,
+    fn headers(&self, mut h: Vec<(&'static str, String)>) -> Vec<(&'static str, String)> {
+        if let Some(a) = &self.authorization {
+            h.push(("Authorization", a.clone()));
         }
+        h
     }
 }
 
@@ -95,14 +91,6 @@ impl std::fmt::Display for Service {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.root)
     }
-}
-
-fn agent(timeout: Duration) -> ureq::Agent {
-    ureq::AgentBuilder::new()
-        .timeout_connect(timeout)
-        .timeout_read(timeout)
-        .timeout_write(timeout)
-        .build()
 }
 
 /// The body of a `multipart/related; type="application/dicom"` request.
@@ -129,34 +117,118 @@ pub fn boundary_of(content_type: &str) -> Option<String> {
     })
 }
 
-fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     if needle.is_empty() || hay.len() < needle.len() {
         return None;
     }
-    (from..=hay.len() - needle.len()).find(|&i| &hay[i..i + needle.len()] == needle)
+    let first = needle[0];
+    (0..=hay.len() - needle.len()).find(|&i| hay[i] == first && &hay[i..i + needle.len()] == needle)
 }
 
-/// The bodies of the parts of a multipart message (RFC 2046), headers removed.
-pub fn parse_multipart<'a>(body: &'a [u8], boundary: &str) -> Result<Vec<&'a [u8]>> {
-    let delim = format!("--{boundary}");
-    let d = delim.as_bytes();
-    let bad = |what: &str| Error::Invalid(format!("multipart answer: {what}"));
-    let mut pos = find(body, d, 0).ok_or_else(|| bad("no boundary"))?;
-    let mut parts = Vec::new();
-    loop {
-        let after = pos + d.len();
-        if body[after..].starts_with(b"--") {
-            return Ok(parts);
-        }
-        let head_end = find(body, b"\r\n\r\n", after).ok_or_else(|| bad("part without headers"))?;
-        let start = head_end + 4;
-        let mut next_delim = Vec::with_capacity(d.len() + 2);
-        next_delim.extend_from_slice(b"\r\n");
-        next_delim.extend_from_slice(d);
-        let end = find(body, &next_delim, start).ok_or_else(|| bad("unterminated part"))?;
-        parts.push(&body[start..end]);
-        pos = end + 2;
+/// Instances of one retrieved study at most.
+pub const MAX_INSTANCES: usize = 100_000;
+const READ_CHUNK: usize = 64 * 1024;
+const MAX_PART_HEAD: usize = 16 * 1024;
+
+/// Splits a multipart message (RFC 2046) read from `r` as it arrives: each part's body (headers
+/// removed) is written to the writer `open(i)` gives and handed to `close(i, w)` when complete.
+/// Memory stays at a read chunk whatever the parts' sizes. Returns the number of parts.
+pub fn split_multipart<R: Read, W: Write>(
+    mut r: R,
+    boundary: &str,
+    max_parts: usize,
+    mut open: impl FnMut(usize) -> std::io::Result<W>,
+    mut close: impl FnMut(usize, W) -> std::io::Result<()>,
+) -> Result<usize> {
+    let bad = |what: String| Error::Invalid(format!("multipart answer: {what}"));
+    if boundary.is_empty() || boundary.len() > 70 {
+        return Err(bad(format!("boundary {boundary:?} (1 to 70 characters)")));
     }
+    let delim = format!("--{boundary}").into_bytes();
+    let next: Vec<u8> = [b"\r\n".as_slice(), &delim].concat();
+    let mut buf: Vec<u8> = Vec::with_capacity(2 * READ_CHUNK);
+    let mut chunk = vec![0u8; READ_CHUNK];
+    let mut eof = false;
+    let mut fill = |buf: &mut Vec<u8>, eof: &mut bool| -> Result<()> {
+        let n = loop {
+            match r.read(&mut chunk) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(bad(e.to_string())),
+            }
+        };
+        *eof = n == 0;
+        buf.extend_from_slice(&chunk[..n]);
+        Ok(())
+    };
+    // the preamble, discarded
+    loop {
+        if let Some(p) = find(&buf, &delim) {
+            buf.drain(..p + delim.len());
+            break;
+        }
+        if eof {
+            return Err(bad("no boundary".into()));
+        }
+        let keep = delim.len() - 1;
+        if buf.len() > keep {
+            buf.drain(..buf.len() - keep);
+        }
+        fill(&mut buf, &mut eof)?;
+    }
+    let mut n = 0;
+    loop {
+        // just after a delimiter: `--` closes the message, else a part's headers follow
+        while buf.len() < 2 && !eof {
+            fill(&mut buf, &mut eof)?;
+        }
+        if buf.starts_with(b"--") {
+            return Ok(n);
+        }
+        loop {
+            if let Some(h) = find(&buf, b"\r\n\r\n") {
+                buf.drain(..h + 4);
+                break;
+            }
+            if eof {
+                return Err(bad("part without headers".into()));
+            }
+            if buf.len() > MAX_PART_HEAD {
+                return Err(bad(format!("part headers over {MAX_PART_HEAD} bytes")));
+            }
+            fill(&mut buf, &mut eof)?;
+        }
+        if n >= max_parts {
+            return Err(bad(format!("more than {max_parts} parts")));
+        }
+        let io = |e: std::io::Error| bad(format!("part {}: {e}", n + 1));
+        let mut w = open(n).map_err(io)?;
+        loop {
+            if let Some(p) = find(&buf, &next) {
+                w.write_all(&buf[..p]).map_err(io)?;
+                buf.drain(..p + next.len());
+                break;
+            }
+            if eof {
+                return Err(bad("unterminated part".into()));
+            }
+            let keep = next.len() - 1;
+            if buf.len() > keep {
+                w.write_all(&buf[..buf.len() - keep]).map_err(io)?;
+                buf.drain(..buf.len() - keep);
+            }
+            fill(&mut buf, &mut eof)?;
+        }
+        close(n, w).map_err(io)?;
+        n += 1;
+    }
+}
+
+/// The answers of a DICOMweb server read at most (error pages, STOW-RS answers).
+const MAX_ANSWER: usize = 1 << 20;
+
+fn answer_text(resp: Response) -> String {
+    clip(&resp.text(MAX_ANSWER).unwrap_or_default())
 }
 
 /// STOW-RS: stores Part 10 objects in one request. `Ok` when the server stored them all.
@@ -164,37 +236,31 @@ pub fn stow(service: &Service, objects: &[Vec<u8>], timeout: Duration) -> Result
     let url = format!("{}/studies", service.root);
     let body = multipart(objects, BOUNDARY);
     let ct = format!("multipart/related; type=\"application/dicom\"; boundary={BOUNDARY}");
-    let resp = service
-        .post(&agent(timeout), &url)
-        .set("Content-Type", &ct)
-        .set("Accept", "application/dicom+json")
-        .send_bytes(&body);
-    match resp {
-        Ok(r) => {
-            let status = r.status();
-            let text = r.into_string().unwrap_or_default();
-            // a FailedSOPSequence (0008,1198) with items in the answer: some were not stored
-            if status == 202 || failed_count(&text) > 0 {
-                Err(Error::net(
-                    &url,
-                    format!(
-                        "HTTP {status}: some objects were not stored: {}",
-                        clip(&text)
-                    ),
-                ))
-            } else {
-                Ok(())
-            }
-        }
-        Err(ureq::Error::Status(code, r)) => Err(Error::net(
-            &url,
-            format!(
-                "HTTP {code}: {}",
-                clip(&r.into_string().unwrap_or_default())
-            ),
-        )),
-        Err(e) => Err(Error::net(&url, e)),
+    let resp = exchange(&Request {
+        method: "POST",
+        url: url.clone(),
+        headers: service.headers(vec![
+            ("Content-Type", ct),
+            ("Accept", "application/dicom+json".into()),
+        ]),
+        body: &body,
+        timeout,
+        max_body: MAX_ANSWER as u64,
+    })
+    .map_err(|e| Error::net(&url, e))?;
+    let status = resp.status;
+    let text = answer_text(resp);
+    if !(200..300).contains(&status) {
+        return Err(Error::net(&url, format!("HTTP {status}: {text}")));
     }
+    // a FailedSOPSequence (0008,1198) with items in the answer: some were not stored
+    if status == 202 || failed_count(&text) > 0 {
+        return Err(Error::net(
+            &url,
+            format!("HTTP {status}: some objects were not stored: {text}"),
+        ));
+    }
+    Ok(())
 }
 
 /// The number of items of the FailedSOPSequence (0008,1198) of a STOW-RS answer (DICOM JSON).
@@ -209,60 +275,149 @@ fn clip(s: &str) -> String {
     s.chars().take(300).collect()
 }
 
-/// WADO-RS: every instance of a study, as Part 10 files (at most `max_bytes` in all).
+/// One retrieved instance being written: a temporary file renamed into place when complete,
+/// removed when the transfer fails first.
+struct PartFile {
+    w: Option<std::io::BufWriter<std::fs::File>>,
+    tmp: PathBuf,
+    path: PathBuf,
+}
+
+impl PartFile {
+    fn create(path: PathBuf) -> std::io::Result<PartFile> {
+        let tmp = milbase::atomic::temporary(&path)?;
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        Ok(PartFile {
+            w: Some(std::io::BufWriter::new(f)),
+            tmp,
+            path,
+        })
+    }
+
+    fn finish(mut self) -> std::io::Result<()> {
+        let f = self
+            .w
+            .take()
+            .expect("finish is called once")
+            .into_inner()
+            .map_err(|e| e.into_error())?;
+        f.sync_all()?;
+        std::fs::rename(&self.tmp, &self.path)
+    }
+}
+
+impl Write for PartFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.w.as_mut().map_or(Ok(0), |w| w.write(buf))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.w.as_mut().map_or(Ok(()), |w| w.flush())
+    }
+}
+
+impl Drop for PartFile {
+    fn drop(&mut self) {
+        if self.w.is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// WADO-RS: every instance of a study, written as it arrives to `dir/NNNNN.dcm` (atomic
+/// writes, names from the order of arrival; at most `max_bytes` in all and [`MAX_INSTANCES`]
+/// instances). Returns the number of instances.
 pub fn retrieve_study(
     service: &Service,
     study_uid: &str,
     max_bytes: u64,
     timeout: Duration,
-) -> Result<Vec<Vec<u8>>> {
+    dir: &Path,
+) -> Result<usize> {
     if !crate::uid::is_valid(study_uid) {
         return Err(Error::Invalid(format!(
             "{study_uid:?} is not a StudyInstanceUID"
         )));
     }
     let url = format!("{}/studies/{study_uid}", service.root);
-    let resp = service
-        .get(&agent(timeout), &url)
-        .set("Accept", "multipart/related; type=\"application/dicom\"")
-        .call();
-    let r = match resp {
-        Ok(r) => r,
-        Err(ureq::Error::Status(code, r)) => {
-            return Err(Error::net(
-                &url,
-                format!(
-                    "HTTP {code}: {}",
-                    clip(&r.into_string().unwrap_or_default())
-                ),
-            ))
-        }
-        Err(e) => return Err(Error::net(&url, e)),
-    };
-    let ct = r.header("Content-Type").unwrap_or_default().to_string();
-    let boundary =
-        boundary_of(&ct).ok_or_else(|| Error::net(&url, format!("not multipart: {ct:?}")))?;
-    let mut body = Vec::new();
-    r.into_reader()
-        .take(max_bytes + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| Error::net(&url, e))?;
-    if body.len() as u64 > max_bytes {
+    let resp = exchange(&Request {
+        method: "GET",
+        url: url.clone(),
+        headers: service.headers(vec![(
+            "Accept",
+            "multipart/related; type=\"application/dicom\"".into(),
+        )]),
+        body: &[],
+        timeout,
+        max_body: max_bytes,
+    })
+    .map_err(|e| Error::net(&url, e))?;
+    if resp.status != 200 {
+        let status = resp.status;
         return Err(Error::net(
             &url,
-            format!("the study is larger than the {max_bytes}-byte limit"),
+            format!("HTTP {status}: {}", answer_text(resp)),
         ));
     }
-    let parts = parse_multipart(&body, &boundary).map_err(|e| Error::net(&url, e))?;
-    if parts.is_empty() {
+    let ct = resp.header("Content-Type").unwrap_or_default().to_string();
+    let boundary =
+        boundary_of(&ct).ok_or_else(|| Error::net(&url, format!("not multipart: {ct:?}")))?;
+    let n = split_multipart(
+        resp,
+        &boundary,
+        MAX_INSTANCES,
+        |i| PartFile::create(dir.join(format!("{i:05}.dcm"))),
+        |_, f| f.finish(),
+    )
+    .map_err(|e| Error::net(&url, e))?;
+    if n == 0 {
         return Err(Error::net(&url, "the study has no instances"));
     }
-    Ok(parts.into_iter().map(|p| p.to_vec()).collect())
+    Ok(n)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reader that hands out at most `step` bytes per read, so that boundaries straddle reads.
+    struct Dribble<'a>(&'a [u8], usize);
+
+    impl Read for Dribble<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.len().min(self.1).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    fn parse_multipart_in_steps(body: &[u8], boundary: &str, step: usize) -> Result<Vec<Vec<u8>>> {
+        let parts = std::cell::RefCell::new(Vec::new());
+        split_multipart(
+            Dribble(body, step),
+            boundary,
+            10,
+            |_| Ok(Vec::new()),
+            |_, w| {
+                parts.borrow_mut().push(w);
+                Ok(())
+            },
+        )?;
+        Ok(parts.into_inner())
+    }
+
+    fn parse_multipart(body: &[u8], boundary: &str) -> Result<Vec<Vec<u8>>> {
+        let whole = parse_multipart_in_steps(body, boundary, usize::MAX);
+        // the same parts (or the same refusal) whatever the reads' sizes
+        for step in [1, 2, 3, 7] {
+            let stepped = parse_multipart_in_steps(body, boundary, step);
+            assert_eq!(format!("{stepped:?}"), format!("{whole:?}"), "step {step}");
+        }
+        whole
+    }
 
     #[test]
     fn multipart_round_trips_and_finds_its_boundary() {
@@ -273,7 +428,14 @@ mod tests {
         ];
         let body = multipart(&parts, "b0und");
         let back = parse_multipart(&body, "b0und").unwrap();
-        assert_eq!(back, parts.iter().map(|p| p.as_slice()).collect::<Vec<_>>());
+        assert_eq!(back, parts);
+        // a preamble, transport padding and an epilogue are not content
+        let mut framed = b"preamble --b0un\r\n".to_vec();
+        framed.extend_from_slice(&body);
+        framed.extend_from_slice(b"epilogue");
+        assert_eq!(parse_multipart(&framed, "b0und").unwrap(), parts);
+        // at most max_parts parts
+        assert!(split_multipart(&body[..], "b0und", 2, |_| Ok(Vec::new()), |_, _| Ok(())).is_err());
         assert_eq!(
             boundary_of("multipart/related; type=\"application/dicom\"; boundary=\"abc\"")
                 .as_deref(),
@@ -295,8 +457,8 @@ mod tests {
             }
         }
         assert!(parse_multipart(b"", "bb").is_err());
-        // an empty boundary from a server terminates too
-        let _ = parse_multipart(b"----\r\n\r\nx\r\n------", "");
+        // an empty boundary from a server is refused
+        assert!(parse_multipart(b"----\r\n\r\nx\r\n------", "").is_err());
     }
 
     #[test]
@@ -326,8 +488,72 @@ mod tests {
             Service::parse("http://h:8042/dicom-web/").unwrap().root,
             "http://h:8042/dicom-web"
         );
-        for bad in ["https://h/dicom-web", "ftp://h", "http:///x", "h:8042"] {
+        for bad in [
+            "https://h/dicom-web",
+            "ftp://h",
+            "http:///x",
+            "h:8042",
+            "http://h/a b",
+            "http://h:8042x/",
+        ] {
             assert!(Service::parse(bad).is_err(), "{bad}");
         }
+    }
+}
+
+#[cfg(test)]
+mod retrieve_tests {
+    use super::*;
+    use crate::http::tests::serve;
+
+    #[test]
+    fn a_study_is_streamed_to_files_and_a_failed_transfer_leaves_none_half_written() {
+        let parts = vec![vec![7u8; 300_000], b"second".to_vec(), vec![0u8; 1]];
+        let body = multipart(&parts, "xyz");
+        let root = serve(3, move |head, s| {
+            let auth_ok = head.contains("Authorization: Basic aWNoOnMzY3JldA==");
+            let mut a = b"HTTP/1.1 200 OK\r\nContent-Type: multipart/related; type=\"application/dicom\"; boundary=xyz\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+            // the second request is cut inside its second part
+            let cut = if head.contains("1.2.3.4") {
+                body.len()
+            } else {
+                300_090
+            };
+            for c in body[..cut].chunks(100_000) {
+                a.extend_from_slice(format!("{:x}\r\n", c.len()).as_bytes());
+                a.extend_from_slice(c);
+                a.extend_from_slice(b"\r\n");
+            }
+            if cut == body.len() && auth_ok {
+                a.extend_from_slice(b"0\r\n\r\n");
+            }
+            let _ = s.write_all(&a);
+        });
+        let t = tempfile::tempdir().unwrap();
+        let svc = Service::parse(&format!(
+            "{}/dicom-web",
+            root.replace("http://", "http://ich:s3cret@")
+        ))
+        .unwrap();
+        let n = retrieve_study(&svc, "1.2.3.4", 1 << 20, Duration::from_secs(5), t.path()).unwrap();
+        assert_eq!(n, 3);
+        for (i, p) in parts.iter().enumerate() {
+            assert_eq!(
+                &std::fs::read(t.path().join(format!("{i:05}.dcm"))).unwrap(),
+                p
+            );
+        }
+        let t2 = tempfile::tempdir().unwrap();
+        let e = retrieve_study(&svc, "1.2.3.5", 1 << 20, Duration::from_secs(5), t2.path())
+            .unwrap_err();
+        assert!(e.to_string().contains("1.2.3.5"), "{e}");
+        // the complete first part is there, no temporary file of the cut one
+        let names: Vec<String> = std::fs::read_dir(t2.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["00000.dcm"], "{e}");
+        // a limit below the study's size is refused
+        assert!(retrieve_study(&svc, "1.2.3.4", 1000, Duration::from_secs(5), t2.path()).is_err());
     }
 }
