@@ -272,80 +272,104 @@ pub fn write_scan(
     };
     let dir = out.join(DICOM_DIR).join(&report.id);
     milbase::atomic::create_dir_under(out, &dir).map_err(|e| Error::io(&dir, e))?;
-    let bytes = doc.to_bytes().map_err(|e| Error::Invalid(e.to_string()))?;
-    let sr = dir.join(SR_FILE);
-    write_atomic(&sr, &bytes)?;
+    // no SR without its captures, and no earlier run's results, for a scan whose DICOM results
+    // are reported as not written
+    let written = (|| -> Result<Written> {
+        let bytes = doc.to_bytes().map_err(|e| Error::Invalid(e.to_string()))?;
+        let sr = dir.join(SR_FILE);
+        write_atomic(&sr, &bytes)?;
 
-    // stale captures of an earlier run
-    for e in std::fs::read_dir(&dir)
-        .map_err(|e| Error::io(&dir, e))?
-        .flatten()
-    {
+        // stale captures of an earlier run
+        for e in std::fs::read_dir(&dir)
+            .map_err(|e| Error::io(&dir, e))?
+            .flatten()
+        {
+            let n = e.file_name().to_string_lossy().to_string();
+            if n.starts_with("sc-") && n.ends_with(".dcm") {
+                std::fs::remove_file(e.path()).map_err(|err| Error::io(&e.path(), err))?;
+            }
+        }
+        let per = 3 * size * size;
+        let sc_series = root.derive(&["ich-sc-series", ck, series, &thr_key]);
+        let mut sc = Vec::new();
+        let n = report.slices.len();
+        let chosen = captured_slices(report, opts.max_captures);
+        for (k, s) in report.slices.iter().enumerate() {
+            if !chosen.contains(&k) {
+                continue;
+            }
+            let gray = pixels.get(k * per..k * per + size * size).ok_or_else(|| {
+                Error::Invalid(format!("scan {}: no pixels for slice {k}", scan.id))
+            })?;
+            let cap = Capture {
+                context: context.clone(),
+                equipment: equipment.clone(),
+                sop_instance_uid: root.derive(&["ich-sc", ck, &s.sop_instance_uid, &thr_key]),
+                series_instance_uid: sc_series.clone(),
+                series_number: SC_SERIES_NUMBER,
+                series_description: SC_SERIES_DESCRIPTION.into(),
+                instance_number: (s.index + 1) as i32,
+                source_sop_class_uid: by_uid[s.sop_instance_uid.as_str()].to_string(),
+                source_sop_instance_uid: s.sop_instance_uid.clone(),
+                gray: gray.to_vec(),
+                size,
+                lines: vec![
+                    format!(
+                        "ICH {} {}",
+                        pm(unc, s.probability, s.lo, s.hi),
+                        flag_text(s.positive, s.uncertain)
+                    ),
+                    format!(
+                        "slice {} of {n}{}",
+                        s.index + 1,
+                        if unc {
+                            format!(", sd {:.3}", s.sd)
+                        } else {
+                            String::new()
+                        }
+                    ),
+                    format!(
+                        "scan {} {}",
+                        pm(unc, report.probability, report.lo, report.hi),
+                        flag_text(report.positive, report.uncertain)
+                    ),
+                    clip(
+                        &format!("model {} ({})", model.name, model.info.gp_family),
+                        62,
+                    ),
+                    "RESEARCH SOFTWARE - NOT FOR DIAGNOSTIC USE".into(),
+                ],
+                positive: s.positive,
+                uncertain: s.uncertain,
+                created: created.clone(),
+            };
+            let bytes = cap.to_bytes().map_err(|e| Error::Invalid(e.to_string()))?;
+            let path = dir.join(format!("sc-{:04}.dcm", s.index + 1));
+            write_atomic(&path, &bytes)?;
+            sc.push(path);
+        }
+        Ok(Written { sr, sc })
+    })();
+    if written.is_err() {
+        remove_results(&dir);
+    }
+    written.map(DicomOutcome::Written)
+}
+
+/// Removes the SR and Secondary Captures in a scan's results folder (best effort: what cannot be
+/// removed is logged).
+fn remove_results(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
         let n = e.file_name().to_string_lossy().to_string();
-        if n.starts_with("sc-") && n.ends_with(".dcm") {
-            std::fs::remove_file(e.path()).map_err(|err| Error::io(&e.path(), err))?;
+        if n == SR_FILE || (n.starts_with("sc-") && n.ends_with(".dcm")) {
+            if let Err(err) = std::fs::remove_file(e.path()) {
+                tracing::warn!("{}: could not be removed: {err}", e.path().display());
+            }
         }
     }
-    let per = 3 * size * size;
-    let sc_series = root.derive(&["ich-sc-series", ck, series, &thr_key]);
-    let mut sc = Vec::new();
-    let n = report.slices.len();
-    let chosen = captured_slices(report, opts.max_captures);
-    for (k, s) in report.slices.iter().enumerate() {
-        if !chosen.contains(&k) {
-            continue;
-        }
-        let gray = pixels
-            .get(k * per..k * per + size * size)
-            .ok_or_else(|| Error::Invalid(format!("scan {}: no pixels for slice {k}", scan.id)))?;
-        let cap = Capture {
-            context: context.clone(),
-            equipment: equipment.clone(),
-            sop_instance_uid: root.derive(&["ich-sc", ck, &s.sop_instance_uid, &thr_key]),
-            series_instance_uid: sc_series.clone(),
-            series_number: SC_SERIES_NUMBER,
-            series_description: SC_SERIES_DESCRIPTION.into(),
-            instance_number: (s.index + 1) as i32,
-            source_sop_class_uid: by_uid[s.sop_instance_uid.as_str()].to_string(),
-            source_sop_instance_uid: s.sop_instance_uid.clone(),
-            gray: gray.to_vec(),
-            size,
-            lines: vec![
-                format!(
-                    "ICH {} {}",
-                    pm(unc, s.probability, s.lo, s.hi),
-                    flag_text(s.positive, s.uncertain)
-                ),
-                format!(
-                    "slice {} of {n}{}",
-                    s.index + 1,
-                    if unc {
-                        format!(", sd {:.3}", s.sd)
-                    } else {
-                        String::new()
-                    }
-                ),
-                format!(
-                    "scan {} {}",
-                    pm(unc, report.probability, report.lo, report.hi),
-                    flag_text(report.positive, report.uncertain)
-                ),
-                clip(
-                    &format!("model {} ({})", model.name, model.info.gp_family),
-                    62,
-                ),
-                "RESEARCH SOFTWARE - NOT FOR DIAGNOSTIC USE".into(),
-            ],
-            positive: s.positive,
-            uncertain: s.uncertain,
-            created: created.clone(),
-        };
-        let bytes = cap.to_bytes().map_err(|e| Error::Invalid(e.to_string()))?;
-        let path = dir.join(format!("sc-{:04}.dcm", s.index + 1));
-        write_atomic(&path, &bytes)?;
-        sc.push(path);
-    }
-    Ok(DicomOutcome::Written(Written { sr, sc }))
 }
 
 /// The slices that get a Secondary Capture: the flagged ones (positive or uncertain), at most

@@ -28,6 +28,7 @@ pub mod import;
 pub mod predict;
 pub mod recalibrate;
 pub mod report;
+pub mod runmark;
 pub mod train;
 
 pub use bundle::Bundle;

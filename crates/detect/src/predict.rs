@@ -553,6 +553,9 @@ enum Source<'a> {
 /// `skipped` and the rest go on); reports sorted by scan probability, highest first.
 pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
     let predictor = Predictor::open(&job.model, job.options.clone())?;
+    // the folder's lock and run mark before anything is written into it
+    let run_mark = crate::runmark::Run::start(&job.out, "predict")?;
+    let mut produced: Vec<PathBuf> = Vec::new();
     let mut time = Timing {
         load: predictor.load_time,
         ..Timing::default()
@@ -606,6 +609,7 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
 
     let mut report = Report {
         format_version: REPORT_FORMAT,
+        run: run_mark.id().to_string(),
         tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
         created: rfc3339(SystemTime::now()),
         model: ModelInfo {
@@ -648,6 +652,7 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
                 p.report.page = Some(page.clone());
                 let html = predictor.scan_page(&report, &p)?;
                 write_atomic(&job.out.join(&page), html.as_bytes())?;
+                produced.push(job.out.join(&page));
             }
             if let (Some(opts), Some(id), Source::Dicom(scan)) = (&job.pacs.dicom, &identity, src) {
                 let size = predictor.bundle().manifest.preprocess.size;
@@ -699,10 +704,12 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
         .scans
         .sort_by(|x, y| y.probability.total_cmp(&x.probability));
     report.metrics = metrics(&report.scans);
-    write_reports(&report, &job.out, job.html)?;
+    produced.extend(write_reports(&report, &job.out, job.html)?);
     time.reports += t.elapsed();
     // sending last: every report is on disk whatever the network does
     let sent = send_all(&written, &job.pacs.send, &job.pacs.send_options, progress);
+    produced.extend(written.iter().cloned());
+    run_mark.finish(&produced)?;
     Ok(Outcome {
         index: job.out.join(INDEX_HTML),
         report,
@@ -761,16 +768,24 @@ pub fn send_folders(
 
 /// Writes `slices.csv`, `scans.csv`, `report.json` and (unless `html` is false) `index.html` into
 /// `out`, each atomically. The per-scan pages are written as scans finish ([`crate::predict`]).
-pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<()> {
-    write_atomic(&out.join(SLICES_CSV), &slices_csv(r)?)?;
-    write_atomic(&out.join(SCANS_CSV), &scans_csv(r)?)?;
-    let json = serde_json::to_vec_pretty(r)
-        .map_err(|e| Error::Invalid(format!("serialising the report: {e}")))?;
-    write_atomic(&out.join(REPORT_JSON), &json)?;
+/// Writes the reports (CSV, JSON and, with `html`, the index page); returns their paths.
+pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<Vec<PathBuf>> {
+    let mut files = vec![
+        (out.join(SLICES_CSV), slices_csv(r)?),
+        (out.join(SCANS_CSV), scans_csv(r)?),
+        (
+            out.join(REPORT_JSON),
+            serde_json::to_vec_pretty(r)
+                .map_err(|e| Error::Invalid(format!("serialising the report: {e}")))?,
+        ),
+    ];
     if html {
-        write_atomic(&out.join(INDEX_HTML), index_page(r).as_bytes())?;
+        files.push((out.join(INDEX_HTML), index_page(r).into_bytes()));
     }
-    Ok(())
+    for (path, bytes) in &files {
+        write_atomic(path, bytes)?;
+    }
+    Ok(files.into_iter().map(|(p, _)| p).collect())
 }
 
 /// One slice's report from its (probability, sd, lo, hi) and attention.

@@ -16,6 +16,10 @@ pub struct Report {
     pub format_version: u32,
     pub tool: String,
     pub created: String,
+    /// The id of the run that wrote it (`run.json` in the same folder; empty before 0.1's run
+    /// marks).
+    #[serde(default)]
+    pub run: String,
     pub model: ModelInfo,
     pub thresholds: Thresholds,
     /// Sorted by scan probability, highest first.
@@ -326,6 +330,7 @@ mod tests {
         };
         let r = Report {
             format_version: REPORT_FORMAT,
+            run: String::new(),
             tool: "t".into(),
             created: "c".into(),
             model: ModelInfo {

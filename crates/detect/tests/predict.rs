@@ -362,6 +362,55 @@ fn a_scan_longer_than_any_trained_on_is_predicted_with_a_warning() {
     let index = std::fs::read_to_string(c._tmp.path().join("report6/index.html")).unwrap();
     assert_eq!(index.matches(">1 warning</span>").count(), 1, "{index}");
     assert!(index.contains("title=\"6 slices, outside the 4–4 slices per scan"));
+
+    // the folder is marked as the run's: run.json complete, the same id as report.json, every
+    // file it wrote listed with its hash
+    let out = c._tmp.path().join("report6");
+    let mark = detect::runmark::RunMark::read(&out).unwrap().unwrap();
+    assert_eq!(mark.state, detect::runmark::RunState::Complete);
+    assert_eq!(mark.run, o.report.run);
+    for f in ["report.json", "slices.csv", "scans.csv", "index.html"] {
+        assert!(mark.holds(&out, f), "{f}");
+    }
+    let with_dicom: Vec<_> = o
+        .report
+        .scans
+        .iter()
+        .filter(|s| s.dicom.is_some())
+        .collect();
+    assert_eq!(with_dicom.len(), 13);
+    for s in &with_dicom {
+        assert!(mark.holds(&out, &s.dicom.as_ref().unwrap().sr), "{}", s.id);
+    }
+    // a scan whose DICOM results fail to be written (a folder where a capture file is) keeps no
+    // SR, its report says so, and the rerun's mark does not list its folder
+    let victim = &with_dicom[0].id;
+    let blocker = out.join("dicom").join(victim).join("sc-9999.dcm");
+    std::fs::create_dir_all(blocker.join("x")).unwrap();
+    let o2 = run(&job, &Quiet).unwrap();
+    assert_eq!(o2.dicom_failed.len(), 1, "{:?}", o2.dicom_failed);
+    assert!(o2.dicom_failed[0].contains(victim.as_str()));
+    assert!(!out.join("dicom").join(victim).join("sr.dcm").exists());
+    let again = o2.report.scans.iter().find(|s| &s.id == victim).unwrap();
+    assert!(again.dicom.is_none());
+    assert!(again
+        .warnings
+        .iter()
+        .any(|w| w.contains("DICOM results not written")));
+    let mark2 = detect::runmark::RunMark::read(&out).unwrap().unwrap();
+    assert_ne!(mark2.run, mark.run);
+    assert!(!mark2
+        .files
+        .iter()
+        .any(|f| f.path.contains(&format!("dicom/{victim}/"))));
+    assert_eq!(
+        mark2
+            .files
+            .iter()
+            .filter(|f| f.path.ends_with("sr.dcm"))
+            .count(),
+        12
+    );
 }
 
 /// Writes a features file of D = 8: per bag its name, label and slices.

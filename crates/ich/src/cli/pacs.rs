@@ -53,7 +53,8 @@ pub struct SendArgs {
     /// 4 s, … between them.
     #[arg(long, default_value_t = 3, value_parser = |s: &str| range::int_in(s, 0, 10))]
     send_retries: usize,
-    /// Network timeout per connection and per read, seconds [1..=3600].
+    /// Network timeout, seconds [1..=3600]: connecting, and the window over which a DICOMweb
+    /// exchange must move at least 64 KiB/s (a slower server is dropped).
     #[arg(long, default_value_t = 30, value_parser = |s: &str| range::int_in(s, 1, 3600))]
     send_timeout: usize,
 }
