@@ -29,6 +29,7 @@ pub mod predict;
 pub mod recalibrate;
 pub mod report;
 pub mod runmark;
+pub mod sanity;
 pub mod train;
 
 pub use bundle::Bundle;

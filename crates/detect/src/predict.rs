@@ -335,7 +335,8 @@ impl Predictor {
                 .enumerate()
                 .map(|(i, ((s, &p), &att))| slice_report(i, s, point(p), att, &thr))
                 .collect();
-            let report = self.scan_report(meta, slices, point(cnn.probability), &cnn, &thr);
+            let report =
+                self.scan_report(meta, slices, point(cnn.probability), &cnn, &thr, &pixels);
             return Ok(ScanPrediction { report, pixels });
         };
 
@@ -383,7 +384,8 @@ impl Predictor {
             .map(|(i, ((s, p), &att))| slice_report(i, s, (p.mean, p.sd, p.lo, p.hi), att, &thr))
             .collect();
         let bag = pred.bags[0].get(gp.bag_rule);
-        let report = self.scan_report(meta, slices, (bag.mean, bag.sd, bag.lo, bag.hi), &cnn, &thr);
+        let est = (bag.mean, bag.sd, bag.lo, bag.hi);
+        let report = self.scan_report(meta, slices, est, &cnn, &thr, &pixels);
         Ok(ScanPrediction { report, pixels })
     }
 
@@ -397,7 +399,8 @@ impl Predictor {
         }
     }
 
-    /// A scan's report from its slices and its (probability, sd, lo, hi).
+    /// A scan's report from its slices and its (probability, sd, lo, hi); the scan's windowed
+    /// `pixels` are checked for what no model can read ([`crate::sanity`]).
     fn scan_report(
         &self,
         meta: ScanMeta,
@@ -405,6 +408,7 @@ impl Predictor {
         (p, sd, lo, hi): (f64, f64, f64, f64),
         cnn: &attcnn::inference::ScanOutput,
         thr: &Thresholds,
+        pixels: &[u8],
     ) -> ScanReport {
         let opts = &self.opts;
         let mut warnings = meta.warnings;
@@ -430,6 +434,22 @@ impl Predictor {
         {
             tracing::warn!("scan {}: {w}", meta.id);
             warnings.push(w);
+        }
+        let sane = crate::sanity::check(
+            meta.original_rows,
+            meta.original_cols,
+            pixels,
+            meta.n_slices,
+            meta.size,
+            self.trained_on(),
+        );
+        for w in sane.warnings {
+            tracing::warn!("scan {}: {w}", meta.id);
+            warnings.push(w);
+        }
+        uncertain |= sane.scan_uncertain;
+        for (k, s) in slices.iter_mut().enumerate() {
+            s.uncertain |= sane.all_slices_uncertain || sane.blank.get(k).copied().unwrap_or(false);
         }
         ScanReport {
             n_slices: meta.n_slices,

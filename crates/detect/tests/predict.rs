@@ -225,6 +225,44 @@ fn predictor_gives_typed_reports_the_same_from_dicom_and_from_the_dataset() {
         assert!(z.windows(2).all(|w| w[0] <= w[1]), "{z:?}");
     }
     assert!(skipped.into_inner().unwrap().files.is_empty());
+
+    // nonsense gets no confident answer: an all-zero scan is uncertain, every slice of it too,
+    // whatever the network says of it
+    let e = &ds.manifest.scans[0];
+    let meta = ds.scan_meta(e).unwrap();
+    let zeros = vec![0u8; 4 * 3 * 32 * 32];
+    let r = p
+        .predict_meta(meta.clone(), zeros, &c.labels, &mut time)
+        .unwrap()
+        .report;
+    assert!(r.uncertain && r.slices.iter().all(|s| s.uncertain), "{r:?}");
+    assert!(r
+        .warnings
+        .iter()
+        .any(|w| w.starts_with("4 of 4 slices show nothing")));
+    // the same pixels from 2×2 source slices: every slice uncertain, the reason given
+    let pixels = ds.scan_pixels(e).unwrap().data;
+    let tiny = preprocess::dataset::ScanMeta {
+        original_rows: 2,
+        original_cols: 2,
+        ..meta.clone()
+    };
+    let r = p
+        .predict_meta(tiny, pixels.clone(), &c.labels, &mut time)
+        .unwrap()
+        .report;
+    assert!(r.uncertain && r.slices.iter().all(|s| s.uncertain));
+    assert!(
+        r.warnings.iter().any(|w| w.contains("2×2 pixels")),
+        "{:?}",
+        r.warnings
+    );
+    // and from the cohort's 64² sources they are what they were
+    let r = p
+        .predict_meta(meta, pixels, &c.labels, &mut time)
+        .unwrap()
+        .report;
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
 }
 
 #[test]

@@ -559,6 +559,7 @@ impl GpModel {
             if !finite(&dr.v) {
                 return Err("non-finite Gibbs draws".into());
             }
+            bounded("Gibbs draw", &dr.v, LIMITS.draws)?;
             if dr.v.len() != dr.n * m {
                 return Err(format!(
                     "{} draw values for {} draws of M = {m}",
@@ -567,6 +568,84 @@ impl GpModel {
                 ));
             }
         }
+        // finite but absurd values (1e300 gave p = 1 with sd 1e-14): beyond what any fit makes
+        let l = &LIMITS;
+        bounded("inducing point", &self.inducing_points, l.inducing)?;
+        bounded("whitened mean", &self.m_whitened, l.mean)?;
+        bounded(
+            "precision factor value",
+            &self.precision_factor,
+            l.precision,
+        )?;
+        bounded("feature mean", mean, l.feature)?;
+        if std
+            .iter()
+            .any(|&s| !(1.0 / l.feature..=l.feature).contains(&s))
+        {
+            return Err(format!(
+                "a feature standard deviation outside [{:e}, {:e}]",
+                1.0 / l.feature,
+                l.feature
+            ));
+        }
+        let range = |name: &str, v: f64, (lo, hi): (f64, f64)| {
+            if (lo..=hi).contains(&v) {
+                Ok(())
+            } else {
+                Err(format!("{name} {v:e} is outside [{lo:e}, {hi:e}]"))
+            }
+        };
+        range("kernel variance", k.variance, l.variance)?;
+        range("squared length scale", k.lengthscale, l.lengthscale)?;
+        range("jitter", self.kzz_jitter, (0.0, l.jitter))?;
+        range("H", self.h, (1.0, l.h))?;
+        if let Some(c) = &self.calibration {
+            range("calibration a", c.a, (0.0, l.calibration))?;
+            range("calibration b", c.b, (-l.calibration, l.calibration))?;
+            if let Some(cc) = c.c {
+                range("calibration c", cc, (0.0, l.calibration))?;
+            }
+        }
         Ok(())
+    }
+}
+
+/// The largest magnitudes a head's values may have. Generous: a fit on standardised features
+/// stays orders of magnitude inside them (inducing points within a few standard deviations,
+/// whitened means and calibration coefficients of order 1–10); a file beyond them was made by
+/// something else and predicts nonsense with false certainty.
+struct Limits {
+    inducing: f64,
+    mean: f64,
+    precision: f64,
+    feature: f64,
+    variance: (f64, f64),
+    lengthscale: (f64, f64),
+    jitter: f64,
+    h: f64,
+    calibration: f64,
+    draws: f64,
+}
+
+const LIMITS: Limits = Limits {
+    inducing: 1e4,
+    mean: 1e6,
+    precision: 1e8,
+    feature: 1e100,
+    variance: (1e-8, 1e6),
+    lengthscale: (1e-8, 1e10),
+    jitter: 1e3,
+    h: 1e6,
+    calibration: 1e4,
+    draws: 1e6,
+};
+
+fn bounded(name: &str, v: &[f64], limit: f64) -> std::result::Result<(), String> {
+    match v.iter().position(|x| x.abs() > limit) {
+        Some(i) => Err(format!(
+            "{name} {:e} (value {i}) is beyond ±{limit:e}",
+            v[i]
+        )),
+        None => Ok(()),
     }
 }

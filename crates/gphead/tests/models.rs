@@ -359,7 +359,43 @@ fn an_edited_model_file_is_refused_on_load_naming_what_is_wrong() {
             }),
         ),
     ];
-    for (word, edit) in edits {
+    // finite extremes: a head with any of these gave p = 1 with sd 1e-14
+    let extremes: Vec<(&str, Edit)> = vec![
+        (
+            "inducing point",
+            Box::new(|v| v["inducing_points"][0] = 1e300.into()),
+        ),
+        (
+            "whitened mean",
+            Box::new(|v| v["m_whitened"][1] = (-1e300).into()),
+        ),
+        (
+            "precision factor",
+            Box::new(|v| v["precision_factor"][0] = 1e300.into()),
+        ),
+        (
+            "kernel variance",
+            Box::new(|v| v["kernel"]["variance"] = 1e300.into()),
+        ),
+        (
+            "squared length scale",
+            Box::new(|v| v["kernel"]["lengthscale"] = 1e-300.into()),
+        ),
+        (
+            "feature mean",
+            Box::new(|v| v["standardizer"]["mean"][0] = 1e300.into()),
+        ),
+        (
+            "feature standard deviation",
+            Box::new(|v| v["standardizer"]["std"][0] = 1e-300.into()),
+        ),
+        ("H", Box::new(|v| v["h"] = 1e300.into())),
+        (
+            "calibration b",
+            Box::new(|v| v["calibration"] = serde_json::json!({"a": 1.0, "b": 1e300})),
+        ),
+    ];
+    for (word, edit) in edits.into_iter().chain(extremes) {
         let mut v = good.clone();
         edit(&mut v);
         std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
