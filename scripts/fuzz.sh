@@ -21,6 +21,8 @@ corpus)
   cp "$data"/dicom/*.dcm fuzz/corpus/dicom/
   "$ICH" -q synth --out "$W/dicom" --scans 4 --slices 4 --size 32 --seed 1
   i=0; for f in $(find "$W/dicom" -name '*.dcm' | sort | head -8); do cp "$f" "fuzz/corpus/dicom/synth$i.dcm"; i=$((i+1)); done
+  # the hostile classes' seeds: standard attributes stored as VR UN, sequences nested 1,800 deep
+  python3 scripts/fuzz-seeds.py fuzz/corpus/dicom
   # a dataset, a bundle with a GP head and a features file made from them
   "$ICH" -q preprocess "$W/dicom" --out "$W/ds" --size 16 --labels "$W/dicom/labels.csv" \
     --labels "$W/dicom/slice_labels.csv"
