@@ -51,6 +51,8 @@ pub enum FileProblem {
     },
     #[error("read error: {0}")]
     Io(#[from] std::io::Error),
+    #[error("memory could not be reserved while reading it ({0}): the machine is short of memory, the file may be sound; retry with fewer at once")]
+    OutOfMemory(String),
 }
 
 impl FileProblem {
@@ -68,6 +70,7 @@ impl FileProblem {
             FileProblem::MultiFrame(_) => "multi-frame image",
             FileProblem::TooLarge { .. } => "too large",
             FileProblem::Io(_) => "read error",
+            FileProblem::OutOfMemory(_) => "out of memory",
         }
     }
 }

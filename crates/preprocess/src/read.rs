@@ -119,7 +119,9 @@ fn open(
         {
             return FileProblem::Io(std::io::Error::new(io.kind(), msg));
         }
-        if has_dicm_magic(path) {
+        if out_of_memory(&msg) {
+            FileProblem::OutOfMemory(msg)
+        } else if has_dicm_magic(path) {
             FileProblem::Corrupt(msg)
         } else {
             FileProblem::NotDicom(msg)
@@ -484,6 +486,18 @@ fn check_pixel_data(
 
 /// An error and its sources, `outer: inner: …` (the decoders put the real cause in a source:
 /// "Could not decode pixel data: … JPEG 2000 codestream is 65536×65536, …").
+/// Whether a parser's message says that memory could not be reserved (an allocation that failed,
+/// reported by the patched parser's `try_reserve`), which is not a broken file.
+fn out_of_memory(msg: &str) -> bool {
+    [
+        "Could not reserve memory",
+        "Could not allocate memory",
+        "memory allocation failed",
+    ]
+    .iter()
+    .any(|m| msg.contains(m))
+}
+
 fn error_chain(e: &dyn std::error::Error) -> String {
     let mut out = e.to_string();
     let mut src = e.source();
@@ -622,4 +636,30 @@ fn decode(
         cols,
         hu: format.read_hu(px.data(), rows * cols, &opts)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_reservation_is_reported_as_memory_not_as_a_broken_file() {
+        // the standard library's own message of a failed reservation
+        let e = Vec::<u8>::new().try_reserve(usize::MAX).unwrap_err();
+        assert!(out_of_memory(&format!("reading the value: {e}")), "{e}");
+        // the patched parser's (patches/dicom-parser, patches/dicom-object)
+        for m in [
+            "Could not reserve memory for data value (1048576 bytes)",
+            "Could not reserve memory for the offset table (16 bytes)",
+            "Could not allocate memory",
+        ] {
+            assert!(out_of_memory(m), "{m}");
+        }
+        assert!(!out_of_memory(
+            "Undefined value length of element tagged (7FE0,0010)"
+        ));
+        let p = FileProblem::OutOfMemory("Could not allocate memory".into());
+        assert_eq!(p.category(), "out of memory");
+        assert!(p.to_string().contains("short of memory"));
+    }
 }
