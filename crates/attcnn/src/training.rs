@@ -373,7 +373,7 @@ pub fn train(
             seconds: t0.elapsed().as_secs_f64(),
         };
         progress(Event::EpochDone(&entry));
-        tracing::info!(epoch, train_loss = entry.train_loss, valid_loss, valid_auc = ?entry.valid_auc, "epoch");
+        tracing::debug!(epoch, train_loss = entry.train_loss, valid_loss, valid_auc = ?entry.valid_auc, "epoch");
         let improved = valid_loss < state.best_valid_loss || valid_idx.is_empty();
         if improved {
             state.best_valid_loss = valid_loss;

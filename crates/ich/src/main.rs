@@ -42,6 +42,9 @@ struct Cli {
     /// Only warnings and errors; no progress bars.
     #[arg(short, long, global = true)]
     quiet: bool,
+    /// Logs (stderr) as JSON lines, one object per event, for a log collector.
+    #[arg(long, global = true)]
+    log_json: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -81,13 +84,17 @@ fn run() -> anyhow::Result<ExitCode> {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    tracing_subscriber::fmt()
+    let log = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_target(false)
         // colour codes only for a terminal: a log redirected to a file stays plain text
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()) && !cli.log_json);
+    if cli.log_json {
+        log.json().init();
+    } else {
+        log.init();
+    }
     let bars = progress::Bars::new(!cli.quiet);
     match cli.command {
         Command::Synth(a) => cli::synth::run(a, &bars),

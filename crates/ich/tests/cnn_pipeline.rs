@@ -169,3 +169,66 @@ fn extract_refuses_a_dataset_with_other_windows() {
     let text = String::from_utf8_lossy(&o.stderr);
     assert!(text.contains("windows"), "{text}");
 }
+
+/// A training run whose output goes to files (as under a scheduler, `ich train-cnn … 2>log`) has
+/// each epoch once: as a log event, not also as a human line; `--log-json` makes every log line a
+/// JSON object carrying the epoch's numbers.
+#[test]
+fn a_redirected_training_logs_each_epoch_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ds = cohort(tmp.path(), "t", "6", "3");
+    for (k, json) in [(0, false), (1, true)] {
+        let model = tmp.path().join(format!("model{k}"));
+        let mut args = vec![
+            "train-cnn",
+            "--dataset",
+            s(&ds),
+            "--out",
+            s(&model),
+            "--dim",
+            "8",
+            "--epochs",
+            "3",
+            "--seed",
+            "1",
+        ];
+        if json {
+            args.push("--log-json");
+        }
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ich"))
+            .args(&args)
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap();
+        let (out, err) = (
+            String::from_utf8_lossy(&o.stdout).to_string(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        );
+        assert!(o.status.success(), "{out}{err}");
+        let epoch_lines: Vec<&str> = out
+            .lines()
+            .chain(err.lines())
+            .filter(|l| l.contains("epoch") && l.contains("train_loss") || l.starts_with("epoch "))
+            .collect();
+        assert_eq!(epoch_lines.len(), 3, "{out}\n---\n{err}");
+        if json {
+            let epochs: Vec<u64> = err
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| {
+                    serde_json::from_str::<serde_json::Value>(l)
+                        .unwrap_or_else(|e| panic!("{e}: {l}"))
+                })
+                .filter(|v| v["fields"]["message"] == "epoch")
+                .map(|v| {
+                    assert!(
+                        v["fields"]["train_loss"].as_f64().unwrap().is_finite(),
+                        "{v}"
+                    );
+                    v["fields"]["epoch"].as_u64().unwrap()
+                })
+                .collect();
+            assert_eq!(epochs, [0, 1, 2], "{err}");
+        }
+    }
+}

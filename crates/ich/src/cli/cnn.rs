@@ -59,18 +59,31 @@ pub struct TrainArgs {
     device: DeviceArg,
 }
 
-/// One line per epoch (also printed by `ich demo`).
+/// One line per epoch (also by `ich demo`), on one channel: a human line on stdout when stderr is
+/// a terminal (someone is watching), else one `tracing` event in the log (plain or `--log-json`);
+/// never both, so a log written to a file has each epoch once.
 pub fn print_epoch(l: &EpochLog) {
-    println!(
-        "epoch {:>3}: train loss {:.4}, valid loss {:.4}, valid AUC {}, {:.1} s",
-        l.epoch,
-        l.train_loss,
-        l.valid_loss,
-        l.valid_auc
-            .map(|v| format!("{v:.4}"))
-            .unwrap_or_else(|| "–".into()),
-        l.seconds
-    );
+    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        println!(
+            "epoch {:>3}: train loss {:.4}, valid loss {:.4}, valid AUC {}, {:.1} s",
+            l.epoch,
+            l.train_loss,
+            l.valid_loss,
+            l.valid_auc
+                .map(|v| format!("{v:.4}"))
+                .unwrap_or_else(|| "–".into()),
+            l.seconds
+        );
+    } else {
+        tracing::info!(
+            epoch = l.epoch,
+            train_loss = l.train_loss,
+            valid_loss = l.valid_loss,
+            valid_auc = l.valid_auc,
+            seconds = l.seconds,
+            "epoch"
+        );
+    }
 }
 
 /// Draws the per-epoch bars and prints each finished epoch.
