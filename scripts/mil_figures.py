@@ -2,7 +2,7 @@
 
 ece(y, p): expected calibration error, 10 equal-width bins of p: Σ_bins |Σ y − Σ p| / n.
 log_lik(y, p): mean Bernoulli log-likelihood, p clipped to [1e-12, 1 − 1e-12].
-Imported by scripts/bench-upstream-gp.py, ece-pooled.py, prior-shift.py and slice-map-mil.py (a script's own
+Imported by scripts/bench-upstream-gp.py (a script's own
 folder is on Python's path).
 """
 import math
