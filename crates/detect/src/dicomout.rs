@@ -15,8 +15,7 @@ use preprocess::dataset::write_atomic;
 use preprocess::scan::Scan;
 
 use crate::error::{Error, Result};
-use crate::predict::ScanPrediction;
-use crate::report::{ModelInfo, Thresholds};
+use crate::report::{ModelInfo, ScanPrediction, Thresholds};
 
 /// The folder (in the output folder) of the DICOM results.
 pub const DICOM_DIR: &str = "dicom";

@@ -6,6 +6,7 @@
 //! - [`features`]: the features file (one schema, one writer, one reader);
 //! - [`train`], [`extract`], [`fit`]: CNN training, feature extraction and GP fitting into a bundle;
 //! - [`recalibrate`]: the head's calibration map refitted on a site's own labelled scans;
+//! - [`evaluate`]: `eval-gp`'s flow — features per split, the protocol, its CSV and JSON files;
 //! - [`predict`]: open a bundle, predict scans from DICOM or a dataset, typed reports;
 //! - [`report`] (the report's data model and CSV rows) and [`html`] (the pages);
 //! - [`demo`]: the whole pipeline on synthetic data.
@@ -18,6 +19,7 @@ pub mod demo;
 pub mod device;
 pub mod dicomout;
 pub mod error;
+pub mod evaluate;
 pub mod evidence;
 pub mod extract;
 pub mod features;

@@ -97,12 +97,7 @@ pub struct Timing {
     pub reports: Duration,
 }
 
-/// One scan's prediction: the report and the scan's windowed pixels (`[slices][3][size][size]`,
-/// for thumbnails).
-pub struct ScanPrediction {
-    pub report: ScanReport,
-    pub pixels: Vec<u8>,
-}
+pub use crate::report::ScanPrediction;
 
 /// What the head of a bundle gives besides the CNN's own classifier.
 pub const CNN_ONLY: &str = "CNN classifier (no GP head)";

@@ -10,6 +10,13 @@ use crate::error::{Error, Result};
 /// Version of `report.json`.
 pub const REPORT_FORMAT: u32 = 2;
 
+/// One scan's prediction: the report and the scan's windowed pixels (`[slices][3][size][size]`,
+/// for thumbnails).
+pub struct ScanPrediction {
+    pub report: ScanReport,
+    pub pixels: Vec<u8>,
+}
+
 /// `report.json`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {

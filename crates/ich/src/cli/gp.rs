@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use detect::fit::{fit_gp, FitData, FitJob, Fitted};
-use gphead::protocol::{evaluate, EvalOptions};
+use gphead::protocol::EvalOptions;
 use gphead::{BagRule, EmaxRule, FitParams, Gibbs, Grid, Model};
 
 use super::{opt4, range};
@@ -415,78 +415,6 @@ impl From<MapArg> for gphead::calibrate::MapFamily {
     }
 }
 
-/// A CSV of a row per item of every split's test and external sets: `split, set`, then `header`
-/// with `cells(item)`, then the probabilities (`probability_raw, probability, sd, lo90, hi90`),
-/// then `tail` (cells that may be empty).
-fn per_set_csv<T>(
-    report: &gphead::protocol::EvalReport,
-    [header, tail]: [&[&str]; 2],
-    items: impl Fn(&gphead::protocol::SetResult) -> &[T],
-    cells: impl Fn(&T) -> (Vec<String>, f64, gphead::predict::Summary, Vec<String>),
-) -> anyhow::Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let probs = ["probability_raw", "probability", "sd", "lo90", "hi90"];
-    w.write_record(
-        ["split", "set"]
-            .iter()
-            .chain(header)
-            .chain(&probs)
-            .chain(tail),
-    )?;
-    for s in &report.splits {
-        for (set, r) in [("test", &s.test), ("external", &s.external)] {
-            for item in r.iter().flat_map(&items) {
-                let (named, raw, c, last) = cells(item);
-                let mut row = vec![s.split.to_string(), set.to_string()];
-                row.extend(named);
-                row.extend([raw, c.mean, c.sd, c.lo, c.hi].map(|v| v.to_string()));
-                row.extend(last);
-                w.write_record(&row)?;
-            }
-        }
-    }
-    Ok(w.into_inner()?)
-}
-
-/// `--predictions`: a row per bag.
-fn predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Result<Vec<u8>> {
-    // the site-calibrated probability, where eval-gp measured one
-    let site = report.options.site_calibration_folds >= 2;
-    let tail: &[&str] = if site { &["probability_site"] } else { &[] };
-    per_set_csv(
-        report,
-        [&["bag", "label", "instances"], tail],
-        |r| &r.bags,
-        |b| {
-            let named = vec![b.bag.clone(), b.label.to_string(), b.instances.to_string()];
-            let last = if site {
-                vec![b.site_calibrated.map(|p| p.to_string()).unwrap_or_default()]
-            } else {
-                Vec::new()
-            };
-            (named, b.raw, b.calibrated, last)
-        },
-    )
-}
-
-/// `--slice-predictions`: a row per instance.
-fn slice_predictions_csv(report: &gphead::protocol::EvalReport) -> anyhow::Result<Vec<u8>> {
-    per_set_csv(
-        report,
-        [&["bag", "instance", "index", "label"], &[]],
-        |r| &r.instances,
-        |i| {
-            let named = vec![
-                i.bag.clone(),
-                i.instance.clone(),
-                i.index.to_string(),
-                i.label.map(|l| l.to_string()).unwrap_or_default(),
-            ];
-            (named, i.raw, i.calibrated, Vec::new())
-        },
-    )
-}
-
 /// `--splits`: k folds, or a file of given splits.
 #[derive(Debug, Clone)]
 pub enum Splits {
@@ -507,11 +435,6 @@ fn parse_calibration_folds(s: &str) -> Result<usize, String> {
         1 => Err("1 fold cannot score out of fold: 0 or 2..=20".into()),
         k => Ok(k),
     }
-}
-
-/// `{split}` in a path replaced by the split's number.
-fn for_split(p: &std::path::Path, k: usize) -> PathBuf {
-    PathBuf::from(p.display().to_string().replace("{split}", &k.to_string()))
 }
 
 pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
@@ -542,90 +465,30 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
         site_map: a.site_map.into(),
         site_scans: a.site_scans,
     };
-    let report = if let Splits::File(sf) = &a.splits {
-        let splits = detect::features::read_splits(sf)?;
-        let mut tables: std::collections::BTreeMap<PathBuf, gphead::MilData> = Default::default();
-        for (k, _) in &splits {
-            for p in std::iter::once(&a.features).chain(a.test.as_ref()) {
-                let path = for_split(p, *k);
-                if let std::collections::btree_map::Entry::Vacant(e) = tables.entry(path) {
-                    let t = detect::features::read(e.key())?;
-                    e.insert(t);
-                }
-            }
-        }
-        let get = |p: PathBuf| {
-            tables
-                .get(&p)
-                .ok_or_else(|| gphead::GpError::Data(format!("{} not read", p.display())))
-        };
-        let r = gphead::protocol::evaluate_fixed(
-            &splits,
-            |k| get(for_split(&a.features, k)),
-            |k| a.test.as_ref().map(|t| get(for_split(t, k))).transpose(),
-            &opts,
-            bars,
-        )?;
-        println!(
-            "{} on {} with the splits of {} ({} splits){}",
-            a.gp.model.cli_name(),
-            a.features.display(),
-            sf.display(),
-            splits.len(),
-            a.test
-                .as_ref()
-                .map(|t| format!(", external test {}", t.display()))
-                .unwrap_or_default()
-        );
-        r
-    } else {
-        let data = detect::features::read(&a.features)?;
-        let external = a.test.as_deref().map(detect::features::read).transpose()?;
-        let r = evaluate(&data, external.as_ref(), &opts, bars)?;
-        println!(
-            "{} on {} ({} bags, {} instances){}",
-            a.gp.model.cli_name(),
-            a.features.display(),
-            data.bags.len(),
-            data.n,
-            a.test
-                .as_ref()
-                .map(|t| format!(", external test {}", t.display()))
-                .unwrap_or_default()
-        );
-        r
+    let job = detect::evaluate::EvalJob {
+        features: a.features.clone(),
+        test: a.test.clone(),
+        splits_file: match &a.splits {
+            Splits::File(f) => Some(f.clone()),
+            Splits::Folds(_) => None,
+        },
+        opts,
     };
+    let detect::evaluate::Evaluated { report, heading } =
+        detect::evaluate::run(&job, a.gp.model.cli_name(), bars)?;
+    println!("{heading}");
     // the files first: a closed standard output (`ich eval-gp … | head`) loses nothing
     let rows = report.summary();
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["set", "metric", "mean", "std", "values"])?;
-    for r in &rows {
-        let vals: Vec<String> = r.values.iter().map(|v| format!("{v:.6}")).collect();
-        w.write_record([
-            r.set.clone(),
-            r.metric.clone(),
-            r.mean.to_string(),
-            r.std.to_string(),
-            vals.join(";"),
-        ])?;
-    }
-    if let Some(p) = &a.csv {
-        milbase::write_atomic(p, &w.into_inner()?)
-            .with_context(|| format!("writing {}", p.display()))?;
-    }
-    if let Some(p) = &a.predictions {
-        milbase::write_atomic(p, &predictions_csv(&report)?)
-            .with_context(|| format!("writing {}", p.display()))?;
-    }
-    if let Some(p) = &a.slice_predictions {
-        milbase::write_atomic(p, &slice_predictions_csv(&report)?)
-            .with_context(|| format!("writing {}", p.display()))?;
-    }
-    if let Some(p) = &a.json {
-        let v = serde_json::json!({ "report": report, "summary": rows });
-        milbase::write_atomic(p, &serde_json::to_vec_pretty(&v)?)
-            .with_context(|| format!("writing {}", p.display()))?;
-    }
+    detect::evaluate::write_files(
+        &report,
+        &rows,
+        &detect::evaluate::EvalFiles {
+            csv: a.csv.clone(),
+            predictions: a.predictions.clone(),
+            slice_predictions: a.slice_predictions.clone(),
+            json: a.json.clone(),
+        },
+    )?;
     for s in &report.splits {
         if let Some(auc) = s.valid_bag_auc.filter(|&a| a < 0.5) {
             warn_backwards(&format!("split {}'s chosen head", s.split), auc);
