@@ -580,8 +580,19 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
         labels.load(f)?;
     }
     let mut inputs = job.inputs.clone();
+    // a study that cannot be retrieved (server down, hostile answer) is one failed input: with
+    // other inputs the run goes on and says so; alone, it is the run's error
+    let mut pull_failed = None;
     if let Some(pull) = &job.pacs.pull {
-        inputs.push(pull_study(&job.out, pull)?);
+        match pull_study(&job.out, pull) {
+            Ok(dir) => inputs.push(dir),
+            Err(e) if !inputs.is_empty() => {
+                let msg = format!("study {}: not retrieved: {e}", pull.study_uid);
+                tracing::warn!("{msg}");
+                pull_failed = Some(msg);
+            }
+            Err(e) => return Err(e),
+        }
     }
     let (ds_paths, dicom_paths): (Vec<PathBuf>, Vec<PathBuf>) = inputs
         .iter()
@@ -637,7 +648,8 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
         skipped: Vec::new(),
     };
     let skipped = Mutex::new(skipped);
-    let mut failed = Vec::new();
+    let mut failed: Vec<String> = pull_failed.into_iter().collect();
+    report.skipped.extend(failed.iter().cloned());
     let identity = match &job.pacs.dicom {
         Some(_) => Some(ModelIdentity::of_bundle(
             &job.model,

@@ -533,3 +533,113 @@ fn walkdir_first_dcm(dir: &Path) -> PathBuf {
     v.sort();
     v.remove(0)
 }
+
+/// A DICOMweb server that answers `--study` with a redirect to `file:///etc/passwd` (a panic
+/// inside the HTTP library once) or trickles a byte every 200 ms (held the run past
+/// `--send-timeout` once): the study is refused with its reason, the scans beside it are
+/// predicted, the exit code says something failed, nothing is written outside `--out`, and no
+/// `ich` process grew past 1 GB.
+#[test]
+fn a_hostile_dicomweb_server_costs_its_study_not_the_run() {
+    use std::io::{BufRead, Write};
+    let t = tempfile::tempdir().unwrap();
+    let ds = dataset(t.path());
+    let (model, _) = bundle(t.path(), &ds);
+    let n = json(&ds.join("dataset.json"))["scans"]
+        .as_array()
+        .unwrap()
+        .len();
+    for (name, reason) in [
+        ("redirect", "only http:// on the same host"),
+        ("trickle", "slower than 64 KiB/s"),
+    ] {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let Some(Ok(mut s)) = l.incoming().next() else {
+                return;
+            };
+            let mut r = std::io::BufReader::new(s.try_clone().unwrap());
+            let mut line = String::new();
+            while r.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
+                line.clear();
+            }
+            if name == "redirect" {
+                let _ = s.write_all(
+                    b"HTTP/1.1 302 Found\r\nLocation: file:///etc/passwd\r\nContent-Length: 0\r\n\r\n",
+                );
+            } else {
+                let _ = s.write_all(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: multipart/related; boundary=b\r\n\r\n",
+                );
+                for _ in 0..200 {
+                    if s.write_all(b"x").is_err() {
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                }
+            }
+        });
+        let out = t.path().join(format!("pred-{name}"));
+        let url = format!("http://127.0.0.1:{port}/dicom-web");
+        let started = std::time::Instant::now();
+        let o = ich(&[
+            "predict",
+            "--model",
+            s(&model),
+            s(&ds),
+            "--out",
+            s(&out),
+            "--no-html",
+            "--study",
+            "1.2.3.4",
+            "--dicomweb",
+            &url,
+            "--send-timeout",
+            "1",
+        ]);
+        let txt = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{name}: {txt}");
+        assert!(
+            txt.contains("study 1.2.3.4: not retrieved") && txt.contains(reason),
+            "{name}: {txt}"
+        );
+        assert!(!txt.contains("panicked"), "{name}: {txt}");
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "{name}: {:?}",
+            started.elapsed()
+        );
+        // the dataset's scans are all predicted
+        let rows = std::fs::read_to_string(out.join("scans.csv")).unwrap();
+        assert_eq!(rows.lines().count(), n + 1, "{name}: {rows}");
+        // nothing retrieved is left behind: no half study, no /etc/passwd
+        for e in walk(&out) {
+            assert!(
+                !e.to_string_lossy().contains("pulled") || e.is_dir(),
+                "{name}: {}",
+                e.display()
+            );
+        }
+    }
+    // SAFETY: getrusage fills the struct it is given
+    let peak_kb = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut u);
+        u.ru_maxrss
+    };
+    assert!(peak_kb < 1 << 20, "an ich process peaked at {peak_kb} KB");
+}
+
+/// Every path under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+        out.push(p);
+    }
+    out
+}
