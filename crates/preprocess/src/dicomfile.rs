@@ -204,3 +204,48 @@ impl CtSlice {
         Ok(out)
     }
 }
+
+/// Hostile variants of a file written by [`CtSlice::to_bytes`], made from nothing for the tests
+/// and fuzz seeds of docs/ROBUSTNESS.md (explicit VR little endian only).
+pub mod hostile {
+    use std::path::Path;
+
+    /// Offset of the (7FE0,0010) Pixel Data element in `file`.
+    fn pixel_data_at(file: &[u8]) -> Option<usize> {
+        file.windows(4).rposition(|w| w == [0xE0, 0x7F, 0x10, 0x00])
+    }
+
+    /// `file` with `depth` sequences (0040,A730) nested inside each other before its pixel data,
+    /// each of undefined length holding one item of undefined length. `None` when `file` has no
+    /// pixel data.
+    pub fn nested_sequences(file: &[u8], depth: usize) -> Option<Vec<u8>> {
+        let px = pixel_data_at(file)?;
+        let mut seq = Vec::with_capacity(depth * 36);
+        for _ in 0..depth {
+            seq.extend([
+                0x40, 0x00, 0x30, 0xA7, b'S', b'Q', 0, 0, 0xFF, 0xFF, 0xFF, 0xFF,
+            ]);
+            seq.extend([0xFE, 0xFF, 0x00, 0xE0, 0xFF, 0xFF, 0xFF, 0xFF]);
+        }
+        for _ in 0..depth {
+            seq.extend([0xFE, 0xFF, 0x0D, 0xE0, 0, 0, 0, 0]); // item end
+            seq.extend([0xFE, 0xFF, 0xDD, 0xE0, 0, 0, 0, 0]); // sequence end
+        }
+        Some([&file[..px], &seq, &file[px..]].concat())
+    }
+
+    /// Writes to `path` the header of `file` followed by a private element (0009,1010) OB
+    /// declaring `mib` MiB whose bytes are a hole of a sparse file (a few kB on disk).
+    pub fn sparse_element_file(path: &Path, file: &[u8], mib: u32) -> std::io::Result<()> {
+        let px = pixel_data_at(file).ok_or_else(|| std::io::Error::other("no pixel data"))?;
+        let len = mib << 20;
+        let mut head = file[..px].to_vec();
+        head.extend([0x09, 0x00, 0x10, 0x10, b'O', b'B', 0, 0]);
+        head.extend(len.to_le_bytes());
+        std::fs::write(path, &head)?;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)?
+            .set_len(head.len() as u64 + len as u64)
+    }
+}

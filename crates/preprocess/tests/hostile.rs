@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use dicom_core::{DataElement, PrimitiveValue, VR};
 use dicom_dictionary_std::{tags, uids};
+use preprocess::dicomfile::hostile::{nested_sequences, sparse_element_file};
 use preprocess::dicomfile::CtSlice;
 use preprocess::read::read_hu;
 use preprocess::{preprocess, FileProblem, PreprocessConfig, PreprocessOptions, Quiet};
@@ -678,28 +679,6 @@ fn an_orientation_that_is_not_direction_cosines_gives_no_order_by_position() {
     );
 }
 
-/// `clean` with `depth` sequences nested inside each other, inserted before its pixel data
-/// (explicit VR little endian, undefined lengths).
-fn nested(clean: &[u8], depth: usize) -> Vec<u8> {
-    let px = clean
-        .windows(4)
-        .rposition(|w| w == [0xE0, 0x7F, 0x10, 0x00])
-        .unwrap();
-    let mut seq = Vec::new();
-    for _ in 0..depth {
-        // (0040,A730) SQ, undefined length; an item of undefined length
-        seq.extend([
-            0x40, 0x00, 0x30, 0xA7, b'S', b'Q', 0, 0, 0xFF, 0xFF, 0xFF, 0xFF,
-        ]);
-        seq.extend([0xFE, 0xFF, 0x00, 0xE0, 0xFF, 0xFF, 0xFF, 0xFF]);
-    }
-    for _ in 0..depth {
-        seq.extend([0xFE, 0xFF, 0x0D, 0xE0, 0, 0, 0, 0]); // item end
-        seq.extend([0xFE, 0xFF, 0xDD, 0xE0, 0, 0, 0, 0]); // sequence end
-    }
-    [&clean[..px], &seq, &clean[px..]].concat()
-}
-
 #[test]
 fn thousands_of_nested_sequences_cost_one_file_not_the_process() {
     let t = tempfile::tempdir().unwrap();
@@ -717,12 +696,12 @@ fn thousands_of_nested_sequences_cost_one_file_not_the_process() {
     let clean = other.to_bytes().unwrap();
     // a modest nesting is a real data set and reads
     let ok = input.join("nested-10.dcm");
-    fs::write(&ok, nested(&clean, 10)).unwrap();
+    fs::write(&ok, nested_sequences(&clean, 10).unwrap()).unwrap();
     assert!(read_hu(&ok, false).is_ok());
     fs::remove_file(&ok).unwrap();
     // 1,800 levels overflowed the stack (SIGABRT) before
     let deep = input.join("nested.dcm");
-    fs::write(&deep, nested(&clean, 1800)).unwrap();
+    fs::write(&deep, nested_sequences(&clean, 1800).unwrap()).unwrap();
     let e = preprocess::read::read_header(&deep).unwrap_err();
     assert!(
         e.to_string().contains("nested.dcm") && e.to_string().contains("nested deeper"),
@@ -738,23 +717,9 @@ fn thousands_of_nested_sequences_cost_one_file_not_the_process() {
 fn a_sparse_file_declaring_a_gigabyte_element_costs_a_bounded_read() {
     let t = tempfile::tempdir().unwrap();
     let clean = ct("1.2.3.1", 0.0).to_bytes().unwrap();
-    let px = clean
-        .windows(4)
-        .rposition(|w| w == [0xE0, 0x7F, 0x10, 0x00])
-        .unwrap();
     // (0009,1010) OB of 1000 MiB, its bytes a hole in a sparse file (40 kB on disk)
-    let len: u32 = 1000 << 20;
-    let mut head = clean[..px].to_vec();
-    head.extend([0x09, 0x00, 0x10, 0x10, b'O', b'B', 0, 0]);
-    head.extend(len.to_le_bytes());
     let p = t.path().join("sparse.dcm");
-    fs::write(&p, &head).unwrap();
-    fs::OpenOptions::new()
-        .write(true)
-        .open(&p)
-        .unwrap()
-        .set_len(head.len() as u64 + len as u64)
-        .unwrap();
+    sparse_element_file(&p, &clean, 1000).unwrap();
     LARGEST.with(|l| l.set(0));
     let e = preprocess::read::read_header(&p).unwrap_err();
     let largest = LARGEST.with(|l| l.get());

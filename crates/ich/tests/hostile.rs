@@ -1,0 +1,947 @@
+//! The hostile-input campaign through the real binary (docs/ROBUSTNESS.md): one test per class of
+//! issue 37's attacks, each made here from nothing and planted beside a clean scan. Every run is
+//! held to the same five promises, checked by [`Jail::run`] and [`Run::assert_kept`]:
+//!
+//! 1. it completes: an exit code of 0, 1 or 2 (never a signal, a panic's 101, or the 120 s
+//!    watchdog);
+//! 2. the clean scan is in the output;
+//! 3. the hostile item is reported by its file name with the real reason;
+//! 4. the process's peak resident memory is under 1 GB: `ru_maxrss` of that child from `wait4`,
+//!    an upper bound (Linux counts the test process's own resident memory at the spawn in it);
+//! 5. nothing is written outside `--out`: every file of the test's folder outside `out/` (the
+//!    inputs, the targets of planted links, the working directory, `TMPDIR`) is unchanged.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant, SystemTime};
+
+use common::s;
+use dicom_core::{DataElement, PrimitiveValue, VR};
+use dicom_dictionary_std::tags;
+use preprocess::dicomfile::hostile::{nested_sequences, sparse_element_file};
+use preprocess::dicomfile::CtSlice;
+
+/// Peak resident memory allowed to one `ich` process.
+const MAX_RSS_KB: i64 = 1 << 20;
+/// Wall time after which the watchdog kills a run (a hang).
+const WATCHDOG: Duration = Duration::from_secs(120);
+
+/// A test's folder: `in/` (the inputs, with a clean scan in `in/clean/`), `out/`, `outside/`
+/// (where planted links point), `cwd/` (the working directory) and `tmp/` (`TMPDIR`).
+struct Jail {
+    _t: tempfile::TempDir,
+    root: PathBuf,
+}
+
+/// What one run of `ich` did.
+struct Run {
+    code: Option<i32>,
+    text: String,
+    peak_kb: i64,
+    secs: f64,
+}
+
+/// A 64² CT slice of series `series`, SOP `series.k`, at z = k mm: a disc of brain (40 HU) in
+/// air, so that it shows something in every window.
+fn ct(study: &str, series: &str, k: usize) -> CtSlice {
+    let n = 64usize;
+    let stored = (0..n * n)
+        .map(|i| {
+            let (y, x) = ((i / n) as f64 - 31.5, (i % n) as f64 - 31.5);
+            let r = (x * x + y * y).sqrt();
+            let hu = if r < 22.0 {
+                40.0 + (k as f64) + (x / 4.0).round()
+            } else if r < 26.0 {
+                900.0
+            } else {
+                -1000.0
+            };
+            (hu + 1024.0) as i32
+        })
+        .collect();
+    CtSlice {
+        study_uid: study.into(),
+        series_uid: series.into(),
+        sop_uid: format!("{series}.{k}"),
+        frame_of_reference_uid: format!("{study}.9"),
+        instance_number: Some(k as i32 + 1),
+        position: Some([0.0, 0.0, 5.0 * k as f64]),
+        pixel_spacing: [0.5, 0.5],
+        rows: n as u16,
+        cols: n as u16,
+        stored,
+        ..Default::default()
+    }
+}
+
+/// The clean scan's UIDs.
+const CLEAN: (&str, &str) = ("2.25.100", "2.25.101");
+
+/// Writes `slices` slices of series `series` into `dir` (`s0.dcm`, …).
+fn write_series(dir: &Path, study: &str, series: &str, slices: usize) {
+    fs::create_dir_all(dir).unwrap();
+    for k in 0..slices {
+        fs::write(
+            dir.join(format!("s{k}.dcm")),
+            ct(study, series, k).to_bytes().unwrap(),
+        )
+        .unwrap();
+    }
+}
+
+/// Every file and link under `dir` with its length and modification time (links not followed).
+fn tree(dir: &Path, skip: &Path, into: &mut BTreeMap<PathBuf, (u64, Option<SystemTime>)>) {
+    let Ok(rd) = fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p == skip {
+            continue;
+        }
+        let md = fs::symlink_metadata(&p).unwrap();
+        into.insert(p.clone(), (md.len(), md.modified().ok()));
+        if md.is_dir() {
+            tree(&p, skip, into);
+        }
+    }
+}
+
+impl Jail {
+    /// A new folder with the clean scan (three slices) in `in/clean/`.
+    fn new() -> Jail {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().to_path_buf();
+        for d in ["in", "outside", "cwd", "tmp"] {
+            fs::create_dir_all(root.join(d)).unwrap();
+        }
+        write_series(&root.join("in/clean"), CLEAN.0, CLEAN.1, 3);
+        Jail { _t: t, root }
+    }
+
+    fn p(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// `ich ARGS` with the jail's working directory and TMPDIR; the five promises' measurements.
+    fn run(&self, args: &[&str]) -> Run {
+        self.run_limited(args, None)
+    }
+
+    /// As [`Jail::run`], with files limited to `fsize` bytes each (`RLIMIT_FSIZE`, `SIGXFSZ`
+    /// ignored: a write past it fails as on a full disk).
+    fn run_limited(&self, args: &[&str], fsize: Option<u64>) -> Run {
+        use std::os::unix::process::CommandExt;
+        let out = self.p("out");
+        let mut before = BTreeMap::new();
+        tree(&self.root, &out, &mut before);
+        let log = tempfile::NamedTempFile::new().unwrap();
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ich"));
+        cmd.args(args)
+            .current_dir(self.p("cwd"))
+            .env("TMPDIR", self.p("tmp"))
+            .env("RUST_LOG", "warn")
+            .stdin(std::process::Stdio::null())
+            // one open file description for both, so that neither overwrites the other
+            .stdout(log.as_file().try_clone().unwrap())
+            .stderr(log.as_file().try_clone().unwrap());
+        if let Some(limit) = fsize {
+            // SAFETY: only async-signal-safe calls between fork and exec
+            unsafe {
+                cmd.pre_exec(move || {
+                    libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                    let r = libc::rlimit {
+                        rlim_cur: limit,
+                        rlim_max: limit,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_FSIZE, &r) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let started = Instant::now();
+        let child = cmd.spawn().expect("run ich");
+        let pid = child.id() as libc::pid_t;
+        let done = Arc::new(AtomicBool::new(false));
+        let watch = {
+            let done = done.clone();
+            std::thread::spawn(move || {
+                while started.elapsed() < WATCHDOG {
+                    if done.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                if !done.load(Ordering::SeqCst) {
+                    // SAFETY: the child is not reaped before `done` is set
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                }
+            })
+        };
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is valid; wait4 fills it for this child
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
+        done.store(true, Ordering::SeqCst);
+        assert_eq!(r, pid, "wait4");
+        watch.join().unwrap();
+        drop(child);
+        let text = fs::read_to_string(log.path()).unwrap();
+        let run = Run {
+            code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+            text,
+            peak_kb: ru.ru_maxrss,
+            secs: started.elapsed().as_secs_f64(),
+        };
+        // the promises every run keeps
+        assert!(
+            run.code.is_some() && !libc::WIFSIGNALED(status),
+            "ich {args:?} did not complete (signal {}, {:.0} s; the watchdog kills at {WATCHDOG:?}):\n{}",
+            libc::WTERMSIG(status),
+            run.secs,
+            run.text
+        );
+        assert!(
+            matches!(run.code, Some(0..=2)) && !run.text.contains("panicked"),
+            "ich {args:?}: exit {:?}\n{}",
+            run.code,
+            run.text
+        );
+        assert!(
+            run.peak_kb < MAX_RSS_KB,
+            "ich {args:?} peaked at {} MB",
+            run.peak_kb >> 10
+        );
+        let mut after = BTreeMap::new();
+        tree(&self.root, &out, &mut after);
+        assert_eq!(
+            before, after,
+            "ich {args:?} changed files outside --out:\n{}",
+            run.text
+        );
+        run
+    }
+
+    /// `ich preprocess in --out out --size 16` plus `extra`.
+    fn preprocess(&self, extra: &[&str]) -> Run {
+        let (i, o) = (self.p("in"), self.p("out"));
+        let mut args = vec!["preprocess", s(&i), "--out", s(&o), "--size", "16"];
+        args.extend_from_slice(extra);
+        self.run(&args)
+    }
+
+    /// Scan id → the scan's JSON, of the dataset in `out/`.
+    fn dataset_scans(&self) -> BTreeMap<String, serde_json::Value> {
+        let out = self.p("out");
+        let m = json(&out.join("dataset.json"));
+        m["scans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["id"].as_str().unwrap().to_string(),
+                    json(&out.join(e["meta"].as_str().unwrap())),
+                )
+            })
+            .collect()
+    }
+}
+
+fn json(p: &Path) -> serde_json::Value {
+    serde_json::from_slice(&fs::read(p).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn id(study: &str, series: &str) -> String {
+    preprocess::scan::scan_id(study, series)
+}
+
+impl Run {
+    fn code(&self, want: i32) -> &Self {
+        assert_eq!(self.code, Some(want), "{}", self.text);
+        self
+    }
+
+    /// Each word appears in the output (the file's name and the reason).
+    fn says(&self, words: &[&str]) -> &Self {
+        for w in words {
+            assert!(self.text.contains(w), "no {w:?} in\n{}", self.text);
+        }
+        self
+    }
+}
+
+/// Asserts that the dataset in `jail/out` holds the clean scan with its three slices.
+fn assert_clean_kept(jail: &Jail) {
+    let scans = jail.dataset_scans();
+    let clean = &scans[&id(CLEAN.0, CLEAN.1)];
+    assert_eq!(clean["n_slices"], 3, "{clean}");
+}
+
+/// A slice of another series with 1,800 nested sequences (a stack overflow, SIGABRT, before).
+fn deeply_nested() -> Vec<u8> {
+    nested_sequences(&ct("2.25.200", "2.25.201", 0).to_bytes().unwrap(), 1800).unwrap()
+}
+
+/// `slice` written to `dir/name` and changed through dicom-object.
+fn edited(
+    slice: &CtSlice,
+    dir: &Path,
+    name: &str,
+    change: impl FnOnce(&mut dicom_object::DefaultDicomObject),
+) {
+    let p = dir.join(name);
+    fs::write(&p, slice.to_bytes().unwrap()).unwrap();
+    let mut obj = dicom_object::open_file(&p).unwrap();
+    change(&mut obj);
+    obj.write_to_file(&p).unwrap();
+}
+
+#[test]
+fn thousands_of_nested_sequences_cost_their_file() {
+    let j = Jail::new();
+    fs::write(j.p("in/nested.dcm"), deeply_nested()).unwrap();
+    j.preprocess(&[])
+        .code(0)
+        .says(&["nested.dcm", "nested deeper than 128"]);
+    assert_clean_kept(&j);
+}
+
+#[test]
+fn attributes_stored_as_un_give_the_numbers_of_their_dictionary_vr() {
+    let j = Jail::new();
+    // the clean scan again under another series UID, its rescale, position and spacing stored
+    // as VR UN, as some routers forward them
+    let dir = j.p("in/un");
+    fs::create_dir_all(&dir).unwrap();
+    for k in 0..3 {
+        let mut sl = ct(CLEAN.0, "2.25.102", k);
+        sl.sop_uid = format!("2.25.102.{k}");
+        edited(&sl, &dir, &format!("s{k}.dcm"), |o| {
+            for (tag, text) in [
+                (tags::RESCALE_SLOPE, "1 ".to_string()),
+                (tags::RESCALE_INTERCEPT, "-1024".to_string()),
+                (tags::IMAGE_POSITION_PATIENT, format!("0\\0\\{}", 5 * k)),
+                (tags::PIXEL_SPACING, "0.5\\0.5 ".to_string()),
+            ] {
+                o.put(DataElement::new(
+                    tag,
+                    VR::UN,
+                    PrimitiveValue::from(text.into_bytes()),
+                ));
+            }
+        });
+    }
+    j.preprocess(&[]).code(0);
+    assert_clean_kept(&j);
+    let scans = j.dataset_scans();
+    let (a, b) = (
+        &scans[&id(CLEAN.0, CLEAN.1)],
+        &scans[&id(CLEAN.0, "2.25.102")],
+    );
+    assert_eq!(b["pixel_spacing"], a["pixel_spacing"]);
+    assert_eq!(b["ordered_by"], a["ordered_by"]);
+    let z = |m: &serde_json::Value| -> Vec<serde_json::Value> {
+        m["slices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["z"].clone())
+            .collect()
+    };
+    assert_eq!(z(b), z(a));
+    // the same Hounsfield units, so the same windowed pixels (slope read as the byte 49 before)
+    let ds = preprocess::Dataset::open(&j.p("out")).unwrap();
+    let px = |sid: &str| {
+        let e = ds.manifest.scans.iter().find(|e| e.id == sid).unwrap();
+        ds.scan_pixels(e).unwrap().data
+    };
+    assert!(
+        px(&id(CLEAN.0, CLEAN.1)) == px(&id(CLEAN.0, "2.25.102")),
+        "the UN copy's pixels differ from the clean scan's"
+    );
+}
+
+#[test]
+fn invalid_rescale_values_and_a_modality_lut_are_refused_by_file_and_attribute() {
+    let j = Jail::new();
+    let dir = j.p("in/bad");
+    fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (tags::RESCALE_SLOPE, "0", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "NaN", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "Inf", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "-1", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "1e-30", "RescaleSlope"),
+        (tags::RESCALE_INTERCEPT, "NaN", "RescaleIntercept"),
+    ];
+    for (k, (tag, v, _)) in cases.iter().enumerate() {
+        edited(
+            &ct("2.25.300", "2.25.301", k),
+            &dir,
+            &format!("bad{k}.dcm"),
+            |o| {
+                o.put(DataElement::new(*tag, VR::DS, PrimitiveValue::from(*v)));
+            },
+        );
+    }
+    edited(&ct("2.25.300", "2.25.301", 9), &dir, "lut.dcm", |o| {
+        o.put(DataElement::new(
+            tags::MODALITY_LUT_SEQUENCE,
+            VR::SQ,
+            dicom_core::value::DataSetSequence::from(vec![
+                dicom_object::InMemDicomObject::new_empty(),
+            ]),
+        ));
+    });
+    // every file of that series refused: the scan fails, the clean one is kept
+    let r = j.preprocess(&[]);
+    r.code(1).says(&["no slice could be decoded"]);
+    for (k, (_, _, attr)) in cases.iter().enumerate() {
+        let line = r
+            .text
+            .lines()
+            .find(|l| l.contains(&format!("bad{k}.dcm")))
+            .unwrap_or_else(|| panic!("bad{k}.dcm not reported:\n{}", r.text));
+        assert!(line.contains(attr), "{line}");
+    }
+    r.says(&["lut.dcm", "ModalityLUTSequence"]);
+    let scans = j.dataset_scans();
+    assert!(!scans.contains_key(&id("2.25.300", "2.25.301")));
+    assert_clean_kept(&j);
+}
+
+#[test]
+fn an_orientation_that_is_not_direction_cosines_orders_by_instance_number_with_a_warning() {
+    let j = Jail::new();
+    let dir = j.p("in/tilted");
+    fs::create_dir_all(&dir).unwrap();
+    for k in 0..3 {
+        let mut sl = ct("2.25.400", "2.25.401", k);
+        sl.orientation = Some([1e308, 0.0, 0.0, 0.0, 1e308, 0.0]);
+        fs::write(dir.join(format!("s{k}.dcm")), sl.to_bytes().unwrap()).unwrap();
+    }
+    j.preprocess(&[]).code(0).says(&["InstanceNumber"]);
+    let scans = j.dataset_scans();
+    let m = &scans[&id("2.25.400", "2.25.401")];
+    assert_eq!(m["ordered_by"], "instance_number", "{m}");
+    assert!(m["slices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["z"].is_null()));
+    assert_clean_kept(&j);
+}
+
+#[test]
+fn a_file_repeating_a_slices_uid_with_other_pixels_fails_its_scan_naming_both_files() {
+    let j = Jail::new();
+    let dir = j.p("in/dup");
+    write_series(&dir, "2.25.500", "2.25.501", 3);
+    let mut fake = ct("2.25.500", "2.25.501", 1);
+    fake.stored.iter_mut().for_each(|v| *v = 3000);
+    fs::write(dir.join("a-fake.dcm"), fake.to_bytes().unwrap()).unwrap();
+    j.preprocess(&[])
+        .code(1)
+        .says(&["a-fake.dcm", "s1.dcm", "different pixel data"]);
+    assert!(!j.dataset_scans().contains_key(&id("2.25.500", "2.25.501")));
+    assert_clean_kept(&j);
+}
+
+/// A slice followed by a private OB element declaring `mib` MiB, its bytes a hole of a sparse
+/// file (40 kB on disk).
+fn sparse(p: &Path, mib: u32) {
+    sparse_element_file(p, &ct("2.25.600", "2.25.601", 0).to_bytes().unwrap(), mib).unwrap();
+}
+
+#[test]
+fn a_sparse_file_declaring_a_gigabyte_element_is_too_large_at_a_bounded_cost() {
+    let j = Jail::new();
+    sparse(&j.p("in/sparse.dcm"), 1000);
+    let r = j.preprocess(&[]);
+    r.code(0).says(&["sparse.dcm", "too large"]);
+    assert_clean_kept(&j);
+    // with a lower ceiling it is refused before a byte is parsed (3 GB before)
+    fs::remove_dir_all(j.p("out")).unwrap();
+    j.preprocess(&["--max-file-mib", "10"])
+        .code(0)
+        .says(&["sparse.dcm", "too large"]);
+    assert_clean_kept(&j);
+}
+
+#[test]
+fn links_out_of_the_inputs_and_fifos_are_left_out_by_name_without_a_hang() {
+    let j = Jail::new();
+    // a scan reachable only through a link out of the inputs
+    write_series(&j.p("outside/other"), "2.25.700", "2.25.701", 2);
+    symlink("/", j.p("in/root")).unwrap();
+    symlink("/proc", j.p("in/proc")).unwrap();
+    symlink(j.p("outside"), j.p("in/elsewhere")).unwrap();
+    let st = std::process::Command::new("mkfifo")
+        .arg(j.p("in/pipe.dcm"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let r = j.preprocess(&[]);
+    r.code(0).says(&[
+        "root",
+        "proc",
+        "elsewhere",
+        "outside the given inputs",
+        "pipe.dcm",
+        "not a regular file",
+    ]);
+    assert!(r.secs < 60.0, "{:.0} s", r.secs);
+    let scans = j.dataset_scans();
+    assert_eq!(scans.len(), 1, "{:?}", scans.keys());
+    assert_clean_kept(&j);
+}
+
+#[test]
+fn labels_that_are_dev_zero_or_a_fifo_are_refused_by_name_without_a_hang() {
+    let j = Jail::new();
+    let fifo = j.p("outside/labels.csv");
+    let st = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    for (labels, words) in [
+        ("/dev/zero", ["/dev/zero", "not a regular file"]),
+        (s(&fifo), ["labels.csv", "not a regular file"]),
+    ] {
+        let r = j.preprocess(&["--labels", labels]);
+        r.code(1).says(&words);
+        assert!(r.secs < 60.0, "{:.0} s", r.secs);
+        assert!(!j.p("out/dataset.json").exists());
+    }
+    // the same run with readable labels keeps the clean scan
+    j.preprocess(&[]).code(0);
+    assert_clean_kept(&j);
+}
+
+#[test]
+fn output_subfolders_planted_as_links_are_not_written_through() {
+    let j = Jail::new();
+    fs::create_dir_all(j.p("out")).unwrap();
+    fs::create_dir_all(j.p("outside/target")).unwrap();
+    symlink(j.p("outside/target"), j.p("out/scans")).unwrap();
+    // the jail's check finds any file written into outside/target
+    j.preprocess(&[]).code(1).says(&["scans", "symbolic link"]);
+    fs::remove_file(j.p("out/scans")).unwrap();
+    j.preprocess(&[]).code(0);
+    assert_clean_kept(&j);
+}
+
+#[test]
+fn a_disk_that_fills_up_fails_the_scan_that_did_not_fit_and_the_exit_code_says_so() {
+    let j = Jail::new();
+    // 40 slices: an uncompressed pixel file of 40 × 3 × 16² bytes and more, over the limit
+    write_series(&j.p("in/long"), "2.25.800", "2.25.801", 40);
+    let o = j.p("out");
+    let r = j.run_limited(
+        &[
+            "preprocess",
+            s(&j.p("in")),
+            "--out",
+            s(&o),
+            "--size",
+            "16",
+            "--uncompressed",
+        ],
+        Some(24 << 10),
+    );
+    let long = id("2.25.800", "2.25.801");
+    r.code(1)
+        .says(&[&long, "File too large", "1 of 2 scans failed"]);
+    assert!(!j.dataset_scans().contains_key(&long));
+    assert_clean_kept(&j);
+    // no half-written file left behind
+    let mut files = BTreeMap::new();
+    tree(&o, Path::new(""), &mut files);
+    assert!(
+        files
+            .keys()
+            .all(|p| !p.file_name().unwrap().to_string_lossy().contains(".tmp")),
+        "{files:?}"
+    );
+    // with room again the rerun resumes: the clean scan kept, the long one written
+    j.preprocess(&["--uncompressed"]).code(0);
+    assert_eq!(j.dataset_scans()[&long]["n_slices"], 40);
+}
+
+#[test]
+fn two_runs_into_one_folder_list_both_runs_scans() {
+    let j = Jail::new();
+    let (o, clean) = (j.p("out"), j.p("in/clean"));
+    let other = j.p("in2");
+    write_series(&other, "2.25.900", "2.25.901", 2);
+    let args = |inp: &Path| {
+        vec![
+            "preprocess".to_string(),
+            s(inp).to_string(),
+            "--out".into(),
+            s(&o).to_string(),
+            "--size".into(),
+            "16".into(),
+        ]
+    };
+    let a = args(&clean);
+    j.run(&a.iter().map(String::as_str).collect::<Vec<_>>())
+        .code(0);
+    let b = args(&other);
+    j.run(&b.iter().map(String::as_str).collect::<Vec<_>>())
+        .code(0)
+        .says(&["1 kept from earlier runs"]);
+    let scans = j.dataset_scans();
+    assert!(scans.contains_key(&id("2.25.900", "2.25.901")));
+    assert_clean_kept(&j);
+}
+
+#[test]
+fn conflicting_label_rows_are_refused_naming_the_line() {
+    let j = Jail::new();
+    let labels = j.p("outside/labels.csv");
+    fs::write(
+        &labels,
+        format!(
+            "scan,study_instance_uid,series_instance_uid,label,subtypes\n\
+             a,{s},{r},0,\nb,{s},{r},1,\n",
+            s = CLEAN.0,
+            r = CLEAN.1
+        ),
+    )
+    .unwrap();
+    j.preprocess(&["--labels", s(&labels)])
+        .code(1)
+        .says(&["labels.csv", "line 3", CLEAN.1]);
+    assert!(!j.p("out/dataset.json").exists());
+}
+
+// ---- predict: one small bundle shared by the tests below ----
+
+/// A bundle trained on 8 synthetic scans of 3 slices (64², preprocessed to 32²).
+fn bundle() -> &'static Path {
+    static B: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &B.get_or_init(|| {
+        let t = tempfile::tempdir().unwrap();
+        let (raw, ds, model) = (
+            t.path().join("raw"),
+            t.path().join("ds"),
+            t.path().join("m"),
+        );
+        common::synth(&raw, "8", "3", "64", "4");
+        common::preprocess(&raw, &ds, "32", &[]);
+        common::small_cnn(&ds, &model);
+        common::gp_head(
+            &model,
+            &ds,
+            &t.path().join("f.csv"),
+            &["--inducing", "6", "--max-epochs", "5"],
+        );
+        (t, model)
+    })
+    .1
+}
+
+impl Jail {
+    /// `ich predict --model BUNDLE in --out out --no-html` plus `extra`.
+    fn predict(&self, model: &Path, extra: &[&str]) -> Run {
+        let (i, o) = (self.p("in"), self.p("out"));
+        let mut args = vec![
+            "predict",
+            "--model",
+            s(model),
+            s(&i),
+            "--out",
+            s(&o),
+            "--no-html",
+        ];
+        args.extend_from_slice(extra);
+        self.run(&args)
+    }
+
+    /// Scan id → its report, from `out/report.json`.
+    fn reports(&self) -> BTreeMap<String, serde_json::Value> {
+        json(&self.p("out/report.json"))["scans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["id"].as_str().unwrap().to_string(), r.clone()))
+            .collect()
+    }
+
+    /// The clean scan is predicted, from three slices, with an SR.
+    fn assert_clean_predicted(&self) {
+        let r = &self.reports()[&id(CLEAN.0, CLEAN.1)];
+        assert_eq!(r["n_slices"], 3, "{r}");
+        assert!(r["probability"]
+            .as_f64()
+            .is_some_and(|p| (0.0..=1.0).contains(&p)));
+        let run = json(&self.p("out/run.json"));
+        assert_eq!(run["state"], "complete", "{run}");
+    }
+}
+
+/// A copy of the shared bundle in `dir`.
+fn bundle_copy(dir: &Path) -> PathBuf {
+    let to = dir.join("model");
+    fs::create_dir_all(&to).unwrap();
+    for e in fs::read_dir(bundle()).unwrap().flatten() {
+        if e.file_type().unwrap().is_file() {
+            fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+    to
+}
+
+/// The array under `key` anywhere in `v`.
+fn find_key<'a>(v: &'a mut serde_json::Value, key: &str) -> Option<&'a mut Vec<serde_json::Value>> {
+    match v {
+        serde_json::Value::Object(o) => {
+            if o.get(key).is_some_and(|x| x.is_array()) {
+                return o.get_mut(key).and_then(|x| x.as_array_mut());
+            }
+            o.values_mut().find_map(|x| find_key(x, key))
+        }
+        serde_json::Value::Array(a) => a.iter_mut().find_map(|x| find_key(x, key)),
+        _ => None,
+    }
+}
+
+/// Rewrites `file` of bundle `m` with `edit` and puts its new checksum in the manifest.
+fn edit_with_checksum(m: &Path, file: &str, edit: impl FnOnce(&mut serde_json::Value)) {
+    let p = m.join(file);
+    let mut v = json(&p);
+    edit(&mut v);
+    fs::write(&p, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let mp = m.join("manifest.json");
+    let mut man = json(&mp);
+    man["files"][file] = detect::bundle::sha256_file(&p).unwrap().into();
+    fs::write(&mp, serde_json::to_vec_pretty(&man).unwrap()).unwrap();
+}
+
+#[test]
+fn predict_a_nested_file_costs_that_file() {
+    let j = Jail::new();
+    fs::write(j.p("in/nested.dcm"), deeply_nested()).unwrap();
+    j.predict(bundle(), &[])
+        .code(0)
+        .says(&["nested.dcm", "nested deeper than 128"]);
+    j.assert_clean_predicted();
+}
+
+#[test]
+fn predict_refuses_bundle_parts_that_are_dev_zero_fifos_or_out_of_range_by_name() {
+    let j = Jail::new();
+    let m = bundle_copy(&j.p("outside"));
+    let gp = m.join("gp.json");
+    let keep = fs::read(&gp).unwrap();
+    let cfg = m.join("config.json");
+    let keep_cfg = fs::read(&cfg).unwrap();
+    // gp.json a link to /dev/zero (4 GB before), config.json a FIFO (a hang before)
+    fs::remove_file(&gp).unwrap();
+    symlink("/dev/zero", &gp).unwrap();
+    j.predict(&m, &[])
+        .code(1)
+        .says(&["gp.json", "not a regular file"]);
+    fs::remove_file(&gp).unwrap();
+    fs::write(&gp, &keep).unwrap();
+    fs::remove_file(&cfg).unwrap();
+    let st = std::process::Command::new("mkfifo")
+        .arg(&cfg)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let r = j.predict(&m, &[]);
+    r.code(1).says(&["config.json", "not a regular file"]);
+    assert!(r.secs < 60.0);
+    fs::remove_file(&cfg).unwrap();
+    fs::write(&cfg, &keep_cfg).unwrap();
+    // values burn panics on, or that give certainty from nothing, with valid checksums
+    edit_with_checksum(&m, "config.json", |v| {
+        v["model"]["conv_dropout"] = 2.0.into();
+    });
+    j.predict(&m, &[])
+        .code(1)
+        .says(&["config.json", "conv dropout 2"]);
+    fs::write(&cfg, &keep_cfg).unwrap();
+    edit_with_checksum(&m, "config.json", |_| {});
+    edit_with_checksum(&m, "gp.json", |v| {
+        let w = find_key(v, "m_whitened").expect("a whitened mean in gp.json");
+        w[0] = 1e300.into();
+    });
+    j.predict(&m, &[]).code(1).says(&["gp.json", "1e300"]);
+    // the bundle restored predicts
+    fs::write(&gp, &keep).unwrap();
+    edit_with_checksum(&m, "gp.json", |_| {});
+    j.predict(&m, &[]).code(0);
+    j.assert_clean_predicted();
+}
+
+#[test]
+fn predict_marks_what_no_model_can_read_uncertain_and_caps_the_captures() {
+    let j = Jail::new();
+    // an all-zero series, 1×1 slices, and 600 slices of 2×2
+    let zero = j.p("in/zero");
+    fs::create_dir_all(&zero).unwrap();
+    for k in 0..3 {
+        let mut sl = ct("2.25.1000", "2.25.1001", k);
+        sl.stored.iter_mut().for_each(|v| *v = 0);
+        fs::write(zero.join(format!("s{k}.dcm")), sl.to_bytes().unwrap()).unwrap();
+    }
+    let tiny = |dir: &str, series: &str, n: usize, side: u16| {
+        let d = j.p(dir);
+        fs::create_dir_all(&d).unwrap();
+        for k in 0..n {
+            let mut sl = ct("2.25.1100", series, k);
+            sl.rows = side;
+            sl.cols = side;
+            sl.stored = (0..side as i32 * side as i32)
+                .map(|i| 1024 + 60 * (i + k as i32))
+                .collect();
+            fs::write(d.join(format!("s{k:04}.dcm")), sl.to_bytes().unwrap()).unwrap();
+        }
+    };
+    tiny("in/one", "2.25.1101", 3, 1);
+    tiny("in/many", "2.25.1102", 600, 2);
+    j.predict(bundle(), &[]).code(0);
+    let rep = j.reports();
+    let (z, one, many) = (
+        &rep[&id("2.25.1000", "2.25.1001")],
+        &rep[&id("2.25.1100", "2.25.1101")],
+        &rep[&id("2.25.1100", "2.25.1102")],
+    );
+    let warned = |r: &serde_json::Value, w: &str| {
+        r["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x.as_str().unwrap().contains(w))
+    };
+    assert!(
+        z["uncertain"].as_bool().unwrap() && warned(z, "show nothing"),
+        "{z}"
+    );
+    assert!(
+        one["uncertain"].as_bool().unwrap() && warned(one, "1×1 pixels"),
+        "{one}"
+    );
+    assert!(
+        many["uncertain"].as_bool().unwrap() && warned(many, "600 slices"),
+        "{many}"
+    );
+    // one SR per scan and at most --max-captures (20) Secondary Captures
+    let dir = j.p("out/dicom").join(id("2.25.1100", "2.25.1102"));
+    let n = fs::read_dir(&dir).unwrap().count();
+    assert!(n <= 21, "{n} DICOM files in {}", dir.display());
+    j.assert_clean_predicted();
+}
+
+#[test]
+fn predict_killed_leaves_a_running_mark_and_the_rerun_completes() {
+    let j = Jail::new();
+    for k in 0..30 {
+        write_series(
+            &j.p(&format!("in/more{k}")),
+            "2.25.1200",
+            &format!("2.25.12{k:02}1"),
+            3,
+        );
+    }
+    let (i, o) = (j.p("in"), j.p("out"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ich"))
+        .args([
+            "predict",
+            "--model",
+            s(bundle()),
+            s(&i),
+            "--out",
+            s(&o),
+            "--no-html",
+        ])
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !o.join("run.json").exists() && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let mark = json(&o.join("run.json"));
+    assert_eq!(mark["state"], "running", "{mark}");
+    let killed = mark["run"].as_str().unwrap().to_string();
+    j.predict(bundle(), &[]).code(0);
+    let mark = json(&o.join("run.json"));
+    assert_eq!(mark["state"], "complete");
+    assert_ne!(mark["run"], killed.as_str());
+    assert_eq!(j.reports().len(), 31);
+    j.assert_clean_predicted();
+}
+
+/// A DICOMweb server answering one WADO-RS request with `parts` as multipart/related.
+fn serve_study(parts: Vec<Vec<u8>>) -> String {
+    use std::io::{BufRead, Write};
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let Some(Ok(mut sock)) = l.incoming().next() else {
+            return;
+        };
+        let mut r = std::io::BufReader::new(sock.try_clone().unwrap());
+        let mut line = String::new();
+        while r.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
+            line.clear();
+        }
+        let mut body = Vec::new();
+        for p in &parts {
+            body.extend(b"--b\r\nContent-Type: application/dicom\r\n\r\n");
+            body.extend(p);
+            body.extend(b"\r\n");
+        }
+        body.extend(b"--b--\r\n");
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: multipart/related; type=\"application/dicom\"; boundary=b\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        let _ = sock.write_all(head.as_bytes());
+        let _ = sock.write_all(&body);
+    });
+    format!("http://127.0.0.1:{port}/dicom-web")
+}
+
+#[test]
+fn predict_study_with_a_nested_instance_costs_that_instance() {
+    let j = Jail::new();
+    // the study: three slices of another series and the deeply nested file
+    let mut parts: Vec<Vec<u8>> = (0..3)
+        .map(|k| ct("2.25.1300", "2.25.1301", k).to_bytes().unwrap())
+        .collect();
+    parts.insert(1, deeply_nested());
+    let url = serve_study(parts);
+    let r = j.predict(
+        bundle(),
+        &[
+            "--study",
+            "2.25.1300",
+            "--dicomweb",
+            &url,
+            "--send-timeout",
+            "5",
+        ],
+    );
+    r.code(0).says(&["00001.dcm", "nested deeper than 128"]);
+    let rep = j.reports();
+    assert_eq!(rep[&id("2.25.1300", "2.25.1301")]["n_slices"], 3);
+    j.assert_clean_predicted();
+}
