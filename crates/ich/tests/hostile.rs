@@ -24,7 +24,7 @@ use std::time::{Duration, Instant, SystemTime};
 use common::s;
 use dicom_core::{DataElement, PrimitiveValue, VR};
 use dicom_dictionary_std::tags;
-use preprocess::dicomfile::hostile::{nested_sequences, sparse_element_file};
+use preprocess::dicomfile::hostile::{large_element_head, nested_sequences, sparse_element_file};
 use preprocess::dicomfile::CtSlice;
 
 /// Peak resident memory allowed to one `ich` process.
@@ -889,8 +889,10 @@ fn predict_killed_leaves_a_running_mark_and_the_rerun_completes() {
     j.assert_clean_predicted();
 }
 
-/// A DICOMweb server answering one WADO-RS request with `parts` as multipart/related.
-fn serve_study(parts: Vec<Vec<u8>>) -> String {
+/// A DICOMweb server answering one WADO-RS request with `parts` as multipart/related, each part
+/// its bytes followed by that many zero bytes (written in 1 MiB pieces: the test holds none of
+/// a large study in memory).
+fn serve_study(parts: Vec<(Vec<u8>, usize)>) -> String {
     use std::io::{BufRead, Write};
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
@@ -903,31 +905,49 @@ fn serve_study(parts: Vec<Vec<u8>>) -> String {
         while r.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
             line.clear();
         }
-        let mut body = Vec::new();
-        for p in &parts {
-            body.extend(b"--b\r\nContent-Type: application/dicom\r\n\r\n");
-            body.extend(p);
-            body.extend(b"\r\n");
-        }
-        body.extend(b"--b--\r\n");
+        let open = b"--b\r\nContent-Type: application/dicom\r\n\r\n";
+        let len: usize = parts
+            .iter()
+            .map(|(p, z)| open.len() + p.len() + z + 2)
+            .sum::<usize>()
+            + 8;
         let head = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: multipart/related; type=\"application/dicom\"; boundary=b\r\nContent-Length: {}\r\n\r\n",
-            body.len()
+            "HTTP/1.1 200 OK\r\nContent-Type: multipart/related; type=\"application/dicom\"; boundary=b\r\nContent-Length: {len}\r\n\r\n"
         );
-        let _ = sock.write_all(head.as_bytes());
-        let _ = sock.write_all(&body);
+        let zeros = vec![0u8; 1 << 20];
+        let mut send = || -> std::io::Result<()> {
+            sock.write_all(head.as_bytes())?;
+            for (p, z) in &parts {
+                sock.write_all(open)?;
+                sock.write_all(p)?;
+                let mut left = *z;
+                while left > 0 {
+                    let n = left.min(zeros.len());
+                    sock.write_all(&zeros[..n])?;
+                    left -= n;
+                }
+                sock.write_all(b"\r\n")?;
+            }
+            sock.write_all(b"--b--\r\n")
+        };
+        let _ = send();
     });
     format!("http://127.0.0.1:{port}/dicom-web")
 }
 
 #[test]
-fn predict_study_with_a_nested_instance_costs_that_instance() {
+fn predict_study_with_a_nested_instance_and_large_ones_costs_those_instances() {
     let j = Jail::new();
-    // the study: three slices of another series and the deeply nested file
-    let mut parts: Vec<Vec<u8>> = (0..3)
-        .map(|k| ct("2.25.1300", "2.25.1301", k).to_bytes().unwrap())
+    // the study: three slices of another series, the deeply nested file and four files of
+    // 100 MiB each (a private element; 400 MiB held three times over cost 1.2 GB before)
+    let mut parts: Vec<(Vec<u8>, usize)> = (0..3)
+        .map(|k| (ct("2.25.1300", "2.25.1301", k).to_bytes().unwrap(), 0))
         .collect();
-    parts.insert(1, deeply_nested());
+    parts.insert(1, (deeply_nested(), 0));
+    let big = ct("2.25.1300", "2.25.1302", 0).to_bytes().unwrap();
+    for _ in 0..4 {
+        parts.push((large_element_head(&big, 100).unwrap(), 100 << 20));
+    }
     let url = serve_study(parts);
     let r = j.predict(
         bundle(),
@@ -938,9 +958,16 @@ fn predict_study_with_a_nested_instance_costs_that_instance() {
             &url,
             "--send-timeout",
             "5",
+            "--max-study-mib",
+            "1024",
         ],
     );
-    r.code(0).says(&["00001.dcm", "nested deeper than 128"]);
+    r.code(0).says(&[
+        "00001.dcm",
+        "nested deeper than 128",
+        "00004.dcm",
+        "over the limit",
+    ]);
     let rep = j.reports();
     assert_eq!(rep[&id("2.25.1300", "2.25.1301")]["n_slices"], 3);
     j.assert_clean_predicted();

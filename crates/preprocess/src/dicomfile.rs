@@ -234,18 +234,25 @@ pub mod hostile {
         Some([&file[..px], &seq, &file[px..]].concat())
     }
 
-    /// Writes to `path` the header of `file` followed by a private element (0009,1010) OB
-    /// declaring `mib` MiB whose bytes are a hole of a sparse file (a few kB on disk).
-    pub fn sparse_element_file(path: &Path, file: &[u8], mib: u32) -> std::io::Result<()> {
-        let px = pixel_data_at(file).ok_or_else(|| std::io::Error::other("no pixel data"))?;
-        let len = mib << 20;
+    /// The header of `file` followed by the start of a private element (0009,1010) OB declaring
+    /// `mib` MiB: the element's bytes are to follow (`None` when `file` has no pixel data).
+    pub fn large_element_head(file: &[u8], mib: u32) -> Option<Vec<u8>> {
+        let px = pixel_data_at(file)?;
         let mut head = file[..px].to_vec();
         head.extend([0x09, 0x00, 0x10, 0x10, b'O', b'B', 0, 0]);
-        head.extend(len.to_le_bytes());
+        head.extend((mib << 20).to_le_bytes());
+        Some(head)
+    }
+
+    /// Writes to `path` [`large_element_head`] with the element's bytes a hole of a sparse file
+    /// (a few kB on disk).
+    pub fn sparse_element_file(path: &Path, file: &[u8], mib: u32) -> std::io::Result<()> {
+        let head =
+            large_element_head(file, mib).ok_or_else(|| std::io::Error::other("no pixel data"))?;
         std::fs::write(path, &head)?;
         std::fs::OpenOptions::new()
             .write(true)
             .open(path)?
-            .set_len(head.len() as u64 + len as u64)
+            .set_len(head.len() as u64 + ((mib as u64) << 20))
     }
 }
