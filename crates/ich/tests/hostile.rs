@@ -24,7 +24,9 @@ use std::time::{Duration, Instant, SystemTime};
 use common::s;
 use dicom_core::{DataElement, PrimitiveValue, VR};
 use dicom_dictionary_std::tags;
-use preprocess::dicomfile::hostile::{large_element_head, nested_sequences, sparse_element_file};
+use preprocess::dicomfile::hostile::{
+    large_element_head, many_elements, nested_sequences, sparse_element_file,
+};
 use preprocess::dicomfile::CtSlice;
 
 /// Peak resident memory allowed to one `ich` process.
@@ -310,6 +312,27 @@ fn thousands_of_nested_sequences_cost_their_file() {
     j.preprocess(&[])
         .code(0)
         .says(&["nested.dcm", "nested deeper than 128"]);
+    assert_clean_kept(&j);
+}
+
+#[test]
+fn millions_of_empty_elements_cost_their_file() {
+    let j = Jail::new();
+    // 7.5 million empty elements in 57 MB: 1.6 GB in memory before; before the pixel data (the
+    // header pass reads them) and after it (only the full read does)
+    for (name, series, before) in [
+        ("many-a.dcm", "2.25.211", true),
+        ("many-b.dcm", "2.25.212", false),
+    ] {
+        let clean = ct("2.25.210", series, 0).to_bytes().unwrap();
+        fs::write(
+            j.p(&format!("in/{name}")),
+            many_elements(&clean, 7_500_000, before).unwrap(),
+        )
+        .unwrap();
+    }
+    j.preprocess(&[])
+        .says(&["many-a.dcm", "many-b.dcm", "More than 1000000 elements"]);
     assert_clean_kept(&j);
 }
 

@@ -234,6 +234,30 @@ pub mod hostile {
         Some([&file[..px], &seq, &file[px..]].concat())
     }
 
+    /// `file` with `n` empty private elements (LO, length 0: 8 bytes each) in private groups from
+    /// (0029,1000) on, before its pixel data when `before_pixels`, else after it (groups from
+    /// 7FE1 on). `None` when `file` has no pixel data.
+    pub fn many_elements(file: &[u8], n: usize, before_pixels: bool) -> Option<Vec<u8>> {
+        let px = pixel_data_at(file)?;
+        let first: u16 = if before_pixels { 0x0029 } else { 0x7FE1 };
+        let mut els = Vec::with_capacity(n * 8);
+        'groups: for group in (first..=0xFFFD).step_by(2) {
+            for element in 0x1000..=0xFFFFu16 {
+                if els.len() == n * 8 {
+                    break 'groups;
+                }
+                els.extend(group.to_le_bytes());
+                els.extend(element.to_le_bytes());
+                els.extend([b'L', b'O', 0, 0]);
+            }
+        }
+        Some(if before_pixels {
+            [&file[..px], &els, &file[px..]].concat()
+        } else {
+            [file, &els].concat()
+        })
+    }
+
     /// The header of `file` followed by the start of a private element (0009,1010) OB declaring
     /// `mib` MiB: the element's bytes are to follow (`None` when `file` has no pixel data).
     pub fn large_element_head(file: &[u8], mib: u32) -> Option<Vec<u8>> {

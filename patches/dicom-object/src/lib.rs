@@ -753,6 +753,11 @@ pub enum ReadError {
         max
     ))]
     NestedTooDeep { max: usize, backtrace: Backtrace },
+    #[snafu(display(
+        "More than {} elements, items and fragments (a data set this large is not a real one)",
+        max
+    ))]
+    TooManyEntries { max: usize, backtrace: Backtrace },
 }
 
 /// An error which may occur when writing a DICOM object

@@ -97,6 +97,47 @@ type ParserResult<T> = std::result::Result<T, ParserError>;
 /// tree a few dozen at most); a hostile file nesting thousands would overflow the stack.
 pub const MAX_SEQUENCE_DEPTH: usize = 128;
 
+/// The most elements, sequence items and pixel data fragments one data set read may hold: a CT
+/// slice has a few hundred, an enhanced multi-frame object or an SR some ten thousand; a hostile
+/// file of 57 MB holding 7.5 million empty elements cost 1.6 GB in memory.
+pub const MAX_DATA_SET_ENTRIES: usize = 1_000_000;
+
+/// The token stream of one data set read, ended after [`MAX_DATA_SET_ENTRIES`] entries (`over`
+/// says so: the read is then an error, not a data set cut short).
+struct CountedTokens<'a, I: ?Sized> {
+    inner: &'a mut I,
+    entries: usize,
+    over: bool,
+}
+
+impl<I> Iterator for CountedTokens<'_, I>
+where
+    I: ?Sized + Iterator<Item = ParserResult<DataToken>>,
+{
+    type Item = ParserResult<DataToken>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.over {
+            return None;
+        }
+        let token = self.inner.next()?;
+        if matches!(
+            token,
+            Ok(DataToken::ElementHeader(_)
+                | DataToken::SequenceStart { .. }
+                | DataToken::ItemStart { .. }
+                | DataToken::ItemValue(_))
+        ) {
+            self.entries += 1;
+            if self.entries > MAX_DATA_SET_ENTRIES {
+                self.over = true;
+                return None;
+            }
+        }
+        Some(token)
+    }
+}
+
 /// A DICOM object that is fully contained in memory.
 ///
 /// See the [module-level documentation](self)
@@ -2167,7 +2208,19 @@ where
     where
         I: ?Sized + Iterator<Item = ParserResult<DataToken>>,
     {
-        Self::build_object_at(dataset, dict, in_item, len, read_until, read_to, 0)
+        let mut counted = CountedTokens {
+            inner: dataset,
+            entries: 0,
+            over: false,
+        };
+        let read = Self::build_object_at(&mut counted, dict, in_item, len, read_until, read_to, 0);
+        if counted.over {
+            return crate::TooManyEntriesSnafu {
+                max: MAX_DATA_SET_ENTRIES,
+            }
+            .fail();
+        }
+        read
     }
 
     /// [`build_object`](Self::build_object) of an item nested `depth` sequences deep: deeper
