@@ -32,6 +32,7 @@ pub mod recalibrate;
 pub mod report;
 pub mod runmark;
 pub mod sanity;
+pub mod summary;
 pub mod train;
 
 pub use bundle::Bundle;

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Parser;
 
 use super::range;
-use super::{opt4, DeviceArg};
+use super::DeviceArg;
 
 /// Adapt a bundle (imported or trained) to a site: its labelled scans choose and fit a GP head by
 /// nested patient-level cross-validation; writes a new bundle with the head, the summary of the
@@ -120,52 +120,6 @@ pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode
     for s in &r.skipped {
         eprintln!("skipped: {s}");
     }
-    let rep = &r.report;
-    println!(
-        "{} site scans ({} positive), {} slices ({} labelled); {}-fold nested cross-validation",
-        rep.scans, rep.positive_scans, rep.slices, rep.labelled_slices, rep.folds
-    );
-    let line = |what: &str, f: &detect::adapt::Figures| {
-        let sl = f.slice.as_ref();
-        println!(
-            "  {what:<24} scan AUC {} ECE {:.3} (floor {:.3}, p {}) log-lik {:.3} | slice AUC {} ECE {} log-lik {}{}",
-            opt4(f.scan.auc),
-            f.scan.ece,
-            f.scan.ece_floor,
-            opt4(f.scan.ece_p_value),
-            f.scan.log_likelihood,
-            opt4(sl.and_then(|m| m.auc)),
-            opt4(sl.map(|m| m.ece)),
-            opt4(sl.map(|m| m.log_likelihood)),
-            match (f.uncertain_scans, f.uncertain_slices) {
-                (Some(a), Some(b)) => format!(" | uncertain {a} scans, {b} slices"),
-                _ => String::new(),
-            }
-        );
-    };
-    line("adapted head", &rep.head);
-    line("network alone", &rep.cnn);
-    line("network + Platt", &rep.cnn_platt);
-    if let Some(f) = &rep.fine_tune {
-        line("head, network as it came", &f.plain_head);
-        line("head, fine-tuned network", &f.head);
-        line("fine-tuned network alone", &f.cnn);
-        println!(
-            "fine-tuning {} (cross-validated scan log-likelihood {:.3} against {:.3} without)",
-            if f.kept { "kept" } else { "not kept" },
-            f.head.scan.log_likelihood,
-            f.plain_head.scan.log_likelihood
-        );
-    }
-    for c in &rep.learning_curve {
-        line(&format!("head on {} scans", c.scans), &c.head);
-    }
-    println!("chosen per fold: {}", rep.chosen_per_fold.join(", "));
-    println!(
-        "adapted bundle {} (head on {}); report {}",
-        a.out.display(),
-        rep.chosen,
-        a.out.join(detect::bundle::ADAPT_HTML).display()
-    );
+    println!("{}", detect::summary::adapted(&r, &a.out));
     Ok(ExitCode::SUCCESS)
 }

@@ -87,45 +87,13 @@ pub struct ImportArgs {
 }
 
 pub fn import(a: ImportArgs) -> anyhow::Result<ExitCode> {
-    let out = detect::import::import_sa_dmil(&detect::import::ImportJob {
+    let job = detect::import::ImportJob {
         checkpoint: a.prefix.clone(),
         out: a.out.clone(),
         pad: !a.no_pad,
-    })
-    .with_context(|| format!("importing {}", a.prefix.display()))?;
-    let m = &out.manifest;
-    let imp = m.cnn.imported.as_ref();
-    println!(
-        "{}: {} variables read, every CRC32C checked; {} model tensors imported",
-        a.prefix.display(),
-        out.variables,
-        out.model_variables
-    );
-    println!(
-        "bundle {}: {} — {} features per slice at {}², bags padded to {}",
-        a.out.display(),
-        imp.map_or("", |i| i.name.as_str()),
-        m.cnn.dim,
-        m.cnn.size,
-        if a.no_pad {
-            "no length (off)".to_string()
-        } else {
-            "57 slices".to_string()
-        }
-    );
-    println!(
-        "preprocessing: windows {} at {}² (preprocess datasets for it with `ich preprocess --preset sa-dmil`)",
-        m.preprocess
-            .windows
-            .0
-            .iter()
-            .map(|w| w.to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-        m.preprocess.size
-    );
-    if let Some(i) = imp {
-        println!("licence: {}", i.licence);
-    }
+    };
+    let out = detect::import::import_sa_dmil(&job)
+        .with_context(|| format!("importing {}", a.prefix.display()))?;
+    println!("{}", detect::summary::imported(&out, &job));
     Ok(ExitCode::SUCCESS)
 }

@@ -1,16 +1,15 @@
 //! `ich train-cnn` and `ich extract`: the attention CNN on a preprocessed dataset.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use attcnn::training::{EpochLog, Event};
 use attcnn::{AttCnnConfig, TrainConfig};
-use detect::bundle::MANIFEST;
 use detect::extract::{extract as run_extract, ExtractJob};
-use detect::train::{train_cnn, TrainJob, TrainPlan, Trained};
+use detect::train::{train_cnn, TrainJob, TrainPlan};
 use milbase::Progress;
 
-use super::{opt4, range, DeviceArg};
+use super::{range, DeviceArg};
 
 /// Train the attention CNN on scan labels of a preprocessed dataset; keep the best weights, a
 /// checkpoint per epoch and the training log in the model bundle.
@@ -64,16 +63,7 @@ pub struct TrainArgs {
 /// never both, so a log written to a file has each epoch once.
 pub fn print_epoch(l: &EpochLog) {
     if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        println!(
-            "epoch {:>3}: train loss {:.4}, valid loss {:.4}, valid AUC {}, {:.1} s",
-            l.epoch,
-            l.train_loss,
-            l.valid_loss,
-            l.valid_auc
-                .map(|v| format!("{v:.4}"))
-                .unwrap_or_else(|| "–".into()),
-            l.seconds
-        );
+        println!("{}", detect::summary::epoch(l));
     } else {
         tracing::info!(
             epoch = l.epoch,
@@ -120,43 +110,10 @@ pub fn train(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitC
         resume: a.resume,
         backend: a.device.into(),
     };
-    let plan = |p: &TrainPlan| {
-        let (blocks, s) = p.model.geometry();
-        println!(
-            "training on {} scans, validating on {}; {}² input, {} conv blocks ({}×{} before Dense({}))",
-            p.train_scans,
-            p.valid_scans,
-            p.model.size,
-            blocks + 1,
-            s,
-            s,
-            p.model.dim
-        );
-    };
+    let plan = |p: &TrainPlan| println!("{}", detect::summary::train_plan(p));
     let t = train_cnn(&job, &plan, &on_event(bars))?;
-    print_trained(&t, &a.out);
+    println!("{}", detect::summary::trained(&t, &a.out));
     Ok(ExitCode::SUCCESS)
-}
-
-/// What training did (also printed by `ich demo`).
-pub fn print_trained(t: &Trained, bundle: &Path) {
-    let out = &t.outcome;
-    if let Some(e) = out.resumed_from {
-        println!("resumed after epoch {e}");
-    }
-    let best = out.log.iter().find(|l| l.epoch == out.best_epoch);
-    println!(
-        "best epoch {} (valid loss {:.4}, AUC {}); weights {}",
-        out.best_epoch,
-        best.map(|b| b.valid_loss).unwrap_or(f64::NAN),
-        opt4(best.and_then(|b| b.valid_auc)),
-        detect::bundle::training_paths(bundle).weights.display()
-    );
-    println!(
-        "bundle: {} (add the GP head with `ich fit-gp --bundle {}`)",
-        bundle.join(MANIFEST).display(),
-        bundle.display()
-    );
 }
 
 /// Run the trained slice encoder (attention and classifier stripped) on every slice of a dataset

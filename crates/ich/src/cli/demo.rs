@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use detect::demo::{DemoEvent, DemoOptions};
+use detect::summary;
 use preprocess::synth::Subtype;
 
 use super::{range, synth::parse_subtype};
@@ -76,11 +77,14 @@ pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
         DemoEvent::Step(line) => println!("\n$ {line}"),
         DemoEvent::Said(line) => println!("{line}"),
         DemoEvent::Epoch(l) => super::cnn::print_epoch(l),
-        DemoEvent::Trained(t, bundle) => super::cnn::print_trained(t, bundle),
-        DemoEvent::Fitted(f) => super::gp::print_fitted(f),
+        DemoEvent::Trained(t, bundle) => println!("{}", summary::trained(t, bundle)),
+        DemoEvent::Fitted(f) => println!("{}", summary::fitted(f)),
     };
     let out = detect::demo::run(&opts, bars, &tell)?;
-    super::predict::print_outcome(&out, &opts.out.join("report"), true);
+    println!(
+        "{}",
+        summary::prediction(&out, &opts.out.join("report"), true)
+    );
     println!(
         "\ndemo done in {:.0} s: open {}",
         t0.elapsed().as_secs_f64(),

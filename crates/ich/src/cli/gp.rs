@@ -4,11 +4,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use detect::fit::{fit_gp, FitData, FitJob, Fitted};
+use detect::fit::{fit_gp, FitData, FitJob};
+use detect::summary;
 use gphead::protocol::EvalOptions;
 use gphead::{BagRule, EmaxRule, FitParams, Gibbs, Grid, Model};
 
-use super::{opt4, range};
+use super::range;
 
 fn parse_model(s: &str) -> Result<Model, String> {
     Model::from_name(s.trim())
@@ -207,29 +208,9 @@ pub fn fit(a: FitArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode>
         bundle: a.bundle.clone(),
         project: a.project,
     };
-    let plan = |d: &FitData| {
-        println!(
-            "{}: {} bags ({} positive), {} instances, {} features; training on {} bags, validating on {}",
-            a.features.display(),
-            d.bags,
-            d.positive_bags,
-            d.instances,
-            d.dim,
-            d.train_bags,
-            d.valid_bags
-        );
-    };
+    let plan = |d: &FitData| println!("{}", summary::fit_plan(&a.features, d));
     let f = fit_gp(&job, &plan, bars).context("fitting the GP head")?;
-    if let Some(p) = &f.projection {
-        println!(
-            "projection: PCA {} → {} features, fitted on {} training instances, keeping {:.1} % of their variance",
-            p.d,
-            p.k,
-            p.fitted_on,
-            100.0 * p.explained()
-        );
-    }
-    print_fitted(&f);
+    println!("{}", summary::fitted(&f));
     if let Some(out) = &a.out {
         println!(
             "model: {}\ntrace: {}.trace.csv",
@@ -245,65 +226,6 @@ pub fn fit(a: FitArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode>
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A calibration map's pull toward the identity as printed (`None` is infinite: the identity).
-/// A calibration map's family and parameters.
-fn map_text(m: &gphead::calibrate::Platt) -> String {
-    match m.c {
-        None => format!("Platt a = {:.3}, b = {:.3}", m.a, m.b),
-        Some(c) => format!("beta a = {:.3}, c = {c:.3}, b = {:.3}", m.a, m.b),
-    }
-}
-
-fn pull(strength: Option<f64>) -> String {
-    strength.map_or_else(|| "∞".to_string(), |s| format!("{s}"))
-}
-
-/// What a fit did (also printed by `ich demo`).
-pub fn print_fitted(f: &Fitted) {
-    let model = f.model();
-    println!(
-        "{}: M = {}, {} epochs (best {}), set-up {:.2} s, total {:.2} s",
-        model.model.name(),
-        model.m(),
-        f.output.trace.len(),
-        f.output.best_epoch,
-        f.output.setup_seconds,
-        f.seconds
-    );
-    if let Some(dr) = &model.draws {
-        let d = &dr.diagnostics;
-        println!(
-            "Gibbs: {} chains × {} draws in {:.1} s, max split-R̂ {:.3}, min ESS {:.0}",
-            d.chains, d.draws_per_chain, d.seconds, d.r_hat_max, d.ess_min
-        );
-    }
-    if let Some(v) = &f.validation {
-        println!(
-            "validation bags: AUC {:.4}, log-likelihood {:.4}, ECE {:.4}",
-            v.auc.unwrap_or(f64::NAN),
-            v.log_likelihood,
-            v.ece
-        );
-        if let Some(auc) = v.auc.filter(|&a| a < 0.5) {
-            warn_backwards("the fitted head", auc);
-        }
-        if let Some((c, ll, e)) = &v.platt {
-            println!(
-                "calibration map ({}, fitted on {}; pull toward the identity {} by cross-validation): held-out bags' log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4}",
-                map_text(c),
-                if v.calibration_folds >= 2 {
-                    format!("{}-fold out-of-fold draws of every bag", v.calibration_folds)
-                } else {
-                    "the held-out bags".to_string()
-                },
-                pull(v.calibration_strength),
-                v.log_likelihood,
-                v.ece
-            );
-        }
-    }
 }
 
 /// Evaluate a GP head with the paper's protocol: stratified splits of bags, a grid over inducing
@@ -489,36 +411,7 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
             json: a.json.clone(),
         },
     )?;
-    for s in &report.splits {
-        if let Some(auc) = s.valid_bag_auc.filter(|&a| a < 0.5) {
-            warn_backwards(&format!("split {}'s chosen head", s.split), auc);
-        }
-        println!(
-            "  split {}: chose M = {}, {}{} (validation bag AUC {}), {} epochs{}, {:.2} s; calibration {} (pull toward the identity {})",
-            s.split,
-            s.inducing,
-            s.model.name(),
-            [("l", s.start_lengthscale), ("v", s.start_variance)]
-                .iter()
-                .filter_map(|(n, x)| x.map(|x| format!(", starting {n} = {x}")))
-                .collect::<String>(),
-            opt4(s.valid_bag_auc),
-            s.epochs,
-            s.kernel
-                .map(|k| format!(", kernel v = {:.3}, l = {:.3}", k.variance, k.lengthscale))
-                .unwrap_or_default(),
-            s.fit_seconds,
-            map_text(&s.calibration),
-            pull(s.calibration_strength)
-        );
-    }
-    println!("{:<10} {:<24} {:>18}", "set", "metric", "mean ± std");
-    for r in &rows {
-        println!(
-            "{:<10} {:<24} {:>9.4} ± {:<7.4}",
-            r.set, r.metric, r.mean, r.std
-        );
-    }
+    println!("{}", summary::evaluated(&report, &rows));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -566,52 +459,9 @@ pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
     };
     let r = detect::recalibrate::recalibrate(&job)
         .with_context(|| format!("recalibrating {}", a.bundle.display()))?;
-    let s = &r.site;
-    let line = |what: &str, f: &gphead::metrics::Metrics| {
-        println!(
-            "  {what:<34} scan ECE {:.4} (floor {:.4}, p {}), log-lik {:.4}, AUC {}",
-            f.ece,
-            f.ece_floor,
-            opt4(f.ece_p_value),
-            f.log_likelihood,
-            opt4(f.auc)
-        );
-    };
     println!(
-        "{}: {} scans ({} positive)",
-        a.features.display(),
-        s.scans,
-        s.positive
+        "{}",
+        summary::recalibrated(&r, &a.features, &a.bundle, a.dry_run)
     );
-    line("with the bundle's map", &s.before);
-    line(
-        &format!("new map, {}-fold cross-fitted", s.folds),
-        &s.cross_fitted,
-    );
-    let whereto = if a.dry_run {
-        format!("not written (--dry-run): {} unchanged", a.bundle.display())
-    } else {
-        format!("written into {}", a.bundle.display())
-    };
-    match s.strength {
-        Some(_) => println!(
-            "map: {} (pull toward the bundle's own map {}); {whereto}",
-            map_text(&s.map),
-            pull(s.strength),
-        ),
-        None => println!(
-            "map: the bundle's own map kept ({}): the site's scans do not show a better one; {whereto}",
-            map_text(&s.map),
-        ),
-    }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A head that ranks its validation bags worse than chance is a bad fixed point of the fit (e.g.
-/// G-VGPMIL with α = 0.5, whose first update can send every latent negative) or chance on a few
-/// validation bags: say so where the figures are printed.
-fn warn_backwards(what: &str, auc: f64) {
-    tracing::warn!(
-        "{what} ranks its validation bags worse than chance (AUC {auc:.4} < 0.5): look at it before trusting its figures (a bad fixed point of the fit, or chance on few bags); another model, α/β or seed may fit"
-    );
 }

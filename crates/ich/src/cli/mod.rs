@@ -33,8 +33,3 @@ impl From<DeviceArg> for detect::Backend {
         }
     }
 }
-
-/// `v` with 4 decimals, or `–`.
-pub fn opt4(v: Option<f64>) -> String {
-    v.map_or_else(|| "–".into(), |x| format!("{x:.4}"))
-}

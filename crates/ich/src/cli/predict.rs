@@ -1,11 +1,10 @@
 //! `ich predict`: DICOM folders or datasets in; per-slice and per-scan probabilities with standard
 //! deviations out, as CSV/JSON for programs and HTML pages for people (docs/REPORT.md).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use detect::predict::{run as predict, Outcome, PredictJob, PredictOptions, Timing};
-use detect::report::{Report, REPORT_JSON, SCANS_CSV, SLICES_CSV};
+use detect::predict::{run as predict, PredictJob, PredictOptions};
 
 use super::{range, DeviceArg};
 
@@ -79,7 +78,7 @@ pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
         pacs,
     };
     let o = predict(&job, bars)?;
-    print_outcome(&o, &job.out, job.html);
+    println!("{}", detect::summary::prediction(&o, &job.out, job.html));
     if !o.dicom_files.is_empty() {
         println!(
             "DICOM results: {} object(s) (Structured Reports and Secondary Captures) in {}",
@@ -126,80 +125,4 @@ pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
-}
-
-/// The summary of a prediction (also printed by `ich demo`).
-pub fn print_outcome(o: &Outcome, out: &Path, html: bool) {
-    print_summary(&o.report, &o.timing, out);
-    if html {
-        println!("index: {}", o.index.display());
-    }
-}
-
-fn print_summary(r: &Report, t: &Timing, out: &Path) {
-    let pos = r.scans.iter().filter(|s| s.positive).count();
-    let unc = r.scans.iter().filter(|s| s.uncertain).count();
-    let slices: usize = r.scans.iter().map(|s| s.n_slices).sum();
-    // scans checked against the bundle's training slices, and those flagged outside them
-    let checked: Vec<bool> = r
-        .scans
-        .iter()
-        .filter_map(|s| s.out_of_distribution.map(|o| o.flagged))
-        .collect();
-    let ood = if checked.is_empty() {
-        String::new()
-    } else {
-        format!(
-            ", {} out of distribution",
-            checked.iter().filter(|&&f| f).count()
-        )
-    };
-    println!(
-        "{} scans ({slices} slices): {pos} positive, {unc} uncertain{ood}; {} skipped input(s)",
-        r.scans.len(),
-        r.skipped.len()
-    );
-    if let Some(m) = &r.metrics {
-        let f = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "–".into());
-        println!(
-            "scan AUC {} (CNN alone {}), accuracy {:.3}, F1 {:.3}, log-likelihood {:.4}, ECE {:.3} (floor {:.3}, p {}) on {} labelled scans",
-            f(m.scan.auc),
-            f(m.cnn_scan.auc),
-            m.scan.accuracy,
-            m.scan.f1,
-            m.scan.log_likelihood,
-            m.scan.ece,
-            m.scan.ece_floor,
-            f(m.scan.ece_p_value),
-            m.scans
-        );
-        if let Some(s) = &m.slice {
-            println!(
-                "slice AUC {}, accuracy {:.3}, F1 {:.3}, log-likelihood {:.4}, ECE {:.3} (floor {:.3}, p {}) on {} labelled slices",
-                f(s.auc),
-                s.accuracy,
-                s.f1,
-                s.log_likelihood,
-                s.ece,
-                s.ece_floor,
-                f(s.ece_p_value),
-                m.slices
-            );
-        }
-    }
-    println!(
-        "time: model load {:.2} s; preprocess {:.2} s, CNN {:.2} s, GP head {:.2} s, reports {:.2} s (total {:.2} s without load)",
-        t.load.as_secs_f64(),
-        t.preprocess.as_secs_f64(),
-        t.cnn.as_secs_f64(),
-        t.gp.as_secs_f64(),
-        t.reports.as_secs_f64(),
-        (t.preprocess + t.cnn + t.gp + t.reports).as_secs_f64()
-    );
-    println!(
-        "reports: {}, {}, {}",
-        out.join(SLICES_CSV).display(),
-        out.join(SCANS_CSV).display(),
-        out.join(REPORT_JSON).display()
-    );
 }

@@ -1,0 +1,458 @@
+//! What each job did, as the lines a person reads: `ich` prints them, `ich demo` tells them, and a
+//! node or a log can keep them. Each function turns a job's outcome into text (no trailing
+//! newline); none prints.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use attcnn::training::EpochLog;
+use gphead::calibrate::Platt;
+use gphead::protocol::{EvalReport, SummaryRow};
+
+use crate::adapt::{Adapted, Figures};
+use crate::fit::{FitData, Fitted};
+use crate::import::{ImportJob, ImportOutcome};
+use crate::predict::Outcome;
+use crate::recalibrate::Recalibrated;
+use crate::report::{REPORT_JSON, SCANS_CSV, SLICES_CSV};
+use crate::train::{TrainPlan, Trained};
+
+/// `v` with 4 decimals, or `–`.
+pub fn opt4(v: Option<f64>) -> String {
+    v.map_or_else(|| "–".into(), |x| format!("{x:.4}"))
+}
+
+/// `v` with 3 decimals, or `–`.
+fn opt3(v: Option<f64>) -> String {
+    v.map_or_else(|| "–".into(), |x| format!("{x:.3}"))
+}
+
+/// A calibration map's family and parameters.
+pub fn calibration_map(m: &Platt) -> String {
+    match m.c {
+        None => format!("Platt a = {:.3}, b = {:.3}", m.a, m.b),
+        Some(c) => format!("beta a = {:.3}, c = {c:.3}, b = {:.3}", m.a, m.b),
+    }
+}
+
+/// A calibration map's pull toward the identity (`None` is infinite: the identity).
+pub fn pull(strength: Option<f64>) -> String {
+    strength.map_or_else(|| "∞".to_string(), |s| format!("{s}"))
+}
+
+/// A head that ranks its validation bags worse than chance is a bad fixed point of the fit (e.g.
+/// G-VGPMIL with α = 0.5, whose first update can send every latent negative) or chance on a few
+/// validation bags: says so in the log.
+pub fn warn_backwards(what: &str, auc: f64) {
+    tracing::warn!(
+        "{what} ranks its validation bags worse than chance (AUC {auc:.4} < 0.5): look at it before trusting its figures (a bad fixed point of the fit, or chance on few bags); another model, α/β or seed may fit"
+    );
+}
+
+/// The data of a GP fit, before it starts.
+pub fn fit_plan(features: &Path, d: &FitData) -> String {
+    format!(
+        "{}: {} bags ({} positive), {} instances, {} features; training on {} bags, validating on {}",
+        features.display(),
+        d.bags,
+        d.positive_bags,
+        d.instances,
+        d.dim,
+        d.train_bags,
+        d.valid_bags
+    )
+}
+
+/// What a GP fit did (`ich fit-gp`, `ich demo`); warns when the head ranks backwards.
+pub fn fitted(f: &Fitted) -> String {
+    let model = f.model();
+    let mut s = String::new();
+    if let Some(p) = &f.projection {
+        let _ = writeln!(
+            s,
+            "projection: PCA {} → {} features, fitted on {} training instances, keeping {:.1} % of their variance",
+            p.d,
+            p.k,
+            p.fitted_on,
+            100.0 * p.explained()
+        );
+    }
+    let _ = write!(
+        s,
+        "{}: M = {}, {} epochs (best {}), set-up {:.2} s, total {:.2} s",
+        model.model.name(),
+        model.m(),
+        f.output.trace.len(),
+        f.output.best_epoch,
+        f.output.setup_seconds,
+        f.seconds
+    );
+    if let Some(dr) = &model.draws {
+        let d = &dr.diagnostics;
+        let _ = write!(
+            s,
+            "\nGibbs: {} chains × {} draws in {:.1} s, max split-R̂ {:.3}, min ESS {:.0}",
+            d.chains, d.draws_per_chain, d.seconds, d.r_hat_max, d.ess_min
+        );
+    }
+    if let Some(v) = &f.validation {
+        let _ = write!(
+            s,
+            "\nvalidation bags: AUC {:.4}, log-likelihood {:.4}, ECE {:.4}",
+            v.auc.unwrap_or(f64::NAN),
+            v.log_likelihood,
+            v.ece
+        );
+        if let Some(auc) = v.auc.filter(|&a| a < 0.5) {
+            warn_backwards("the fitted head", auc);
+        }
+        if let Some((c, ll, e)) = &v.platt {
+            let _ = write!(
+                s,
+                "\ncalibration map ({}, fitted on {}; pull toward the identity {} by cross-validation): held-out bags' log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4}",
+                calibration_map(c),
+                if v.calibration_folds >= 2 {
+                    format!("{}-fold out-of-fold draws of every bag", v.calibration_folds)
+                } else {
+                    "the held-out bags".to_string()
+                },
+                pull(v.calibration_strength),
+                v.log_likelihood,
+                v.ece
+            );
+        }
+    }
+    s
+}
+
+/// The evaluation protocol's splits and its table of mean ± std (`ich eval-gp`); warns for each
+/// split whose chosen head ranks backwards.
+pub fn evaluated(report: &EvalReport, rows: &[SummaryRow]) -> String {
+    let mut out = String::new();
+    for s in &report.splits {
+        if let Some(auc) = s.valid_bag_auc.filter(|&a| a < 0.5) {
+            warn_backwards(&format!("split {}'s chosen head", s.split), auc);
+        }
+        let _ = writeln!(
+            out,
+            "  split {}: chose M = {}, {}{} (validation bag AUC {}), {} epochs{}, {:.2} s; calibration {} (pull toward the identity {})",
+            s.split,
+            s.inducing,
+            s.model.name(),
+            [("l", s.start_lengthscale), ("v", s.start_variance)]
+                .iter()
+                .filter_map(|(n, x)| x.map(|x| format!(", starting {n} = {x}")))
+                .collect::<String>(),
+            opt4(s.valid_bag_auc),
+            s.epochs,
+            s.kernel
+                .map(|k| format!(", kernel v = {:.3}, l = {:.3}", k.variance, k.lengthscale))
+                .unwrap_or_default(),
+            s.fit_seconds,
+            calibration_map(&s.calibration),
+            pull(s.calibration_strength)
+        );
+    }
+    let _ = write!(out, "{:<10} {:<24} {:>18}", "set", "metric", "mean ± std");
+    for r in rows {
+        let _ = write!(
+            out,
+            "\n{:<10} {:<24} {:>9.4} ± {:<7.4}",
+            r.set, r.metric, r.mean, r.std
+        );
+    }
+    out
+}
+
+/// A site's recalibration (`ich recalibrate`): its figures with the bundle's map and the new
+/// one's, cross-fitted, and what became of the bundle.
+pub fn recalibrated(r: &Recalibrated, features: &Path, bundle: &Path, dry_run: bool) -> String {
+    let s = &r.site;
+    let line = |what: &str, f: &gphead::metrics::Metrics| {
+        format!(
+            "  {what:<34} scan ECE {:.4} (floor {:.4}, p {}), log-lik {:.4}, AUC {}",
+            f.ece,
+            f.ece_floor,
+            opt4(f.ece_p_value),
+            f.log_likelihood,
+            opt4(f.auc)
+        )
+    };
+    let whereto = if dry_run {
+        format!("not written (--dry-run): {} unchanged", bundle.display())
+    } else {
+        format!("written into {}", bundle.display())
+    };
+    let map = match s.strength {
+        Some(_) => format!(
+            "map: {} (pull toward the bundle's own map {}); {whereto}",
+            calibration_map(&s.map),
+            pull(s.strength),
+        ),
+        None => format!(
+            "map: the bundle's own map kept ({}): the site's scans do not show a better one; {whereto}",
+            calibration_map(&s.map),
+        ),
+    };
+    [
+        format!(
+            "{}: {} scans ({} positive)",
+            features.display(),
+            s.scans,
+            s.positive
+        ),
+        line("with the bundle's map", &s.before),
+        line(
+            &format!("new map, {}-fold cross-fitted", s.folds),
+            &s.cross_fitted,
+        ),
+        map,
+    ]
+    .join("\n")
+}
+
+/// One epoch of CNN training.
+pub fn epoch(l: &EpochLog) -> String {
+    format!(
+        "epoch {:>3}: train loss {:.4}, valid loss {:.4}, valid AUC {}, {:.1} s",
+        l.epoch,
+        l.train_loss,
+        l.valid_loss,
+        opt4(l.valid_auc),
+        l.seconds
+    )
+}
+
+/// What CNN training is about to do.
+pub fn train_plan(p: &TrainPlan) -> String {
+    let (blocks, s) = p.model.geometry();
+    format!(
+        "training on {} scans, validating on {}; {}² input, {} conv blocks ({s}×{s} before Dense({}))",
+        p.train_scans,
+        p.valid_scans,
+        p.model.size,
+        blocks + 1,
+        p.model.dim
+    )
+}
+
+/// What CNN training did (`ich train-cnn`, `ich demo`).
+pub fn trained(t: &Trained, bundle: &Path) -> String {
+    let out = &t.outcome;
+    let mut s = String::new();
+    if let Some(e) = out.resumed_from {
+        let _ = writeln!(s, "resumed after epoch {e}");
+    }
+    let best = out.log.iter().find(|l| l.epoch == out.best_epoch);
+    let _ = write!(
+        s,
+        "best epoch {} (valid loss {:.4}, AUC {}); weights {}\nbundle: {} (add the GP head with `ich fit-gp --bundle {}`)",
+        out.best_epoch,
+        best.map(|b| b.valid_loss).unwrap_or(f64::NAN),
+        opt4(best.and_then(|b| b.valid_auc)),
+        crate::bundle::training_paths(bundle).weights.display(),
+        bundle.join(crate::bundle::MANIFEST).display(),
+        bundle.display()
+    );
+    s
+}
+
+/// What a prediction did (`ich predict`, `ich demo`): scans, flags, metrics on labelled scans,
+/// time and where the reports are.
+pub fn prediction(o: &Outcome, out: &Path, html: bool) -> String {
+    let (r, t) = (&o.report, &o.timing);
+    let pos = r.scans.iter().filter(|s| s.positive).count();
+    let unc = r.scans.iter().filter(|s| s.uncertain).count();
+    let slices: usize = r.scans.iter().map(|s| s.n_slices).sum();
+    // scans checked against the bundle's training slices, and those flagged outside them
+    let checked: Vec<bool> = r
+        .scans
+        .iter()
+        .filter_map(|s| s.out_of_distribution.map(|o| o.flagged))
+        .collect();
+    let ood = if checked.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", {} out of distribution",
+            checked.iter().filter(|&&f| f).count()
+        )
+    };
+    let mut s = format!(
+        "{} scans ({slices} slices): {pos} positive, {unc} uncertain{ood}; {} skipped input(s)",
+        r.scans.len(),
+        r.skipped.len()
+    );
+    if let Some(m) = &r.metrics {
+        let _ = write!(
+            s,
+            "\nscan AUC {} (CNN alone {}), accuracy {:.3}, F1 {:.3}, log-likelihood {:.4}, ECE {:.3} (floor {:.3}, p {}) on {} labelled scans",
+            opt3(m.scan.auc),
+            opt3(m.cnn_scan.auc),
+            m.scan.accuracy,
+            m.scan.f1,
+            m.scan.log_likelihood,
+            m.scan.ece,
+            m.scan.ece_floor,
+            opt3(m.scan.ece_p_value),
+            m.scans
+        );
+        if let Some(sl) = &m.slice {
+            let _ = write!(
+                s,
+                "\nslice AUC {}, accuracy {:.3}, F1 {:.3}, log-likelihood {:.4}, ECE {:.3} (floor {:.3}, p {}) on {} labelled slices",
+                opt3(sl.auc),
+                sl.accuracy,
+                sl.f1,
+                sl.log_likelihood,
+                sl.ece,
+                sl.ece_floor,
+                opt3(sl.ece_p_value),
+                m.slices
+            );
+        }
+    }
+    let _ = write!(
+        s,
+        "\ntime: model load {:.2} s; preprocess {:.2} s, CNN {:.2} s, GP head {:.2} s, reports {:.2} s (total {:.2} s without load)\nreports: {}, {}, {}",
+        t.load.as_secs_f64(),
+        t.preprocess.as_secs_f64(),
+        t.cnn.as_secs_f64(),
+        t.gp.as_secs_f64(),
+        t.reports.as_secs_f64(),
+        (t.preprocess + t.cnn + t.gp + t.reports).as_secs_f64(),
+        out.join(SLICES_CSV).display(),
+        out.join(SCANS_CSV).display(),
+        out.join(REPORT_JSON).display()
+    );
+    if html {
+        let _ = write!(s, "\nindex: {}", o.index.display());
+    }
+    s
+}
+
+/// What adapting a bundle to a site did (`ich adapt`): the cross-validated figures of the
+/// adapted head beside the network's, the fine-tuning, the learning curve and the choice.
+pub fn adapted(r: &Adapted, out: &Path) -> String {
+    let rep = &r.report;
+    let line = |what: &str, f: &Figures| {
+        let sl = f.slice.as_ref();
+        format!(
+            "\n  {what:<24} scan AUC {} ECE {:.3} (floor {:.3}, p {}) log-lik {:.3} | slice AUC {} ECE {} log-lik {}{}",
+            opt4(f.scan.auc),
+            f.scan.ece,
+            f.scan.ece_floor,
+            opt4(f.scan.ece_p_value),
+            f.scan.log_likelihood,
+            opt4(sl.and_then(|m| m.auc)),
+            opt4(sl.map(|m| m.ece)),
+            opt4(sl.map(|m| m.log_likelihood)),
+            match (f.uncertain_scans, f.uncertain_slices) {
+                (Some(a), Some(b)) => format!(" | uncertain {a} scans, {b} slices"),
+                _ => String::new(),
+            }
+        )
+    };
+    let mut s = format!(
+        "{} site scans ({} positive), {} slices ({} labelled); {}-fold nested cross-validation",
+        rep.scans, rep.positive_scans, rep.slices, rep.labelled_slices, rep.folds
+    );
+    s += &line("adapted head", &rep.head);
+    s += &line("network alone", &rep.cnn);
+    s += &line("network + Platt", &rep.cnn_platt);
+    if let Some(f) = &rep.fine_tune {
+        s += &line("head, network as it came", &f.plain_head);
+        s += &line("head, fine-tuned network", &f.head);
+        s += &line("fine-tuned network alone", &f.cnn);
+        let _ = write!(
+            s,
+            "\nfine-tuning {} (cross-validated scan log-likelihood {:.3} against {:.3} without)",
+            if f.kept { "kept" } else { "not kept" },
+            f.head.scan.log_likelihood,
+            f.plain_head.scan.log_likelihood
+        );
+    }
+    for c in &rep.learning_curve {
+        s += &line(&format!("head on {} scans", c.scans), &c.head);
+    }
+    let _ = write!(
+        s,
+        "\nchosen per fold: {}\nadapted bundle {} (head on {}); report {}",
+        rep.chosen_per_fold.join(", "),
+        out.display(),
+        rep.chosen,
+        out.join(crate::bundle::ADAPT_HTML).display()
+    );
+    s
+}
+
+/// What importing published weights wrote (`ich import`).
+pub fn imported(o: &ImportOutcome, job: &ImportJob) -> String {
+    let m = &o.manifest;
+    let imp = m.cnn.imported.as_ref();
+    let mut s = format!(
+        "{}: {} variables read, every CRC32C checked; {} model tensors imported\nbundle {}: {} — {} features per slice at {}², bags padded to {}\npreprocessing: windows {} at {}² (preprocess datasets for it with `ich preprocess --preset sa-dmil`)",
+        job.checkpoint.display(),
+        o.variables,
+        o.model_variables,
+        job.out.display(),
+        imp.map_or("", |i| i.name.as_str()),
+        m.cnn.dim,
+        m.cnn.size,
+        if job.pad {
+            "57 slices"
+        } else {
+            "no length (off)"
+        },
+        m.preprocess
+            .windows
+            .0
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        m.preprocess.size
+    );
+    if let Some(i) = imp {
+        let _ = write!(s, "\nlicence: {}", i.licence);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_pulls_and_epochs_read_as_printed() {
+        let platt = Platt {
+            a: 1.23456,
+            b: -0.5,
+            c: None,
+        };
+        assert_eq!(calibration_map(&platt), "Platt a = 1.235, b = -0.500");
+        let beta = Platt {
+            c: Some(2.0),
+            ..platt
+        };
+        assert_eq!(
+            calibration_map(&beta),
+            "beta a = 1.235, c = 2.000, b = -0.500"
+        );
+        assert_eq!(pull(None), "∞");
+        assert_eq!(pull(Some(4.0)), "4");
+        assert_eq!(opt4(None), "–");
+        assert_eq!(opt4(Some(0.5)), "0.5000");
+        let l = EpochLog {
+            epoch: 3,
+            train_loss: 0.5,
+            valid_loss: 0.25,
+            valid_auc: None,
+            seconds: 1.26,
+        };
+        assert_eq!(
+            epoch(&l),
+            "epoch   3: train loss 0.5000, valid loss 0.2500, valid AUC –, 1.3 s"
+        );
+    }
+}
