@@ -25,7 +25,8 @@ use common::s;
 use dicom_core::{DataElement, PrimitiveValue, VR};
 use dicom_dictionary_std::tags;
 use preprocess::dicomfile::hostile::{
-    large_element_head, many_elements, nested_sequences, sparse_element_file,
+    large_element_head, many_elements, nested_sequences, put_modality_lut, put_un,
+    sparse_element_file, write_edited, INVALID_RESCALE,
 };
 use preprocess::dicomfile::CtSlice;
 
@@ -298,11 +299,7 @@ fn edited(
     name: &str,
     change: impl FnOnce(&mut dicom_object::DefaultDicomObject),
 ) {
-    let p = dir.join(name);
-    fs::write(&p, slice.to_bytes().unwrap()).unwrap();
-    let mut obj = dicom_object::open_file(&p).unwrap();
-    change(&mut obj);
-    obj.write_to_file(&p).unwrap();
+    write_edited(slice, &dir.join(name), change).unwrap();
 }
 
 #[test]
@@ -353,11 +350,7 @@ fn attributes_stored_as_un_give_the_numbers_of_their_dictionary_vr() {
                 (tags::IMAGE_POSITION_PATIENT, format!("0\\0\\{}", 5 * k)),
                 (tags::PIXEL_SPACING, "0.5\\0.5 ".to_string()),
             ] {
-                o.put(DataElement::new(
-                    tag,
-                    VR::UN,
-                    PrimitiveValue::from(text.into_bytes()),
-                ));
+                put_un(o, tag, &text);
             }
         });
     }
@@ -396,15 +389,7 @@ fn invalid_rescale_values_and_a_modality_lut_are_refused_by_file_and_attribute()
     let j = Jail::new();
     let dir = j.p("in/bad");
     fs::create_dir_all(&dir).unwrap();
-    let cases = [
-        (tags::RESCALE_SLOPE, "0", "RescaleSlope"),
-        (tags::RESCALE_SLOPE, "NaN", "RescaleSlope"),
-        (tags::RESCALE_SLOPE, "Inf", "RescaleSlope"),
-        (tags::RESCALE_SLOPE, "", "RescaleSlope"),
-        (tags::RESCALE_SLOPE, "-1", "RescaleSlope"),
-        (tags::RESCALE_SLOPE, "1e-30", "RescaleSlope"),
-        (tags::RESCALE_INTERCEPT, "NaN", "RescaleIntercept"),
-    ];
+    let cases = INVALID_RESCALE;
     for (k, (tag, v, _)) in cases.iter().enumerate() {
         edited(
             &ct("2.25.300", "2.25.301", k),
@@ -415,15 +400,12 @@ fn invalid_rescale_values_and_a_modality_lut_are_refused_by_file_and_attribute()
             },
         );
     }
-    edited(&ct("2.25.300", "2.25.301", 9), &dir, "lut.dcm", |o| {
-        o.put(DataElement::new(
-            tags::MODALITY_LUT_SEQUENCE,
-            VR::SQ,
-            dicom_core::value::DataSetSequence::from(vec![
-                dicom_object::InMemDicomObject::new_empty(),
-            ]),
-        ));
-    });
+    edited(
+        &ct("2.25.300", "2.25.301", 9),
+        &dir,
+        "lut.dcm",
+        put_modality_lut,
+    );
     // every file of that series refused: the scan fails, the clean one is kept
     let r = j.preprocess(&[]);
     r.code(1).says(&["no slice could be decoded"]);

@@ -210,6 +210,59 @@ impl CtSlice {
 pub mod hostile {
     use std::path::Path;
 
+    use dicom_core::{DataElement, PrimitiveValue, Tag, VR};
+    use dicom_dictionary_std::tags;
+    use dicom_object::DefaultDicomObject;
+
+    use super::CtSlice;
+    use crate::error::{Error, Result};
+
+    /// Rescale values no CT slice has, each as (attribute, value as stored, attribute's name).
+    pub const INVALID_RESCALE: [(Tag, &str, &str); 8] = [
+        (tags::RESCALE_SLOPE, "0", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "NaN", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "Inf", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "-1", "RescaleSlope"),
+        (tags::RESCALE_SLOPE, "1e-30", "RescaleSlope"),
+        (tags::RESCALE_INTERCEPT, "NaN", "RescaleIntercept"),
+        (tags::RESCALE_INTERCEPT, "1e300", "RescaleIntercept"),
+    ];
+
+    /// Writes `slice` to `path`, then changes it there through dicom-object.
+    pub fn write_edited(
+        slice: &CtSlice,
+        path: &Path,
+        change: impl FnOnce(&mut DefaultDicomObject),
+    ) -> Result<()> {
+        std::fs::write(path, slice.to_bytes()?).map_err(|e| Error::io(path, e))?;
+        let mut obj = dicom_object::open_file(path)
+            .map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
+        change(&mut obj);
+        obj.write_to_file(path)
+            .map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))
+    }
+
+    /// Puts `text` into `obj` as `tag` with VR UN, as a router that forgot the VRs writes it.
+    pub fn put_un(obj: &mut DefaultDicomObject, tag: Tag, text: &str) {
+        obj.put(DataElement::new(
+            tag,
+            VR::UN,
+            PrimitiveValue::from(text.as_bytes().to_vec()),
+        ));
+    }
+
+    /// Puts a Modality LUT Sequence (one empty item) into `obj`.
+    pub fn put_modality_lut(obj: &mut DefaultDicomObject) {
+        obj.put(DataElement::new(
+            tags::MODALITY_LUT_SEQUENCE,
+            VR::SQ,
+            dicom_core::value::DataSetSequence::from(vec![
+                dicom_object::InMemDicomObject::new_empty(),
+            ]),
+        ));
+    }
+
     /// Offset of the (7FE0,0010) Pixel Data element in `file`.
     fn pixel_data_at(file: &[u8]) -> Option<usize> {
         file.windows(4).rposition(|w| w == [0xE0, 0x7F, 0x10, 0x00])

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 use dicom_core::{DataElement, PrimitiveValue, VR};
 use dicom_dictionary_std::{tags, uids};
-use preprocess::dicomfile::hostile::{nested_sequences, sparse_element_file};
+use preprocess::dicomfile::hostile::{
+    nested_sequences, put_modality_lut, put_un, sparse_element_file, write_edited, INVALID_RESCALE,
+};
 use preprocess::dicomfile::CtSlice;
 use preprocess::read::read_hu;
 use preprocess::{preprocess, FileProblem, PreprocessConfig, PreprocessOptions, Quiet};
@@ -563,19 +565,8 @@ fn edited(
     change: impl FnOnce(&mut dicom_object::DefaultDicomObject),
 ) -> PathBuf {
     let p = dir.join(name);
-    fs::write(&p, slice.to_bytes().unwrap()).unwrap();
-    let mut obj = dicom_object::open_file(&p).unwrap();
-    change(&mut obj);
-    obj.write_to_file(&p).unwrap();
+    write_edited(slice, &p, change).unwrap();
     p
-}
-
-fn un(obj: &mut dicom_object::DefaultDicomObject, tag: dicom_core::Tag, text: &str) {
-    obj.put(DataElement::new(
-        tag,
-        VR::UN,
-        PrimitiveValue::from(text.as_bytes().to_vec()),
-    ));
 }
 
 #[test]
@@ -590,10 +581,10 @@ fn standard_attributes_stored_as_un_are_read_by_their_dictionary_vr() {
     fs::write(&clean, s.to_bytes().unwrap()).unwrap();
     // what a router that forgot the VRs writes: the same text, VR UN (explicit VR LE)
     let p = edited(&s, t.path(), "un.dcm", |o| {
-        un(o, tags::RESCALE_SLOPE, "0.5 ");
-        un(o, tags::RESCALE_INTERCEPT, "-1000");
-        un(o, tags::IMAGE_POSITION_PATIENT, "0\\0\\12.5");
-        un(o, tags::PIXEL_SPACING, "0.7\\0.8 ");
+        put_un(o, tags::RESCALE_SLOPE, "0.5 ");
+        put_un(o, tags::RESCALE_INTERCEPT, "-1000");
+        put_un(o, tags::IMAGE_POSITION_PATIENT, "0\\0\\12.5");
+        put_un(o, tags::PIXEL_SPACING, "0.7\\0.8 ");
         o.put(DataElement::new(
             tags::ROWS,
             VR::UN,
@@ -617,19 +608,7 @@ fn invalid_rescale_values_and_a_modality_lut_refuse_the_file_by_attribute() {
     let ds = |o: &mut dicom_object::DefaultDicomObject, tag, v: &str| {
         o.put(DataElement::new(tag, VR::DS, PrimitiveValue::from(v)))
     };
-    for (k, (tag, v, name)) in [
-        (tags::RESCALE_SLOPE, "0", "RescaleSlope"),
-        (tags::RESCALE_SLOPE, "NaN", "RescaleSlope"),
-        (tags::RESCALE_SLOPE, "Inf", "RescaleSlope"),
-        (tags::RESCALE_SLOPE, "", "RescaleSlope"),
-        (tags::RESCALE_SLOPE, "-1", "RescaleSlope"),
-        (tags::RESCALE_SLOPE, "1e-30", "RescaleSlope"),
-        (tags::RESCALE_INTERCEPT, "NaN", "RescaleIntercept"),
-        (tags::RESCALE_INTERCEPT, "1e300", "RescaleIntercept"),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (k, (tag, v, name)) in INVALID_RESCALE.into_iter().enumerate() {
         let p = edited(&s, t.path(), &format!("bad{k}.dcm"), |o| {
             ds(o, tag, v);
         });
@@ -640,15 +619,7 @@ fn invalid_rescale_values_and_a_modality_lut_refuse_the_file_by_attribute() {
         );
         assert!(e.to_string().contains(&format!("bad{k}.dcm")), "{e}");
     }
-    let p = edited(&s, t.path(), "lut.dcm", |o| {
-        o.put(DataElement::new(
-            tags::MODALITY_LUT_SEQUENCE,
-            VR::SQ,
-            dicom_core::value::DataSetSequence::from(vec![
-                dicom_object::InMemDicomObject::new_empty(),
-            ]),
-        ));
-    });
+    let p = edited(&s, t.path(), "lut.dcm", put_modality_lut);
     let e = read_hu(&p, false).unwrap_err();
     assert!(e.to_string().contains("ModalityLUTSequence"), "{e}");
     // the clean slice still reads
