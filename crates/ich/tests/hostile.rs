@@ -744,6 +744,20 @@ fn predict_a_nested_file_costs_that_file() {
 }
 
 #[test]
+fn predict_output_subfolders_planted_as_links_are_not_written_through() {
+    let j = Jail::new();
+    fs::create_dir_all(j.p("out")).unwrap();
+    fs::create_dir_all(j.p("outside/target")).unwrap();
+    symlink(j.p("outside/target"), j.p("out/dicom")).unwrap();
+    // the jail's check finds any file written into outside/target
+    // the reports are written, the DICOM results are not, and the exit code says so
+    j.predict(bundle(), &[])
+        .code(1)
+        .says(&["DICOM results not written", "out/dicom is a symbolic link"]);
+    j.assert_clean_predicted();
+}
+
+#[test]
 fn predict_refuses_bundle_parts_that_are_dev_zero_fifos_or_out_of_range_by_name() {
     let j = Jail::new();
     let m = bundle_copy(&j.p("outside"));
