@@ -211,6 +211,40 @@ pub fn recalibrated(r: &Recalibrated, features: &Path, bundle: &Path, dry_run: b
     .join("\n")
 }
 
+/// What preprocessing did (`ich preprocess`): scans written, resumed, kept and failed, the files
+/// skipped by reason, the first 20 warnings and where the dataset is.
+pub fn preprocessed(s: &preprocess::Summary, secs: f64) -> String {
+    let mut out = format!(
+        "{} scan(s) written, {} already done (resumed), {} kept from earlier runs, {} failed; {} slices in {secs:.1} s",
+        s.scans_written,
+        s.scans_resumed,
+        s.scans_kept,
+        s.scans_failed.len(),
+        s.slices
+    );
+    let skipped: usize = s.skipped.counts.values().sum();
+    if skipped > 0 {
+        let _ = write!(out, "\n{skipped} file(s) skipped:");
+        for (reason, n) in &s.skipped.counts {
+            let _ = write!(out, "\n  {n:>6}  {reason}");
+        }
+    }
+    if !s.warnings.is_empty() {
+        let _ = write!(out, "\n{} warning(s):", s.warnings.len());
+        for (id, w) in s.warnings.iter().take(20) {
+            let _ = write!(out, "\n  {id}: {w}");
+        }
+        if s.warnings.len() > 20 {
+            out += "\n  … see the scans' JSON files";
+        }
+    }
+    for f in &s.scans_failed {
+        let _ = write!(out, "\n  failed: {f}");
+    }
+    let _ = write!(out, "\ndataset: {}", s.manifest.display());
+    out
+}
+
 /// One epoch of CNN training.
 pub fn epoch(l: &EpochLog) -> String {
     format!(

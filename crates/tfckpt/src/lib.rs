@@ -245,6 +245,45 @@ impl Checkpoint {
         })
     }
 
+    /// The variables as `ich checkpoint` lists them: one line each (name, dtype, shape) for the
+    /// model's variables, or for all with `all`, and a closing line with the counts; `checked`
+    /// is what [`Checkpoint::verify`] returned.
+    pub fn listing(&self, all: bool, checked: usize) -> String {
+        let mut out = String::new();
+        let (mut shown, mut values) = (0, 0usize);
+        for (name, e) in &self.entries {
+            let model = is_model_variable(name);
+            if model {
+                values += e.elements().unwrap_or(0);
+            }
+            if all || model {
+                out += &format!("{name}\t{:?}\t{:?}\n", e.dtype, e.shape);
+                shown += 1;
+            }
+        }
+        out + &format!(
+            "{} variables ({shown} shown; {values} model values), {} data bytes, every CRC32C checked ({checked} entries)",
+            self.entries.len(),
+            self.data_len
+        )
+    }
+
+    /// Every float32 model variable as a NumPy `.npy` file: its file name (the variable's name
+    /// without `/.ATTRIBUTES/VARIABLE_VALUE`, `/` as `__`) and bytes, CRC checked.
+    pub fn model_npy(&self) -> impl Iterator<Item = Result<(String, Vec<u8>)>> + '_ {
+        self.entries
+            .iter()
+            .filter(|(name, e)| is_model_variable(name) && e.dtype == DType::Float32)
+            .map(|(name, _)| {
+                let file = format!(
+                    "{}.npy",
+                    name.trim_end_matches("/.ATTRIBUTES/VARIABLE_VALUE")
+                        .replace('/', "__")
+                );
+                Ok((file, npy_f32(&self.tensor(name)?)))
+            })
+    }
+
     /// Reads every variable once: every CRC32C checked. Returns how many were read.
     pub fn verify(&self) -> Result<usize> {
         for name in self.entries.keys() {
@@ -297,6 +336,12 @@ fn with_suffix(prefix: &Path, suffix: &str) -> PathBuf {
     let mut s = prefix.as_os_str().to_os_string();
     s.push(suffix);
     PathBuf::from(s)
+}
+
+/// Whether a variable is one of the model's layers, not an optimiser slot, a step counter or the
+/// object graph (TensorFlow 2's object-based names).
+pub fn is_model_variable(name: &str) -> bool {
+    name.starts_with("layer_with_weights-") && !name.contains("OPTIMIZER_SLOT")
 }
 
 /// Encodes a float32 tensor as NumPy `.npy` (format 1.0, little endian, C order), e.g. to hand

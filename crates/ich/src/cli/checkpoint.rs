@@ -24,38 +24,14 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let c = tfckpt::Checkpoint::open(&a.prefix).context("reading the checkpoint index")?;
     let checked = c.verify().context("checking the checkpoint's data")?;
-    let mut shown = 0;
-    let mut values = 0usize;
-    for (name, e) in c.entries() {
-        let model = name.starts_with("layer_with_weights-") && !name.contains("OPTIMIZER_SLOT");
-        if model {
-            values += e.elements().unwrap_or(0);
-        }
-        if a.all || model {
-            println!("{name}\t{:?}\t{:?}", e.dtype, e.shape);
-            shown += 1;
-        }
-    }
-    println!(
-        "{} variables ({shown} shown; {values} model values), {} data bytes, every CRC32C checked ({checked} entries)",
-        c.entries().len(),
-        c.data_len()
-    );
+    println!("{}", c.listing(a.all, checked));
     if let Some(dir) = &a.export_npy {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let mut n = 0;
-        for (name, e) in c.entries() {
-            let model = name.starts_with("layer_with_weights-") && !name.contains("OPTIMIZER_SLOT");
-            if !model || e.dtype != tfckpt::DType::Float32 {
-                continue;
-            }
-            let t = c.tensor(name)?;
-            let file = dir.join(format!(
-                "{}.npy",
-                name.trim_end_matches("/.ATTRIBUTES/VARIABLE_VALUE")
-                    .replace('/', "__")
-            ));
-            preprocess::dataset::write_atomic(&file, &tfckpt::npy_f32(&t))
+        for npy in c.model_npy() {
+            let (name, bytes) = npy?;
+            let file = dir.join(name);
+            preprocess::dataset::write_atomic(&file, &bytes)
                 .with_context(|| format!("writing {}", file.display()))?;
             n += 1;
         }

@@ -122,34 +122,7 @@ pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode
     let t = std::time::Instant::now();
     let s = preprocess::preprocess(&a.inputs, &a.out, &opts, progress)?;
     let secs = t.elapsed().as_secs_f64();
-    println!(
-        "{} scan(s) written, {} already done (resumed), {} kept from earlier runs, {} failed; {} slices in {secs:.1} s",
-        s.scans_written,
-        s.scans_resumed,
-        s.scans_kept,
-        s.scans_failed.len(),
-        s.slices
-    );
-    let skipped: usize = s.skipped.counts.values().sum();
-    if skipped > 0 {
-        println!("{skipped} file(s) skipped:");
-        for (reason, n) in &s.skipped.counts {
-            println!("  {n:>6}  {reason}");
-        }
-    }
-    if !s.warnings.is_empty() {
-        println!("{} warning(s):", s.warnings.len());
-        for (id, w) in s.warnings.iter().take(20) {
-            println!("  {id}: {w}");
-        }
-        if s.warnings.len() > 20 {
-            println!("  … see the scans' JSON files");
-        }
-    }
-    for f in &s.scans_failed {
-        println!("  failed: {f}");
-    }
-    println!("dataset: {}", s.manifest.display());
+    println!("{}", detect::summary::preprocessed(&s, secs));
     if s.scans_written + s.scans_resumed == 0 {
         eprintln!("error: no CT scan could be preprocessed");
         return Ok(ExitCode::from(2));
