@@ -1,6 +1,8 @@
 //! Replays every input under `fuzz/regressions/<target>/` — each crash, abort, timeout or memory
 //! blow-up the fuzzers or the mutation campaigns ever found (docs/ROBUSTNESS.md) — through the
-//! same entry points the fuzz targets call ([`detect::fuzzing`]). Any panic fails the test.
+//! same entry points the fuzz targets call ([`detect::fuzzing`]). Any panic fails the test, also
+//! one the product catches (a decoder's panic is caught and the file refused; libFuzzer counts
+//! it as a crash, and so does this replay).
 //! An input derived from `../shared/data` (which is never copied here) is stored as
 //! `NAME.from-shared.json`: the shared file it starts from and the bytes to set.
 
@@ -11,6 +13,12 @@ use std::path::Path;
 fn every_input_the_fuzzers_found_is_handled_without_panic() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions");
     let scratch = tempfile::tempdir().unwrap();
+    // every panic, caught or not, is recorded by the hook
+    let panics = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let seen = panics.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        seen.lock().unwrap().push(info.to_string());
+    }));
     let mut replayed = 0;
     let mut targets: Vec<_> = fs::read_dir(&root)
         .unwrap()
@@ -36,6 +44,8 @@ fn every_input_the_fuzzers_found_is_handled_without_panic() {
                 fs::read(&f).unwrap()
             };
             run(scratch.path(), &data).unwrap();
+            let caught: Vec<String> = panics.lock().unwrap().drain(..).collect();
+            assert!(caught.is_empty(), "{}: {caught:?}", f.display());
             replayed += 1;
         }
     }

@@ -50,6 +50,9 @@ impl SampleFormat {
     /// container values, built by the same per-sample function (so bit-identical) and kept per
     /// thread for the next slice with the same format and options (a series shares them).
     pub fn read_hu(&self, data: &[u8], n: usize, opts: &HuOptions) -> Result<Vec<f32>, PixelError> {
+        // the format checked before its constants are worked out (a BitsStored of 100 overflowed
+        // the shift there; found by the fuzzer)
+        self.sample_bytes()?;
         let hu = Hu::new(*self, opts);
         if self.bits_allocated != 16 || n < LUT_MIN_SAMPLES {
             return self.read_map(data, n, |v| hu.of(v));
@@ -78,13 +81,9 @@ impl SampleFormat {
         })
     }
 
-    /// Every sample read as in [`SampleFormat::read`], then mapped by `f`.
-    fn read_map<T>(
-        &self,
-        data: &[u8],
-        n: usize,
-        f: impl Fn(i32) -> T,
-    ) -> Result<Vec<T>, PixelError> {
+    /// Bytes per sample; an error unless BitsAllocated is 8, 16 or 32 and BitsStored within
+    /// 1..=BitsAllocated.
+    fn sample_bytes(&self) -> Result<usize, PixelError> {
         let bytes = match self.bits_allocated {
             8 => 1,
             16 => 2,
@@ -97,6 +96,17 @@ impl SampleFormat {
                 allocated: self.bits_allocated,
             });
         }
+        Ok(bytes)
+    }
+
+    /// Every sample read as in [`SampleFormat::read`], then mapped by `f`.
+    fn read_map<T>(
+        &self,
+        data: &[u8],
+        n: usize,
+        f: impl Fn(i32) -> T,
+    ) -> Result<Vec<T>, PixelError> {
+        let bytes = self.sample_bytes()?;
         if data.len() < n * bytes {
             return Err(PixelError::TooShort {
                 expected: n * bytes,
@@ -427,6 +437,26 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(to_hu(&[0, 255, 55], u8f, &opts), vec![255.0, 0.0, 200.0]);
+    }
+
+    /// A BitsStored beyond BitsAllocated (100, found by the fuzzer: the shift overflowed) or 0 is
+    /// an error of the file, whichever path the conversion takes.
+    #[test]
+    fn bits_stored_outside_the_container_is_an_error_not_an_overflow() {
+        for (alloc, stored, signed) in [(16u16, 100u16, false), (16, 100, true), (16, 0, true)] {
+            let f = SampleFormat {
+                bits_allocated: alloc,
+                bits_stored: stored,
+                signed,
+            };
+            for n in [1, LUT_MIN_SAMPLES] {
+                let e = f.read_hu(&vec![0u8; 2 * n], n, &HuOptions::default());
+                assert!(
+                    matches!(e, Err(PixelError::BadBitsStored { stored: s, .. }) if s == stored),
+                    "{e:?}"
+                );
+            }
+        }
     }
 
     /// The one-pass conversion gives exactly what reading and then converting gives, for every
