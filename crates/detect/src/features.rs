@@ -167,7 +167,7 @@ impl FeaturesWriter {
 /// (the features file and `../shared/data/ich-features/`), or the header-less MIL benchmark CSV
 /// (bag label, bag id, features).
 pub fn read(path: &Path) -> Result<MilData> {
-    let text = milbase::bounded::read_regular_string(path, milbase::bounded::MAX_FEATURES)
+    let text = milbase::bounded::read_regular_table(path, milbase::bounded::MAX_FEATURES)
         .map_err(|e| Error::io(path, e))?;
     let first = text.lines().next().unwrap_or("");
     if first.split(',').any(|c| c.trim() == BAG_NAME) {
@@ -331,7 +331,10 @@ pub fn read_splits(path: &Path) -> Result<Vec<(usize, FixedSplit)>> {
     let err = |d: String| Error::file(path, d);
     let (f, _) = milbase::bounded::open_regular(path, milbase::bounded::MAX_TABLE)
         .map_err(|e| err(e.to_string()))?;
-    let mut rdr = csv::Reader::from_reader(std::io::BufReader::new(f));
+    let mut rdr = csv::Reader::from_reader(milbase::bounded::LineLimited::new(
+        std::io::BufReader::new(f),
+        milbase::bounded::MAX_LINE,
+    ));
     let h = rdr.headers().map_err(|e| err(e.to_string()))?.clone();
     let col = |name: &str| {
         h.iter()

@@ -510,7 +510,7 @@ fn links_out_of_the_inputs_and_fifos_are_left_out_by_name_without_a_hang() {
 }
 
 #[test]
-fn labels_that_are_dev_zero_or_a_fifo_are_refused_by_name_without_a_hang() {
+fn labels_that_are_dev_zero_a_fifo_or_a_gigabyte_of_zeros_are_refused_by_name_without_a_hang() {
     let j = Jail::new();
     let fifo = j.p("outside/labels.csv");
     let st = std::process::Command::new("mkfifo")
@@ -518,9 +518,16 @@ fn labels_that_are_dev_zero_or_a_fifo_are_refused_by_name_without_a_hang() {
         .status()
         .unwrap();
     assert!(st.success());
+    // a sparse file of 900 MB of zeros, under the 1 GiB ceiling of a table (3.9 GB before)
+    let sparse_labels = j.p("outside/sparse.csv");
+    fs::File::create(&sparse_labels)
+        .unwrap()
+        .set_len(900 << 20)
+        .unwrap();
     for (labels, words) in [
         ("/dev/zero", ["/dev/zero", "not a regular file"]),
         (s(&fifo), ["labels.csv", "not a regular file"]),
+        (s(&sparse_labels), ["sparse.csv", "a line longer than"]),
     ] {
         let r = j.preprocess(&["--labels", labels]);
         r.code(1).says(&words);
@@ -783,6 +790,15 @@ fn predict_refuses_bundle_parts_that_are_dev_zero_fifos_or_out_of_range_by_name(
     r.code(1).says(&["config.json", "not a regular file"]);
     assert!(r.secs < 60.0);
     fs::remove_file(&cfg).unwrap();
+    fs::write(&cfg, &keep_cfg).unwrap();
+    // a sparse 900 MB of zeros as gp.json, then as config.json (under the 1 GiB ceiling of JSON)
+    for part in [&gp, &cfg] {
+        let keep = fs::read(part).unwrap();
+        fs::File::create(part).unwrap().set_len(900 << 20).unwrap();
+        let name = part.file_name().unwrap().to_str().unwrap();
+        j.predict(&m, &[]).code(1).says(&[name]);
+        fs::write(part, keep).unwrap();
+    }
     fs::write(&cfg, &keep_cfg).unwrap();
     // values burn panics on, or that give certainty from nothing, with valid checksums
     edit_with_checksum(&m, "config.json", |v| {

@@ -63,8 +63,71 @@ pub fn read_regular_string(path: &Path, max: u64) -> io::Result<String> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
+/// The longest line a table may have (a features row of 128 values is a few kB).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// A text reader that fails as soon as a line runs past `max` bytes: a table whose first "line"
+/// is gigabytes (a sparse file of zeros, a binary file) costs what was read of it, not its size
+/// in a growing buffer.
+pub struct LineLimited<R> {
+    inner: R,
+    max: usize,
+    run: usize,
+}
+
+impl<R: Read> LineLimited<R> {
+    pub fn new(inner: R, max: usize) -> Self {
+        Self { inner, max, run: 0 }
+    }
+}
+
+impl<R: Read> Read for LineLimited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &b in &buf[..n] {
+            self.run = if b == b'\n' { 0 } else { self.run + 1 };
+            if self.run > self.max {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("a line longer than {} bytes: not a text table", self.max),
+                ));
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// A table of at most `max` bytes whose lines are at most [`MAX_LINE`] bytes, as UTF-8 text.
+pub fn read_regular_table(path: &Path, max: u64) -> io::Result<String> {
+    let (f, len) = open_regular(path, max)?;
+    let mut text = String::with_capacity((len as usize).min(MAX_LINE));
+    LineLimited::new(f.take(max + 1), MAX_LINE).read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("grew past {max} bytes while it was read"),
+        ));
+    }
+    Ok(text)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_line_past_the_limit_ends_the_read_with_an_error() {
+        use std::io::Read;
+        let mut ok = String::new();
+        super::LineLimited::new(&b"ab\ncd\n"[..], 2)
+            .read_to_string(&mut ok)
+            .unwrap();
+        assert_eq!(ok, "ab\ncd\n");
+        let mut long = String::new();
+        let e = super::LineLimited::new(&b"ab\ncde\n"[..], 2)
+            .read_to_string(&mut long)
+            .unwrap_err();
+        assert!(e.to_string().contains("longer than 2 bytes"), "{e}");
+    }
+
     use super::*;
 
     #[test]

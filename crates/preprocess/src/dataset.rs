@@ -183,10 +183,13 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
 }
 
 /// Reads JSON.
+/// Reads JSON, parsed as it is read: a file that is not JSON costs the bytes read up to the
+/// first wrong one, not its size (a sparse gigabyte of zeros is refused at its first byte).
 pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
-    let bytes = milbase::bounded::read_regular(path, milbase::bounded::MAX_JSON)
+    let (f, _) = milbase::bounded::open_regular(path, milbase::bounded::MAX_JSON)
         .map_err(|e| Error::io(path, e))?;
-    serde_json::from_slice(&bytes).map_err(|e| Error::format(path, e.to_string()))
+    serde_json::from_reader(std::io::BufReader::new(f.take(milbase::bounded::MAX_JSON)))
+        .map_err(|e| Error::format(path, e.to_string()))
 }
 
 /// Encodes a C-order uint8 array as `.npy` (format 1.0).

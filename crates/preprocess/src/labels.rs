@@ -63,14 +63,16 @@ impl Labels {
 
     /// Loads one labels file, detecting its kind from the header.
     pub fn load(&mut self, path: &Path) -> Result<()> {
-        let mut rdr =
-            csv::ReaderBuilder::new()
-                .trim(csv::Trim::All)
-                .from_reader(std::io::BufReader::new(
+        let mut rdr = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(
+            milbase::bounded::LineLimited::new(
+                std::io::BufReader::new(
                     milbase::bounded::open_regular(path, milbase::bounded::MAX_TABLE)
                         .map_err(|e| Error::format(path, e.to_string()))?
                         .0,
-                ));
+                ),
+                milbase::bounded::MAX_LINE,
+            ),
+        );
         let headers = rdr
             .headers()
             .map_err(|e| Error::format(path, e.to_string()))?
