@@ -73,8 +73,39 @@ pub struct SendReport {
     pub attempts: u32,
 }
 
-/// One try: per file, `Ok` or why not.
+/// The largest object sent: ich's own results are a few MB each; a larger file is refused by
+/// name before it is read (it would be held whole in memory).
+pub const MAX_OBJECT_BYTES: u64 = 512 << 20;
+
+/// One try: per file, `Ok` or why not. Files that are not regular files of at most
+/// [`MAX_OBJECT_BYTES`] are refused without being read; the others go to `dest`.
 fn attempt(
+    dest: &Destination,
+    files: &[PathBuf],
+    opts: &SendOptions,
+) -> Result<Vec<std::result::Result<(), String>>> {
+    let mut out: Vec<std::result::Result<(), String>> = vec![Ok(()); files.len()];
+    let mut fit = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        match milbase::bounded::open_regular(f, MAX_OBJECT_BYTES) {
+            Ok(_) => fit.push(i),
+            Err(e) => out[i] = Err(e.to_string()),
+        }
+    }
+    if !fit.is_empty() {
+        let sendable: Vec<PathBuf> = fit.iter().map(|&i| files[i].clone()).collect();
+        match attempt_readable(dest, &sendable, opts) {
+            Ok(rs) => fit.iter().zip(rs).for_each(|(&i, r)| out[i] = r),
+            // the whole try failed (no association, say): each file sent says so; the refused
+            // ones keep their own reason
+            Err(e) => fit.iter().for_each(|&i| out[i] = Err(e.to_string())),
+        }
+    }
+    Ok(out)
+}
+
+/// [`attempt`] on files already checked.
+fn attempt_readable(
     dest: &Destination,
     files: &[PathBuf],
     opts: &SendOptions,
@@ -173,6 +204,46 @@ pub fn send(files: &[PathBuf], dest: &Destination, opts: &SendOptions) -> SendRe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_larger_than_any_object_is_refused_unread_and_the_others_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let (big, small) = (dir.path().join("big.dcm"), dir.path().join("small.dcm"));
+        // a sparse file past the ceiling (it would be read whole before)
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(MAX_OBJECT_BYTES + 1)
+            .unwrap();
+        std::fs::write(&small, b"not even DICOM").unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let opts = SendOptions {
+            retries: 0,
+            timeout: Duration::from_secs(2),
+            ..Default::default()
+        };
+        for dest in [
+            format!("http://127.0.0.1:{port}/dicom-web"),
+            format!("PACS@127.0.0.1:{port}"),
+        ] {
+            let dest = Destination::parse(&dest).unwrap();
+            let r = send(&[big.clone(), small.clone()], &dest, &opts);
+            assert_eq!((r.sent, r.failed.len()), (0, 2), "{r:?}");
+            let ceiling = format!("more than the {MAX_OBJECT_BYTES}");
+            assert!(
+                r.failed[0].contains("big.dcm") && r.failed[0].contains(&ceiling),
+                "{r:?}"
+            );
+            // the small one went to the (closed) server and failed there, not here
+            assert!(
+                r.failed[1].contains("small.dcm") && !r.failed[1].contains(&ceiling),
+                "{r:?}"
+            );
+        }
+    }
 
     #[test]
     fn a_closed_port_is_tried_a_bounded_number_of_times_and_files_stay() {
