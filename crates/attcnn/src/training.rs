@@ -280,8 +280,8 @@ pub fn train(
     std::fs::create_dir_all(ckpt).map_err(|e| CnnError::Io(format!("{}: {e}", ckpt.display())))?;
     let state_path = ckpt.join("state.json");
     let (mut model, mut optim, mut state, resumed_from) = if resume && state_path.exists() {
-        let st: State = serde_json::from_slice(
-            &milbase::bounded::read_regular(&state_path, milbase::bounded::MAX_JSON)
+        let st: State = serde_json::from_reader(
+            milbase::bounded::open_regular_reader(&state_path, milbase::bounded::MAX_JSON)
                 .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?,
         )
         .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?;

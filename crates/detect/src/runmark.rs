@@ -60,9 +60,9 @@ impl RunMark {
         if !path.exists() {
             return Ok(None);
         }
-        let text = milbase::bounded::read_regular_string(&path, milbase::bounded::MAX_JSON)
+        let r = milbase::bounded::open_regular_reader(&path, milbase::bounded::MAX_JSON)
             .map_err(|e| Error::io(&path, e))?;
-        serde_json::from_str(&text)
+        serde_json::from_reader(r)
             .map(Some)
             .map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))
     }

@@ -450,14 +450,11 @@ impl GpModel {
     /// Reads a model, refusing other formats and versions.
     pub fn load(path: &Path) -> Result<Self> {
         // parsed as read: a file that is not JSON costs the bytes up to its first wrong one
-        let (f, _) =
-            milbase::bounded::open_regular(path, milbase::bounded::MAX_JSON).map_err(|e| {
-                GpError::Io {
-                    path: path.into(),
-                    source: e,
-                }
+        let reader = milbase::bounded::open_regular_reader(path, milbase::bounded::MAX_JSON)
+            .map_err(|e| GpError::Io {
+                path: path.into(),
+                source: e,
             })?;
-        let reader = std::io::BufReader::new(std::io::Read::take(f, milbase::bounded::MAX_JSON));
         let head: serde_json::Value =
             serde_json::from_reader(reader).map_err(|e| GpError::Model {
                 path: path.into(),

@@ -42,25 +42,33 @@ pub fn open_regular(path: &Path, max: u64) -> io::Result<(fs::File, u64)> {
     Ok((f, m2.len()))
 }
 
-/// The bytes of `path`, a regular file of at most `max` bytes (never more are read, even from a
-/// file that grows while it is read).
-pub fn read_regular(path: &Path, max: u64) -> io::Result<Vec<u8>> {
-    let (f, len) = open_regular(path, max)?;
-    let mut bytes = Vec::with_capacity(len as usize);
-    f.take(max + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > max {
+/// [`open_regular`] as a buffered reader of at most `max` bytes, for a parser that reads as it
+/// goes (a file that is not what it should be costs the bytes up to its first wrong one).
+pub fn open_regular_reader(path: &Path, max: u64) -> io::Result<io::BufReader<io::Take<fs::File>>> {
+    let (f, _) = open_regular(path, max)?;
+    Ok(io::BufReader::new(f.take(max)))
+}
+
+/// Everything `r` gives, at most `max` bytes (an error for a file that grew past them while it
+/// was read), into `buf`.
+fn read_at_most(r: impl Read, max: u64, buf: &mut Vec<u8>) -> io::Result<()> {
+    r.take(max + 1).read_to_end(buf)?;
+    if buf.len() as u64 > max {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
             format!("grew past {max} bytes while it was read"),
         ));
     }
-    Ok(bytes)
+    Ok(())
 }
 
-/// [`read_regular`] as UTF-8 text.
-pub fn read_regular_string(path: &Path, max: u64) -> io::Result<String> {
-    String::from_utf8(read_regular(path, max)?)
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
+/// The bytes of `path`, a regular file of at most `max` bytes (never more are read, even from a
+/// file that grows while it is read).
+pub fn read_regular(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let (f, len) = open_regular(path, max)?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    read_at_most(f, max, &mut bytes)?;
+    Ok(bytes)
 }
 
 /// The longest line a table may have (a features row of 128 values is a few kB).
@@ -100,34 +108,14 @@ impl<R: Read> Read for LineLimited<R> {
 /// A table of at most `max` bytes whose lines are at most [`MAX_LINE`] bytes, as UTF-8 text.
 pub fn read_regular_table(path: &Path, max: u64) -> io::Result<String> {
     let (f, len) = open_regular(path, max)?;
-    let mut text = String::with_capacity((len as usize).min(MAX_LINE));
-    LineLimited::new(f.take(max + 1), MAX_LINE).read_to_string(&mut text)?;
-    if text.len() as u64 > max {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("grew past {max} bytes while it was read"),
-        ));
-    }
-    Ok(text)
+    let mut bytes = Vec::with_capacity(len as usize);
+    read_at_most(LineLimited::new(f, MAX_LINE), max, &mut bytes)?;
+    String::from_utf8(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn a_line_past_the_limit_ends_the_read_with_an_error() {
-        use std::io::Read;
-        let mut ok = String::new();
-        super::LineLimited::new(&b"ab\ncd\n"[..], 2)
-            .read_to_string(&mut ok)
-            .unwrap();
-        assert_eq!(ok, "ab\ncd\n");
-        let mut long = String::new();
-        let e = super::LineLimited::new(&b"ab\ncde\n"[..], 2)
-            .read_to_string(&mut long)
-            .unwrap_err();
-        assert!(e.to_string().contains("longer than 2 bytes"), "{e}");
-    }
-
     use super::*;
 
     #[test]
@@ -136,7 +124,9 @@ mod tests {
         let p = t.path().join("labels.csv");
         fs::write(&p, b"scan,label\na,1\n").unwrap();
         assert_eq!(read_regular(&p, 100).unwrap(), b"scan,label\na,1\n");
-        assert_eq!(read_regular_string(&p, 15).unwrap().len(), 15);
+        assert_eq!(read_regular_table(&p, 15).unwrap().len(), 15);
+        let e = read_regular_table(&p, 14).unwrap_err();
+        assert!(e.to_string().contains("15 bytes, more than the 14"), "{e}");
         let e = read_regular(&p, 14).unwrap_err();
         assert!(e.to_string().contains("15 bytes, more than the 14"), "{e}");
         let e = read_regular(t.path(), 100).unwrap_err();
@@ -158,5 +148,19 @@ mod tests {
             let e = read_regular(&fifo, 1 << 30).unwrap_err();
             assert!(e.to_string().contains("not a regular file"), "{e}");
         }
+    }
+
+    #[test]
+    fn a_line_past_the_limit_ends_the_read_with_an_error() {
+        let mut ok = String::new();
+        LineLimited::new(&b"ab\ncd\n"[..], 2)
+            .read_to_string(&mut ok)
+            .unwrap();
+        assert_eq!(ok, "ab\ncd\n");
+        let mut long = String::new();
+        let e = LineLimited::new(&b"ab\ncde\n"[..], 2)
+            .read_to_string(&mut long)
+            .unwrap_err();
+        assert!(e.to_string().contains("longer than 2 bytes"), "{e}");
     }
 }

@@ -205,6 +205,15 @@ pub fn send(files: &[PathBuf], dest: &Destination, opts: &SendOptions) -> SendRe
 mod tests {
     use super::*;
 
+    /// A port nothing listens on: one bound, then dropped.
+    fn closed_port() -> u16 {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    }
+
     #[test]
     fn a_file_larger_than_any_object_is_refused_unread_and_the_others_go() {
         let dir = tempfile::tempdir().unwrap();
@@ -215,11 +224,7 @@ mod tests {
             .set_len(MAX_OBJECT_BYTES + 1)
             .unwrap();
         std::fs::write(&small, b"not even DICOM").unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = closed_port();
         let opts = SendOptions {
             retries: 0,
             timeout: Duration::from_secs(2),
@@ -250,12 +255,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("x.dcm");
         std::fs::write(&f, b"not even DICOM").unwrap();
-        // a port nothing listens on: bind one, then drop it
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = closed_port();
         let opts = SendOptions {
             retries: 2,
             backoff: Duration::from_millis(10),

@@ -186,10 +186,9 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
 /// Reads JSON, parsed as it is read: a file that is not JSON costs the bytes read up to the
 /// first wrong one, not its size (a sparse gigabyte of zeros is refused at its first byte).
 pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
-    let (f, _) = milbase::bounded::open_regular(path, milbase::bounded::MAX_JSON)
+    let r = milbase::bounded::open_regular_reader(path, milbase::bounded::MAX_JSON)
         .map_err(|e| Error::io(path, e))?;
-    serde_json::from_reader(std::io::BufReader::new(f.take(milbase::bounded::MAX_JSON)))
-        .map_err(|e| Error::format(path, e.to_string()))
+    serde_json::from_reader(r).map_err(|e| Error::format(path, e.to_string()))
 }
 
 /// Encodes a C-order uint8 array as `.npy` (format 1.0).
