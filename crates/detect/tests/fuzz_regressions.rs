@@ -16,8 +16,11 @@ fn every_input_the_fuzzers_found_is_handled_without_panic() {
     // every panic, caught or not, is recorded by the hook
     let panics = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
     let seen = panics.clone();
+    // (and still printed, so that a failing assertion here says why)
+    let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         seen.lock().unwrap().push(info.to_string());
+        default(info);
     }));
     let mut replayed = 0;
     let mut targets: Vec<_> = fs::read_dir(&root)
@@ -49,6 +52,7 @@ fn every_input_the_fuzzers_found_is_handled_without_panic() {
             replayed += 1;
         }
     }
+    drop(std::panic::take_hook()); // the default hook again
     assert!(
         replayed > 0,
         "no regression inputs under {}",
