@@ -4,6 +4,7 @@ use crate::error::{Error, Result};
 
 /// The burn backend the CNN runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Backend {
     /// CPU (burn-flex).
     #[default]

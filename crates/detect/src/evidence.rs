@@ -16,6 +16,7 @@ use crate::error::{Error, Result};
 /// The GP head's input per slice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Evidence {
     /// The encoder's features (the features file's columns).
     #[default]

@@ -23,6 +23,21 @@ pub const SA_DMIL_SOURCE: &str = "https://github.com/YunanWu2168/SA-MIL";
 pub const SA_DMIL_CITATION: &str = "Y. Wu et al., Smooth attention for deep multiple instance learning: application to CT intracranial hemorrhage detection, MICCAI 2023";
 pub const SA_DMIL_LICENCE: &str = "Weights: MIT licence, as shipped in the authors' repository (LICENSE.txt; its copyright line names Othneil Drew, from the README template the repository uses). Trained on the RSNA 2019 Intracranial Hemorrhage Detection challenge data: RSNA's terms allow non-commercial research use only and ask to cite Flanders et al., Radiology: Artificial Intelligence 2020. Research software, not for diagnostic use.";
 
+/// Writes every float32 model variable of `checkpoint` as a NumPy `.npy` file into `dir`
+/// (created; each file atomically; name: the variable's with `/` as `__`), to run the same
+/// weights in another framework. Returns how many were written.
+pub fn export_npy(checkpoint: &tfckpt::Checkpoint, dir: &std::path::Path) -> Result<usize> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut n = 0;
+    for npy in checkpoint.model_npy() {
+        let (name, bytes) = npy?;
+        let file = dir.join(name);
+        milbase::write_atomic(&file, &bytes).map_err(|e| Error::io(&file, e))?;
+        n += 1;
+    }
+    Ok(n)
+}
+
 /// An import job.
 #[derive(Debug, Clone)]
 pub struct ImportJob {

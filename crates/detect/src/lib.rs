@@ -28,6 +28,7 @@ pub mod fuzzing;
 pub mod html;
 pub mod import;
 pub mod predict;
+pub mod progress;
 pub mod recalibrate;
 pub mod report;
 pub mod runmark;

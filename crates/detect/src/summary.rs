@@ -12,10 +12,11 @@ use gphead::protocol::{EvalReport, SummaryRow};
 use crate::adapt::{Adapted, Figures};
 use crate::fit::{FitData, Fitted};
 use crate::import::{ImportJob, ImportOutcome};
-use crate::predict::Outcome;
+use crate::predict::{Outcome, PredictJob};
 use crate::recalibrate::Recalibrated;
 use crate::report::{REPORT_JSON, SCANS_CSV, SLICES_CSV};
 use crate::train::{TrainPlan, Trained};
+use pacs::SendReport;
 
 /// `v` with 4 decimals, or `–`.
 pub fn opt4(v: Option<f64>) -> String {
@@ -453,6 +454,184 @@ pub fn imported(o: &ImportOutcome, job: &ImportJob) -> String {
     s
 }
 
+/// What `ich synth` wrote: scans, positives and where the labels are.
+pub fn synthesized(scans: &[preprocess::synth::SynthScan], slices: usize, out: &Path) -> String {
+    let pos = scans.iter().filter(|s| s.label == 1).count();
+    let pos_slices: usize = scans.iter().map(|s| s.positive_slices).sum();
+    format!(
+        "wrote {} scans ({pos} positive, {pos_slices} positive slices of {}) to {}\nlabels: {}\nslice labels: {}",
+        scans.len(),
+        scans.len() * slices,
+        out.display(),
+        out.join("labels.csv").display(),
+        out.join("slice_labels.csv").display()
+    )
+}
+
+/// Where `ich fit-gp` put the head: its file and trace, or the bundle.
+pub fn fit_outputs(out: Option<&Path>, bundle: Option<&Path>) -> String {
+    let mut s = Vec::new();
+    if let Some(out) = out {
+        s.push(format!("model: {}", out.display()));
+        s.push(format!("trace: {}.trace.csv", out.display()));
+    }
+    if let Some(b) = bundle {
+        s.push(format!(
+            "bundle: {} now holds the GP head ({})",
+            b.display(),
+            crate::bundle::GP_MODEL
+        ));
+    }
+    s.join("\n")
+}
+
+/// The end of `ich demo`: the held-out prediction, the time and the page to open.
+pub fn demo_done(o: &Outcome, out: &Path, secs: f64) -> String {
+    let mut s = prediction(o, &out.join("report"), true);
+    let _ = write!(
+        s,
+        "\n\ndemo done in {secs:.0} s: open {}",
+        o.index.display()
+    );
+    if let Some(m) = &o.report.metrics {
+        let _ = write!(
+            s,
+            "\nheld-out scans: AUC {} (GP), {} (CNN alone)",
+            opt3(m.scan.auc),
+            opt3(m.cnn_scan.auc)
+        );
+    }
+    s
+}
+
+/// How a command ends: what it prints on standard output, on standard error, and its exit code.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Verdict {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: u8,
+}
+
+impl Verdict {
+    fn out(&mut self, line: impl AsRef<str>) {
+        self.stdout += line.as_ref();
+        self.stdout.push('\n');
+    }
+    fn err(&mut self, line: impl AsRef<str>) {
+        self.stderr += line.as_ref();
+        self.stderr.push('\n');
+    }
+    /// Prints both parts (standard output first).
+    pub fn print(&self) {
+        print!("{}", self.stdout);
+        eprint!("{}", self.stderr);
+    }
+}
+
+/// What each send did (`ich send`, `ich predict --send`): a line per destination, the files a
+/// destination did not store (the first 10) and how to send them again; exit code 1 when
+/// something was not stored.
+pub fn sent(sent: &[SendReport], retry_hint: &str) -> Verdict {
+    let mut v = Verdict::default();
+    for r in sent {
+        if r.failed.is_empty() {
+            v.out(format!(
+                "sent {} object(s) to {} ({} attempt(s))",
+                r.sent, r.destination, r.attempts
+            ));
+            continue;
+        }
+        v.code = 1;
+        v.err(format!(
+            "error: {} of {} object(s) not stored by {} after {} attempt(s):",
+            r.failed.len(),
+            r.failed.len() + r.sent,
+            r.destination,
+            r.attempts
+        ));
+        for f in r.failed.iter().take(10) {
+            v.err(format!("  {f}"));
+        }
+        if r.failed.len() > 10 {
+            v.err(format!("  … and {} more", r.failed.len() - 10));
+        }
+        v.err(format!(
+            "the files are kept; send them again with: {retry_hint}"
+        ));
+    }
+    v
+}
+
+/// How `ich preprocess` ends: 2 when no scan is in the dataset, 1 when some scans failed (0 with
+/// `keep_going`).
+pub fn preprocess_verdict(s: &preprocess::Summary, secs: f64, keep_going: bool) -> Verdict {
+    let mut v = Verdict::default();
+    v.out(preprocessed(s, secs));
+    let done = s.scans_written + s.scans_resumed;
+    if done == 0 {
+        v.err("error: no CT scan could be preprocessed");
+        v.code = 2;
+    } else if !s.scans_failed.is_empty() && !keep_going {
+        v.err(format!(
+            "error: {} of {} scans failed (listed above; the dataset holds the others; \
+             --keep-going exits 0)",
+            s.scans_failed.len(),
+            s.scans_failed.len() + done
+        ));
+        v.code = 1;
+    }
+    v
+}
+
+/// How `ich predict` ends: the summary, the DICOM results and what was sent; exit code 1 when no
+/// scan was processed, when something was not sent, or (without `keep_going`) when a scan or
+/// its DICOM results failed.
+pub fn predict_verdict(o: &Outcome, job: &PredictJob, keep_going: bool) -> Verdict {
+    let mut v = Verdict::default();
+    v.out(prediction(o, &job.out, job.html));
+    let dicom_dir = job.out.join(crate::dicomout::DICOM_DIR);
+    if !o.dicom_files.is_empty() {
+        v.out(format!(
+            "DICOM results: {} object(s) (Structured Reports and Secondary Captures) in {}",
+            o.dicom_files.len(),
+            dicom_dir.display()
+        ));
+    }
+    if !job.pacs.send.is_empty() && o.dicom_files.is_empty() {
+        v.err("warning: nothing was sent: no scan got DICOM results (only scans read from DICOM files with valid UIDs do; see the warnings in report.json)");
+    }
+    let s = sent(&o.sent, &format!("ich send {} --to …", dicom_dir.display()));
+    v.stdout += &s.stdout;
+    v.stderr += &s.stderr;
+    let mut ok = s.code == 0;
+    for f in &o.dicom_failed {
+        v.err(format!("error: {f}"));
+    }
+    ok &= o.dicom_failed.is_empty() || keep_going;
+    if !o.failed.is_empty() {
+        v.err(format!(
+            "{} scan(s) could not be processed:",
+            o.failed.len()
+        ));
+        for f in &o.failed {
+            v.err(format!("  {f}"));
+        }
+        if o.report.scans.is_empty() {
+            v.err("error: no scan could be processed");
+            ok = false;
+        } else if !keep_going {
+            v.err(format!(
+                "error: {} of {} scans failed (the reports hold the others; --keep-going exits 0)",
+                o.failed.len(),
+                o.failed.len() + o.report.scans.len()
+            ));
+            ok = false;
+        }
+    }
+    v.code = u8::from(!ok);
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -488,5 +667,50 @@ mod tests {
             epoch(&l),
             "epoch   3: train loss 0.5000, valid loss 0.2500, valid AUC –, 1.3 s"
         );
+    }
+
+    #[test]
+    fn exit_codes_follow_what_failed() {
+        let ok = SendReport {
+            destination: "PACS@h:104".into(),
+            sent: 3,
+            failed: vec![],
+            attempts: 1,
+        };
+        let bad = SendReport {
+            destination: "http://w/dicom-web".into(),
+            sent: 1,
+            failed: (0..12).map(|i| format!("f{i}.dcm: refused")).collect(),
+            attempts: 4,
+        };
+        let v = sent(std::slice::from_ref(&ok), "ich send D --to …");
+        assert_eq!(
+            (v.stdout.as_str(), v.stderr.as_str(), v.code),
+            ("sent 3 object(s) to PACS@h:104 (1 attempt(s))\n", "", 0)
+        );
+        let v = sent(&[ok, bad], "ich send D --to …");
+        assert_eq!(v.code, 1);
+        let err: Vec<&str> = v.stderr.lines().collect();
+        assert_eq!(
+            err[0],
+            "error: 12 of 13 object(s) not stored by http://w/dicom-web after 4 attempt(s):"
+        );
+        // ten named, the rest counted, then the way to retry
+        assert_eq!(err[10], "  f9.dcm: refused");
+        assert_eq!(err[11], "  … and 2 more");
+        assert_eq!(
+            err[12],
+            "the files are kept; send them again with: ich send D --to …"
+        );
+
+        let mut s = preprocess::Summary::default();
+        assert_eq!(preprocess_verdict(&s, 1.0, true).code, 2);
+        s.scans_resumed = 1;
+        assert_eq!(preprocess_verdict(&s, 1.0, false).code, 0);
+        s.scans_failed.push("a: broken".into());
+        let v = preprocess_verdict(&s, 1.0, false);
+        assert_eq!(v.code, 1);
+        assert!(v.stderr.contains("1 of 2 scans failed"), "{}", v.stderr);
+        assert_eq!(preprocess_verdict(&s, 1.0, true).code, 0);
     }
 }

@@ -27,6 +27,7 @@ pub struct Platt {
 /// Which monotone map a calibration fits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum MapFamily {
     /// `σ(a · logit(p) + b)`: two parameters; what `fit-gp` and `eval-gp` fit on training bags.
     #[default]

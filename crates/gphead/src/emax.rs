@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// How E[max{y}_{b∖n}] is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum EmaxRule {
     /// The paper: `1 − Π_{j≠n}(1 − π_j)`, exact (per-bag log sums, leave-one-out, factors with
     /// π_j = 1 counted apart).

@@ -20,6 +20,7 @@ pub use crate::theta::Squash;
 /// How instance probabilities make a bag probability.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum BagRule {
     /// The largest instance probability: the bag is its most suspicious instance (upstream
     /// codes). Does not grow with the number of instances, and commutes with a monotone

@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cli;
-mod progress;
 
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -95,7 +94,7 @@ fn run() -> anyhow::Result<ExitCode> {
     } else {
         log.init();
     }
-    let bars = progress::Bars::new(!cli.quiet);
+    let bars = detect::progress::Bars::new(!cli.quiet);
     match cli.command {
         Command::Synth(a) => cli::synth::run(a, &bars),
         Command::Preprocess(a) => cli::preprocess::run(a, &bars),

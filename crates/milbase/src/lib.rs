@@ -13,6 +13,7 @@ pub mod atomic;
 pub mod auc;
 pub mod bounded;
 pub mod progress;
+pub mod range;
 pub mod split;
 
 pub use atomic::{stays_inside, write_atomic, write_atomic_with};

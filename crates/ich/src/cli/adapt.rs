@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 
-use super::range;
-use super::DeviceArg;
+use detect::Backend;
+use milbase::range;
 
 /// Adapt a bundle (imported or trained) to a site: its labelled scans choose and fit a GP head by
 /// nested patient-level cross-validation; writes a new bundle with the head, the summary of the
@@ -38,11 +38,10 @@ pub struct Args {
     /// Principal components of the projected candidates (Dense-128, encoder features) [1..=128].
     #[arg(long, default_value_t = 8, value_parser = |s: &str| range::int_in(s, 1, 128))]
     project: usize,
-    /// Only these kinds of evidence (comma-separated: features, dense, logit, logit-attention,
-    /// logit-position, logit-attention-position, logit-scan, logit-scan-position; default: all, chosen by the inner
+    /// Only these kinds of evidence (comma-separated; default: all, chosen by the inner
     /// cross-validation).
-    #[arg(long, value_delimiter = ',')]
-    evidence: Vec<String>,
+    #[arg(long, value_enum, value_delimiter = ',')]
+    evidence: Vec<detect::evidence::Evidence>,
     /// Inducing points of the GP head [1..=1000].
     #[arg(long, default_value_t = 50, value_parser = |s: &str| range::int_in(s, 1, 1000))]
     inducing: usize,
@@ -74,14 +73,10 @@ pub struct Args {
     fine_tune_lr: f64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
-    device: DeviceArg,
-    /// Refuse DICOM files larger than this many MiB [1..=65536].
-    #[arg(long, default_value_t = 1024, value_parser = |s: &str| range::int_in(s, 1, 65536))]
-    max_file_mib: usize,
-    /// Refuse slices whose decoded pixels exceed this many MiB [1..=4096].
-    #[arg(long, default_value_t = 64, value_parser = |s: &str| range::int_in(s, 1, 4096))]
-    max_slice_mib: usize,
+    #[arg(long, value_enum, default_value_t = Backend::Cpu)]
+    device: Backend,
+    #[command(flatten)]
+    limits: super::preprocess::LimitArgs,
 }
 
 pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode> {
@@ -104,17 +99,9 @@ pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode
         lr: a.fine_tune_lr,
         ..Default::default()
     });
-    job.backend = a.device.into();
-    job.limits = preprocess::read::Limits {
-        max_file_bytes: (a.max_file_mib as u64) << 20,
-        max_slice_bytes: (a.max_slice_mib as u64) << 20,
-    };
-    for e in &a.evidence {
-        job.evidence
-            .push(detect::evidence::Evidence::parse(e).with_context(|| {
-                format!("--evidence {e}: not one of features, dense, logit, logit-attention, logit-position, logit-attention-position, logit-scan, logit-scan-position")
-            })?);
-    }
+    job.backend = a.device;
+    job.limits = a.limits.limits();
+    job.evidence = a.evidence.clone();
     let r = detect::adapt::adapt(&job, progress)
         .with_context(|| format!("adapting {}", a.model.display()))?;
     for s in &r.skipped {

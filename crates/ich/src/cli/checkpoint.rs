@@ -26,15 +26,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let checked = c.verify().context("checking the checkpoint's data")?;
     println!("{}", c.listing(a.all, checked));
     if let Some(dir) = &a.export_npy {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let mut n = 0;
-        for npy in c.model_npy() {
-            let (name, bytes) = npy?;
-            let file = dir.join(name);
-            preprocess::dataset::write_atomic(&file, &bytes)
-                .with_context(|| format!("writing {}", file.display()))?;
-            n += 1;
-        }
+        let n = detect::import::export_npy(&c, dir)?;
         println!("{n} variables written to {} as .npy", dir.display());
     }
     Ok(ExitCode::SUCCESS)

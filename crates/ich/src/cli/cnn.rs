@@ -3,13 +3,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use attcnn::training::{EpochLog, Event};
 use attcnn::{AttCnnConfig, TrainConfig};
 use detect::extract::{extract as run_extract, ExtractJob};
 use detect::train::{train_cnn, TrainJob, TrainPlan};
-use milbase::Progress;
 
-use super::{range, DeviceArg};
+use detect::Backend;
+use milbase::range;
 
 /// Train the attention CNN on scan labels of a preprocessed dataset; keep the best weights, a
 /// checkpoint per epoch and the training log in the model bundle.
@@ -55,40 +54,10 @@ pub struct TrainArgs {
     resume: bool,
     /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
-    device: DeviceArg,
+    device: Backend,
 }
 
-/// One line per epoch (also by `ich demo`), on one channel: a human line on stdout when stderr is
-/// a terminal (someone is watching), else one `tracing` event in the log (plain or `--log-json`);
-/// never both, so a log written to a file has each epoch once.
-pub fn print_epoch(l: &EpochLog) {
-    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        println!("{}", detect::summary::epoch(l));
-    } else {
-        tracing::info!(
-            epoch = l.epoch,
-            train_loss = l.train_loss,
-            valid_loss = l.valid_loss,
-            valid_auc = l.valid_auc,
-            seconds = l.seconds,
-            "epoch"
-        );
-    }
-}
-
-/// Draws the per-epoch bars and prints each finished epoch.
-pub fn on_event<'a>(bars: &'a crate::progress::Bars) -> impl Fn(Event<'_>) + 'a {
-    move |e| match e {
-        Event::Epoch { epoch, bags } => bars.stage(&format!("epoch {epoch}"), bags as u64),
-        Event::Bag => bars.inc(1),
-        Event::EpochDone(l) => {
-            bars.done();
-            print_epoch(l);
-        }
-    }
-}
-
-pub fn train(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+pub fn train(a: TrainArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
     let job = TrainJob {
         dataset: a.dataset,
         out: a.out.clone(),
@@ -108,10 +77,10 @@ pub fn train(a: TrainArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitC
         },
         valid_fraction: a.valid_fraction,
         resume: a.resume,
-        backend: a.device.into(),
+        backend: a.device,
     };
     let plan = |p: &TrainPlan| println!("{}", detect::summary::train_plan(p));
-    let t = train_cnn(&job, &plan, &on_event(bars))?;
+    let t = train_cnn(&job, &plan, &bars.training())?;
     println!("{}", detect::summary::trained(&t, &a.out));
     Ok(ExitCode::SUCCESS)
 }
@@ -132,15 +101,15 @@ pub struct ExtractArgs {
     out: PathBuf,
     /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
-    device: DeviceArg,
+    device: Backend,
 }
 
-pub fn extract(a: ExtractArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+pub fn extract(a: ExtractArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
     let job = ExtractJob {
         model: a.model,
         dataset: a.dataset,
         out: a.out,
-        backend: a.device.into(),
+        backend: a.device,
     };
     let x = run_extract(&job, bars)?;
     println!(

@@ -9,7 +9,7 @@ use detect::demo::{DemoEvent, DemoOptions};
 use detect::summary;
 use preprocess::synth::Subtype;
 
-use super::{range, synth::parse_subtype};
+use milbase::range;
 
 /// Run the whole pipeline on synthetic data: synthesize a training cohort and a held-out cohort
 /// (DICOM), preprocess, train the attention CNN, extract features, fit the VGPMIL head into a model
@@ -30,7 +30,12 @@ pub struct Args {
     #[arg(long, default_value_t = 8, value_parser = |s: &str| range::int_in(s, 1, 2000))]
     pub slices: usize,
     /// Hemorrhage subtypes of the synthetic cohorts (see `ich synth --help`).
-    #[arg(long, value_delimiter = ',', value_parser = parse_subtype, default_value = "intraparenchymal,intraventricular")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_enum,
+        default_value = "intraparenchymal,intraventricular"
+    )]
     pub subtypes: Vec<Subtype>,
     /// Fraction of subtle bleeds [0, 1].
     #[arg(long, default_value_t = 0.0, value_parser = range::probability)]
@@ -57,7 +62,7 @@ pub struct Args {
     pub seed: u64,
 }
 
-pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
     let t0 = Instant::now();
     let opts = DemoOptions {
         out: a.out,
@@ -76,27 +81,12 @@ pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
     let tell = |e: DemoEvent<'_>| match e {
         DemoEvent::Step(line) => println!("\n$ {line}"),
         DemoEvent::Said(line) => println!("{line}"),
-        DemoEvent::Epoch(l) => super::cnn::print_epoch(l),
+        DemoEvent::Epoch(l) => detect::progress::epoch_line(l),
         DemoEvent::Trained(t, bundle) => println!("{}", summary::trained(t, bundle)),
         DemoEvent::Fitted(f) => println!("{}", summary::fitted(f)),
     };
     let out = detect::demo::run(&opts, bars, &tell)?;
-    println!(
-        "{}",
-        summary::prediction(&out, &opts.out.join("report"), true)
-    );
-    println!(
-        "\ndemo done in {:.0} s: open {}",
-        t0.elapsed().as_secs_f64(),
-        out.index.display()
-    );
-    if let Some(m) = out.report.metrics {
-        let f = |v: Option<f64>| v.map_or_else(|| "–".into(), |x| format!("{x:.3}"));
-        println!(
-            "held-out scans: AUC {} (GP), {} (CNN alone)",
-            f(m.scan.auc),
-            f(m.cnn_scan.auc)
-        );
-    }
+    let secs = t0.elapsed().as_secs_f64();
+    println!("{}", summary::demo_done(&out, &opts.out, secs));
     Ok(ExitCode::SUCCESS)
 }

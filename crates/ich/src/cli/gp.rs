@@ -6,36 +6,15 @@ use std::process::ExitCode;
 use anyhow::Context;
 use detect::fit::{fit_gp, FitData, FitJob};
 use detect::summary;
+use gphead::calibrate::MapFamily;
 use gphead::protocol::EvalOptions;
 use gphead::{BagRule, EmaxRule, FitParams, Gibbs, Grid, Model};
 
-use super::range;
+use milbase::range;
 
 fn parse_model(s: &str) -> Result<Model, String> {
     Model::from_name(s.trim())
         .ok_or_else(|| format!("unknown model '{s}' ({})", Model::NAMES.join(", ")))
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-pub enum EmaxArg {
-    /// Paper: 1 − Π(1 − π) over the other instances.
-    Product,
-    /// Upstream code: leave-one-out max of π.
-    LooMax,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-pub enum BagRuleArg {
-    /// The largest instance probability: the bag is its most suspicious instance (the upstream
-    /// codes; the default).
-    Max,
-    /// The expected per-draw maximum over instances (grows with the number of instances when
-    /// the latent spread is large).
-    MaxPerDraw,
-    /// 1 − Π(1 − p) (paper).
-    NoisyOr,
-    /// 1 − P(all m* < 0) with the bag's full latent covariance (probit models).
-    FullCovariance,
 }
 
 /// Options of every GP fit (fit-gp and eval-gp).
@@ -52,10 +31,10 @@ pub struct GpArgs {
     /// How E[max] over the other instances of a bag is computed (loo-max: results no longer
     /// hinge on H, docs/BENCHMARKS.md).
     #[arg(long, value_enum, default_value = "loo-max")]
-    emax: EmaxArg,
+    emax: EmaxRule,
     /// How instance probabilities make a bag probability (default: max).
     #[arg(long, value_enum)]
-    bag_rule: Option<BagRuleArg>,
+    bag_rule: Option<BagRule>,
     /// Maximum number of epochs [1..=100000].
     #[arg(long, default_value_t = 200, value_parser = |s: &str| range::int_in(s, 1, 100_000))]
     max_epochs: usize,
@@ -109,16 +88,8 @@ impl GpArgs {
                 .with_margin(self.c, self.v),
             inducing,
             h: self.h,
-            emax: match self.emax {
-                EmaxArg::Product => EmaxRule::Product,
-                EmaxArg::LooMax => EmaxRule::LooMax,
-            },
-            bag_rule: self.bag_rule.map(|r| match r {
-                BagRuleArg::Max => BagRule::Max,
-                BagRuleArg::MaxPerDraw => BagRule::MaxPerDraw,
-                BagRuleArg::NoisyOr => BagRule::NoisyOr,
-                BagRuleArg::FullCovariance => BagRule::FullCovariance,
-            }),
+            emax: self.emax,
+            bag_rule: self.bag_rule,
             kernel_steps: self
                 .kernel_steps
                 .or(self.model.theta(1.0).map(|_| 5))
@@ -171,11 +142,9 @@ pub struct FitArgs {
     /// bags' draws only [0, 2..=20].
     #[arg(long, default_value_t = 5, value_parser = parse_calibration_folds)]
     calibration_folds: usize,
-    /// The calibration map: platt (two parameters, σ(a·logit p + b)) or beta (three, each end
-    /// bent on its own: σ(a·ln p − c·ln(1 − p) + b)); both monotone, pulled toward the identity
-    /// as far as cross-validation says.
-    #[arg(long, value_enum, default_value_t = MapArg::Platt)]
-    calibration_map: MapArg,
+    /// The calibration map (pulled toward the identity as far as cross-validation says).
+    #[arg(long, value_enum, default_value_t = MapFamily::Platt)]
+    calibration_map: MapFamily,
     /// Monte Carlo samples for the validation report [1..=1000000].
     #[arg(long, default_value_t = 500, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
     samples: usize,
@@ -195,14 +164,14 @@ pub struct FitArgs {
     project: Option<usize>,
 }
 
-pub fn fit(a: FitArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+pub fn fit(a: FitArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
     let job = FitJob {
         features: a.features.clone(),
         params: a.gp.params(a.inducing, a.alpha, a.beta),
         valid_fraction: a.valid_fraction,
         calibrate: a.calibrate,
         calibration_folds: a.calibration_folds,
-        calibration_map: a.calibration_map.into(),
+        calibration_map: a.calibration_map,
         samples: a.samples,
         out: a.out.clone(),
         bundle: a.bundle.clone(),
@@ -211,20 +180,10 @@ pub fn fit(a: FitArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode>
     let plan = |d: &FitData| println!("{}", summary::fit_plan(&a.features, d));
     let f = fit_gp(&job, &plan, bars).context("fitting the GP head")?;
     println!("{}", summary::fitted(&f));
-    if let Some(out) = &a.out {
-        println!(
-            "model: {}\ntrace: {}.trace.csv",
-            out.display(),
-            out.display()
-        );
-    }
-    if let Some(b) = &a.bundle {
-        println!(
-            "bundle: {} now holds the GP head ({})",
-            b.display(),
-            detect::bundle::GP_MODEL
-        );
-    }
+    println!(
+        "{}",
+        summary::fit_outputs(a.out.as_deref(), a.bundle.as_deref())
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -259,16 +218,12 @@ pub struct EvalArgs {
     #[arg(long, value_delimiter = ',', default_value = "1,2.5,4", value_parser = range::positive)]
     beta: Vec<f64>,
     /// Grid of starting kernel squared length scales (each > 0), chosen per split on the
-    /// validation bags like the other axes (the kernel steps move l from there); without it the
-    /// fit's own (D, or --lengthscale). Each value multiplies the run time: on MUSK1 with
-    /// `--kernel-steps 0`, 20,40,83,166 lifts VGPMIL's bag AUC from 0.788 to 0.863, on the RSNA
-    /// halves 8,16,32 from 0.968 to 0.970 with less calibrated scans (docs/BENCHMARKS.md).
+    /// validation bags; without it the fit's own (D, or --lengthscale). Each value multiplies
+    /// the run time (its effect: docs/GPHEAD.md).
     #[arg(long, value_delimiter = ',', value_parser = range::positive, conflicts_with = "lengthscale")]
     lengthscale_grid: Vec<f64>,
-    /// Grid of starting kernel variances (each > 0), chosen per split on the validation bags
-    /// the same way; without it the fit's own (0.5, or --variance). With `--kernel-steps 0`,
-    /// 0.5,1,2,4,8 lifts VGPMIL on MUSK1 from 0.788 to 0.850 and on MUSK2 from 0.739 to 0.792,
-    /// and makes the RSNA slices less calibrated (docs/BENCHMARKS.md).
+    /// Grid of starting kernel variances (each > 0), chosen the same way; without it the fit's
+    /// own (0.5, or --variance).
     #[arg(long, value_delimiter = ',', value_parser = range::positive, conflicts_with = "variance")]
     variance_grid: Vec<f64>,
     /// Fraction of each training split used for validation [0, 1).
@@ -282,11 +237,9 @@ pub struct EvalArgs {
     /// the validation bags' draws only [0, 2..=20].
     #[arg(long, default_value_t = 5, value_parser = parse_calibration_folds)]
     calibration_folds: usize,
-    /// The calibration map: platt (two parameters, σ(a·logit p + b)) or beta (three, each end
-    /// bent on its own: σ(a·ln p − c·ln(1 − p) + b)); both monotone, pulled toward the identity
-    /// as far as cross-validation says.
-    #[arg(long, value_enum, default_value_t = MapArg::Platt)]
-    calibration_map: MapArg,
+    /// The calibration map (pulled toward the identity as far as cross-validation says).
+    #[arg(long, value_enum, default_value_t = MapFamily::Platt)]
+    calibration_map: MapFamily,
     /// With --test: also measure a recalibration on the external set's own labels, as a hospital
     /// would recalibrate on its own labelled scans (`ich recalibrate`): the external bags are split
     /// into k stratified folds and each bag's probability comes from a map fitted on the other
@@ -295,8 +248,8 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = 0, value_parser = parse_calibration_folds, requires = "test")]
     site_calibration: usize,
     /// The map of --site-calibration: beta (three parameters: each end bent on its own) or platt.
-    #[arg(long, value_enum, default_value_t = MapArg::Beta)]
-    site_map: MapArg,
+    #[arg(long, value_enum, default_value_t = MapFamily::Beta)]
+    site_map: MapFamily,
     /// With --site-calibration: fit each fold's map on only about N of the other folds' scans
     /// (stratified, seeded), to see how many labelled scans a site needs [4..=1000000].
     #[arg(long, value_parser = |s: &str| range::int_in(s, 4, 1_000_000), requires = "site_calibration")]
@@ -321,22 +274,6 @@ pub struct EvalArgs {
     slice_predictions: Option<PathBuf>,
 }
 
-/// The map family of `--site-map`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-pub enum MapArg {
-    Beta,
-    Platt,
-}
-
-impl From<MapArg> for gphead::calibrate::MapFamily {
-    fn from(m: MapArg) -> Self {
-        match m {
-            MapArg::Beta => Self::Beta,
-            MapArg::Platt => Self::Platt,
-        }
-    }
-}
-
 /// `--splits`: k folds, or a file of given splits.
 #[derive(Debug, Clone)]
 pub enum Splits {
@@ -359,7 +296,7 @@ fn parse_calibration_folds(s: &str) -> Result<usize, String> {
     }
 }
 
-pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+pub fn eval(a: EvalArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
     if a.site_scans.is_some() && a.site_calibration < 2 {
         anyhow::bail!("--site-scans needs --site-calibration K (K ≥ 2)");
     }
@@ -381,10 +318,10 @@ pub fn eval(a: EvalArgs, bars: &crate::progress::Bars) -> anyhow::Result<ExitCod
         samples: a.samples,
         seed: a.gp.seed,
         calibration_folds: a.calibration_folds,
-        calibration_map: a.calibration_map.into(),
+        calibration_map: a.calibration_map,
         keep_predictions: a.predictions.is_some() || a.slice_predictions.is_some(),
         site_calibration_folds: a.site_calibration,
-        site_map: a.site_map.into(),
+        site_map: a.site_map,
         site_scans: a.site_scans,
     };
     let job = detect::evaluate::EvalJob {
@@ -431,8 +368,8 @@ pub struct RecalibrateArgs {
     #[arg(long)]
     features: PathBuf,
     /// The map: beta (three parameters, each end bent on its own) or platt (two).
-    #[arg(long, value_enum, default_value_t = MapArg::Beta)]
-    map: MapArg,
+    #[arg(long, value_enum, default_value_t = MapFamily::Beta)]
+    map: MapFamily,
     /// Folds of the cross-fitted estimate [2..=20].
     #[arg(long, default_value_t = 5, value_parser = |s: &str| range::int_in(s, 2, 20))]
     folds: usize,
@@ -451,7 +388,7 @@ pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
     let job = detect::recalibrate::RecalibrateJob {
         bundle: a.bundle.clone(),
         features: a.features.clone(),
-        family: a.map.into(),
+        family: a.map,
         folds: a.folds,
         samples: a.samples,
         seed: a.seed,

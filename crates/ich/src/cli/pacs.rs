@@ -8,9 +8,9 @@ use detect::dicomout::{DicomOptions, Pull};
 use detect::predict::{send_folders, PacsJob};
 use pacs::uid::UidRoot;
 use pacs::web::Service;
-use pacs::{Destination, SendOptions, SendReport};
+use pacs::{Destination, SendOptions};
 
-use super::range;
+use milbase::range;
 
 /// A destination: `AE_TITLE@host:port` (C-STORE) or `http://host:port/dicom-web` (STOW-RS).
 fn destination(s: &str) -> Result<Destination, String> {
@@ -131,36 +131,6 @@ impl PredictPacsArgs {
     }
 }
 
-/// Prints what each send did; false when something could not be sent.
-pub fn print_sent(sent: &[SendReport], retry_hint: &str) -> bool {
-    let mut ok = true;
-    for r in sent {
-        if r.failed.is_empty() {
-            println!(
-                "sent {} object(s) to {} ({} attempt(s))",
-                r.sent, r.destination, r.attempts
-            );
-        } else {
-            ok = false;
-            eprintln!(
-                "error: {} of {} object(s) not stored by {} after {} attempt(s):",
-                r.failed.len(),
-                r.failed.len() + r.sent,
-                r.destination,
-                r.attempts
-            );
-            for f in r.failed.iter().take(10) {
-                eprintln!("  {f}");
-            }
-            if r.failed.len() > 10 {
-                eprintln!("  … and {} more", r.failed.len() - 10);
-            }
-            eprintln!("the files are kept; send them again with: {retry_hint}");
-        }
-    }
-    ok
-}
-
 /// Send DICOM files (e.g. `ich predict`'s OUT/dicom) to a PACS by C-STORE or STOW-RS, with
 /// bounded retries.
 #[derive(clap::Args, Debug)]
@@ -175,7 +145,7 @@ pub struct SendCmd {
     send_args: SendArgs,
 }
 
-pub fn send(a: SendCmd, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+pub fn send(a: SendCmd, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
     let sent = send_folders(&a.paths, &a.to, &a.send_args.options(), bars)?;
     let hint = format!(
         "ich send {} --to …",
@@ -185,9 +155,7 @@ pub fn send(a: SendCmd, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode
             .collect::<Vec<_>>()
             .join(" ")
     );
-    Ok(if print_sent(&sent, &hint) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    let v = detect::summary::sent(&sent, &hint);
+    v.print();
+    Ok(ExitCode::from(v.code))
 }

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use detect::predict::{run as predict, PredictJob, PredictOptions};
 
-use super::{range, DeviceArg};
+use detect::Backend;
+use milbase::range;
 
 /// Predict hemorrhage per slice and per scan, with standard deviations, from DICOM folders or
 /// preprocessed datasets; write slices.csv, scans.csv, report.json and HTML pages.
@@ -47,7 +48,7 @@ pub struct Args {
     no_html: bool,
     /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
-    device: DeviceArg,
+    device: Backend,
     /// Exit 0 when some scans could not be processed (they are listed; the others are
     /// reported). Without it any failed scan makes the exit code 1; no scan processed is always 1.
     #[arg(long)]
@@ -58,13 +59,13 @@ pub struct Args {
     pacs: super::pacs::PredictPacsArgs,
 }
 
-pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
     let pacs = a.pacs.job()?;
     let job = PredictJob {
-        model: a.model,
-        inputs: a.inputs,
-        out: a.out,
-        labels: a.labels,
+        model: a.model.clone(),
+        inputs: a.inputs.clone(),
+        out: a.out.clone(),
+        labels: a.labels.clone(),
         html: !a.no_html,
         options: PredictOptions {
             positive_threshold: a.positive_threshold,
@@ -72,57 +73,13 @@ pub fn run(a: Args, bars: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
             samples: a.samples,
             seed: a.seed,
             keep_phi: a.keep_phi,
-            backend: a.device.into(),
+            backend: a.device,
             limits: a.limits.limits(),
         },
         pacs,
     };
     let o = predict(&job, bars)?;
-    println!("{}", detect::summary::prediction(&o, &job.out, job.html));
-    if !o.dicom_files.is_empty() {
-        println!(
-            "DICOM results: {} object(s) (Structured Reports and Secondary Captures) in {}",
-            o.dicom_files.len(),
-            job.out.join(detect::dicomout::DICOM_DIR).display()
-        );
-    }
-    let hint = format!(
-        "ich send {} --to …",
-        job.out.join(detect::dicomout::DICOM_DIR).display()
-    );
-    if !job.pacs.send.is_empty() && o.dicom_files.is_empty() {
-        eprintln!(
-            "warning: nothing was sent: no scan got DICOM results (only scans read from DICOM files with valid UIDs do; see the warnings in report.json)"
-        );
-    }
-    let sent_ok = super::pacs::print_sent(&o.sent, &hint);
-    let mut ok = sent_ok;
-    if !o.dicom_failed.is_empty() {
-        for f in &o.dicom_failed {
-            eprintln!("error: {f}");
-        }
-        ok &= a.keep_going;
-    }
-    if !o.failed.is_empty() {
-        eprintln!("{} scan(s) could not be processed:", o.failed.len());
-        for f in &o.failed {
-            eprintln!("  {f}");
-        }
-        if o.report.scans.is_empty() {
-            eprintln!("error: no scan could be processed");
-            ok = false;
-        } else if !a.keep_going {
-            eprintln!(
-                "error: {} of {} scans failed (the reports hold the others; --keep-going exits 0)",
-                o.failed.len(),
-                o.failed.len() + o.report.scans.len()
-            );
-            ok = false;
-        }
-    }
-    Ok(if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    let v = detect::summary::predict_verdict(&o, &job, a.keep_going);
+    v.print();
+    Ok(ExitCode::from(v.code))
 }

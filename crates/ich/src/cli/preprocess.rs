@@ -7,7 +7,7 @@ use anyhow::Context;
 use preprocess::labels::Labels;
 use preprocess::{PreprocessConfig, PreprocessOptions, Window, Windows};
 
-use super::range;
+use milbase::range;
 
 /// Read DICOM folders (recursively, any file names), group files into scans, order slices, convert
 /// to Hounsfield units, apply the brain, blood and soft-tissue windows, resample and write a
@@ -90,7 +90,7 @@ impl LimitArgs {
     }
 }
 
-pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+pub fn run(a: Args, progress: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
     let mut labels = Labels::default();
     for f in &a.labels {
         labels.load(f).context("reading labels")?;
@@ -122,19 +122,7 @@ pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode
     let t = std::time::Instant::now();
     let s = preprocess::preprocess(&a.inputs, &a.out, &opts, progress)?;
     let secs = t.elapsed().as_secs_f64();
-    println!("{}", detect::summary::preprocessed(&s, secs));
-    if s.scans_written + s.scans_resumed == 0 {
-        eprintln!("error: no CT scan could be preprocessed");
-        return Ok(ExitCode::from(2));
-    }
-    if !s.scans_failed.is_empty() && !a.keep_going {
-        eprintln!(
-            "error: {} of {} scans failed (listed above; the dataset holds the others; \
-             --keep-going exits 0)",
-            s.scans_failed.len(),
-            s.scans_failed.len() + s.scans_written + s.scans_resumed
-        );
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
+    let v = detect::summary::preprocess_verdict(&s, secs, a.keep_going);
+    v.print();
+    Ok(ExitCode::from(v.code))
 }

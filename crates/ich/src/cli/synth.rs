@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use preprocess::synth::{synth, Subtype, SynthOptions};
 
-use super::range;
+use milbase::range;
 
 /// Write synthetic head CT scans (real DICOM files) with labelled hemorrhages of the five RSNA
 /// subtypes, plus labels.csv and slice_labels.csv. Deterministic for a given seed.
@@ -34,22 +34,15 @@ pub struct Args {
     /// instead of the procedural head.
     #[arg(long)]
     base: Option<PathBuf>,
-    /// Subtypes to draw from, comma-separated (epidural, intraparenchymal, intraventricular,
-    /// subarachnoid, subdural); all five by default.
-    #[arg(long, value_delimiter = ',', value_parser = parse_subtype)]
+    /// Subtypes to draw from, comma-separated; all five by default.
+    #[arg(long, value_enum, value_delimiter = ',')]
     subtypes: Vec<Subtype>,
     /// Fraction of bleeds drawn subtle (thin, small or close to brain density) [0, 1].
     #[arg(long, default_value_t = 0.25, value_parser = range::probability)]
     subtle_fraction: f64,
 }
 
-pub fn parse_subtype(s: &str) -> Result<Subtype, String> {
-    Subtype::from_name(s.trim()).ok_or_else(|| {
-        format!("unknown subtype {s:?} (epidural, intraparenchymal, intraventricular, subarachnoid, subdural)")
-    })
-}
-
-pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode> {
+pub fn run(a: Args, progress: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
     let opts = SynthOptions {
         scans: a.scans,
         slices: a.slices,
@@ -65,15 +58,7 @@ pub fn run(a: Args, progress: &crate::progress::Bars) -> anyhow::Result<ExitCode
         subtle_fraction: a.subtle_fraction,
     };
     let scans = synth(&a.out, &opts, progress).context("synth failed")?;
-    let pos = scans.iter().filter(|s| s.label == 1).count();
-    let pos_slices: usize = scans.iter().map(|s| s.positive_slices).sum();
-    println!(
-        "wrote {} scans ({pos} positive, {pos_slices} positive slices of {}) to {}",
-        scans.len(),
-        scans.len() * opts.slices,
-        a.out.display()
-    );
-    println!("labels: {}", a.out.join("labels.csv").display());
-    println!("slice labels: {}", a.out.join("slice_labels.csv").display());
+    let s = detect::summary::synthesized(&scans, opts.slices, &a.out);
+    println!("{s}");
     Ok(ExitCode::SUCCESS)
 }

@@ -18,6 +18,7 @@ use super::head::Volume;
 /// RSNA hemorrhage subtypes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Subtype {
     Epidural,
     Intraparenchymal,

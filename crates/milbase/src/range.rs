@@ -1,4 +1,5 @@
-//! Value parsers for clap: each refuses a number outside its range with the range in the message.
+//! Range-checked numbers from text (command-line flags, settings): each parser refuses a number
+//! outside its range with the range in the message.
 
 fn float(s: &str) -> Result<f64, String> {
     s.trim()
