@@ -33,6 +33,7 @@ pub mod recalibrate;
 pub mod report;
 pub mod runmark;
 pub mod sanity;
+pub mod serve;
 pub mod summary;
 pub mod train;
 

@@ -568,6 +568,16 @@ enum Source<'a> {
 /// `skipped` and the rest go on); reports sorted by scan probability, highest first.
 pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
     let predictor = Predictor::open(&job.model, job.options.clone())?;
+    run_with(&predictor, job, progress)
+}
+
+/// [`run`] with a bundle already opened (`job.model` must be the folder it was opened from, and
+/// `job.options` are those it was opened with): what a node predicting study after study does.
+pub fn run_with(
+    predictor: &Predictor,
+    job: &PredictJob,
+    progress: &dyn Progress,
+) -> Result<Outcome> {
     // the folder's lock and run mark before anything is written into it
     let run_mark = crate::runmark::Run::start(&job.out, "predict")?;
     let mut produced: Vec<PathBuf> = Vec::new();

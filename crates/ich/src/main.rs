@@ -63,6 +63,7 @@ enum Command {
     Checkpoint(cli::checkpoint::Args),
     Import(cli::checkpoint::ImportArgs),
     Send(cli::pacs::SendCmd),
+    Serve(cli::serve::Args),
 }
 
 fn run() -> anyhow::Result<ExitCode> {
@@ -109,6 +110,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Import(a) => cli::checkpoint::import(a),
         Command::Demo(a) => cli::demo::run(a, &bars),
         Command::Send(a) => cli::pacs::send(a, &bars),
+        Command::Serve(a) => cli::serve::run(a),
     }
 }
 

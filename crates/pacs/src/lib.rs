@@ -8,7 +8,8 @@
 //! - [`uid`]: new UIDs under a documented root (`2.25`, or the hospital's own);
 //! - [`store`]: C-STORE to a PACS (dicom-ul), [`web`]: STOW-RS and WADO-RS (DICOMweb) over
 //!   [`http`], a small client bounded in bytes, time and redirects;
-//! - [`send`]: sending a folder of written objects with bounded retries.
+//! - [`send`]: sending a folder of written objects with bounded retries;
+//! - [`scp`]: a Storage SCP (C-ECHO, C-STORE) that hands each received instance to a sink.
 //!
 //! It knows no model and no image pipeline: callers give it numbers, UIDs and pixels.
 
@@ -17,6 +18,7 @@ pub mod error;
 mod font;
 pub mod http;
 pub mod sc;
+pub mod scp;
 pub mod send;
 pub mod sr;
 pub mod store;

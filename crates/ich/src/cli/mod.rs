@@ -8,4 +8,5 @@ pub mod gp;
 pub mod pacs;
 pub mod predict;
 pub mod preprocess;
+pub mod serve;
 pub mod synth;

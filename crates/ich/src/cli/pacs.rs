@@ -17,7 +17,7 @@ fn destination(s: &str) -> Result<Destination, String> {
     Destination::parse(s).map_err(|e| e.to_string())
 }
 
-fn ae_title(s: &str) -> Result<String, String> {
+pub fn ae_title(s: &str) -> Result<String, String> {
     pacs::store::check_ae_title(s)
         .map(|()| s.to_string())
         .map_err(|e| e.to_string())
@@ -60,7 +60,7 @@ pub struct SendArgs {
 }
 
 impl SendArgs {
-    fn options(&self) -> SendOptions {
+    pub fn options(&self) -> SendOptions {
         SendOptions {
             calling_ae: self.calling_ae.clone(),
             retries: self.send_retries as u32,
@@ -70,13 +70,9 @@ impl SendArgs {
     }
 }
 
-/// The PACS flags of `ich predict`.
+/// The DICOM results and where they go (`ich predict` and `ich serve`).
 #[derive(clap::Args, Debug)]
-pub struct PredictPacsArgs {
-    /// Write no DICOM results (by default every scan predicted from DICOM gets a Structured
-    /// Report and Secondary Captures of its flagged slices in OUT/dicom/<scan id>/).
-    #[arg(long)]
-    no_dicom: bool,
+pub struct ResultArgs {
     /// Root of the new UIDs: `2.25` (UUID-derived, the default) or your organisation's root
     /// (at most 43 characters).
     #[arg(long, default_value = "2.25", value_parser = uid_root)]
@@ -89,9 +85,29 @@ pub struct PredictPacsArgs {
     /// (STOW-RS; credentials as for `--dicomweb`). Repeatable. What cannot be sent stays in
     /// OUT/dicom (`ich send` sends it later).
     #[arg(long = "send", value_parser = destination)]
-    send: Vec<Destination>,
+    pub send: Vec<Destination>,
     #[command(flatten)]
-    send_args: SendArgs,
+    pub send_args: SendArgs,
+}
+
+impl ResultArgs {
+    pub fn dicom_options(&self) -> DicomOptions {
+        DicomOptions {
+            uid_root: self.uid_root.clone(),
+            max_captures: self.max_captures,
+        }
+    }
+}
+
+/// The PACS flags of `ich predict`.
+#[derive(clap::Args, Debug)]
+pub struct PredictPacsArgs {
+    /// Write no DICOM results (by default every scan predicted from DICOM gets a Structured
+    /// Report and Secondary Captures of its flagged slices in OUT/dicom/<scan id>/).
+    #[arg(long)]
+    no_dicom: bool,
+    #[command(flatten)]
+    results: ResultArgs,
     /// Predict this study (StudyInstanceUID), retrieved by WADO-RS from `--dicomweb`.
     #[arg(long, requires = "dicomweb", value_parser = study_uid)]
     pub study: Option<String>,
@@ -107,16 +123,14 @@ pub struct PredictPacsArgs {
 
 impl PredictPacsArgs {
     pub fn job(&self) -> anyhow::Result<PacsJob> {
-        if self.no_dicom && !self.send.is_empty() {
+        let r = &self.results;
+        if self.no_dicom && !r.send.is_empty() {
             anyhow::bail!("--send needs the DICOM results that --no-dicom turns off");
         }
-        let opts = self.send_args.options();
+        let opts = r.send_args.options();
         Ok(PacsJob {
-            dicom: (!self.no_dicom).then(|| DicomOptions {
-                uid_root: self.uid_root.clone(),
-                max_captures: self.max_captures,
-            }),
-            send: self.send.clone(),
+            dicom: (!self.no_dicom).then(|| r.dicom_options()),
+            send: r.send.clone(),
             pull: match (&self.study, &self.dicomweb) {
                 (Some(study), Some(svc)) => Some(Pull {
                     service: svc.clone(),

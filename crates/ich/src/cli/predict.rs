@@ -23,6 +23,26 @@ pub struct Args {
     /// Output folder.
     #[arg(long)]
     out: PathBuf,
+    /// Labels (labels.csv / slice_labels.csv of `ich synth`, or the RSNA csv) to report metrics;
+    /// datasets bring their own labels. Repeatable.
+    #[arg(long)]
+    labels: Vec<PathBuf>,
+    /// No HTML pages (CSV and JSON only).
+    #[arg(long)]
+    no_html: bool,
+    /// Exit 0 when some scans could not be processed (they are listed; the others are
+    /// reported). Without it any failed scan makes the exit code 1; no scan processed is always 1.
+    #[arg(long)]
+    keep_going: bool,
+    #[command(flatten)]
+    flags: PredictFlags,
+    #[command(flatten)]
+    pacs: super::pacs::PredictPacsArgs,
+}
+
+/// How scans are predicted (`ich predict` and `ich serve`).
+#[derive(clap::Args, Debug)]
+pub struct PredictFlags {
     /// A slice or scan is flagged positive when its probability is at least this [0, 1].
     #[arg(long, default_value_t = 0.5, value_parser = range::probability)]
     positive_threshold: f64,
@@ -30,10 +50,6 @@ pub struct Args {
     /// least this (≥ 0).
     #[arg(long, default_value_t = 0.1, value_parser = range::non_negative)]
     uncertain_sd: f64,
-    /// Labels (labels.csv / slice_labels.csv of `ich synth`, or the RSNA csv) to report metrics;
-    /// datasets bring their own labels. Repeatable.
-    #[arg(long)]
-    labels: Vec<PathBuf>,
     /// Put patient name and ID into the reports (left out by default).
     #[arg(long)]
     keep_phi: bool,
@@ -43,20 +59,25 @@ pub struct Args {
     samples: usize,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// No HTML pages (CSV and JSON only).
-    #[arg(long)]
-    no_html: bool,
     /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
     device: Backend,
-    /// Exit 0 when some scans could not be processed (they are listed; the others are
-    /// reported). Without it any failed scan makes the exit code 1; no scan processed is always 1.
-    #[arg(long)]
-    keep_going: bool,
     #[command(flatten)]
-    limits: super::preprocess::LimitArgs,
-    #[command(flatten)]
-    pacs: super::pacs::PredictPacsArgs,
+    pub limits: super::preprocess::LimitArgs,
+}
+
+impl PredictFlags {
+    pub fn options(&self) -> PredictOptions {
+        PredictOptions {
+            positive_threshold: self.positive_threshold,
+            uncertain_sd: self.uncertain_sd,
+            samples: self.samples,
+            seed: self.seed,
+            keep_phi: self.keep_phi,
+            backend: self.device,
+            limits: self.limits.limits(),
+        }
+    }
 }
 
 pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
@@ -67,15 +88,7 @@ pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
         out: a.out.clone(),
         labels: a.labels.clone(),
         html: !a.no_html,
-        options: PredictOptions {
-            positive_threshold: a.positive_threshold,
-            uncertain_sd: a.uncertain_sd,
-            samples: a.samples,
-            seed: a.seed,
-            keep_phi: a.keep_phi,
-            backend: a.device,
-            limits: a.limits.limits(),
-        },
+        options: a.flags.options(),
         pacs,
     };
     let o = predict(&job, bars)?;

@@ -1,6 +1,8 @@
 //! Running the real `ich` binary from integration tests.
 #![allow(dead_code)]
 
+pub mod orthanc;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::process::{Command, Output};

@@ -1,0 +1,878 @@
+//! `ich serve`: a DICOM node. A Storage SCP ([`pacs::scp`]) receives CT instances into a spool;
+//! when a study has had no new instance for `settle`, it is predicted as `ich predict` would
+//! (series selection as preprocess does it: non-CT and broken series recorded and skipped), its
+//! reports are written into the spool and its Structured Report and Secondary Captures are sent
+//! to every destination.
+//!
+//! **The spool is the queue.** Layout, every file written atomically:
+//! - `receiving/`: instances being received (removed at start: never acknowledged);
+//! - `studies/<StudyInstanceUID>/in/<SeriesInstanceUID>/<SOPInstanceUID>.dcm`: what was
+//!   received and acknowledged (the UIDs checked: digits and dots, at most 64 characters);
+//! - `studies/<StudyInstanceUID>/out/`: the reports and the DICOM results (`ich predict`'s);
+//! - `studies/<StudyInstanceUID>/state.json`: the study's phase and what happened.
+//!
+//! A study moves receiving → predicting → predicted → sent (or skipped, failed). After a
+//! `kill -9` at any moment the restart reads every `state.json`: a study receiving or predicting
+//! is predicted again once it has settled (counting from the restart), a study predicted is sent
+//! (the same files: a destination that stored part of them before the kill keeps one copy of
+//! each object, since SOP Instance UIDs do not change), a study sent is left alone. An instance
+//! is acknowledged only once it is synced into `studies/`.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use pacs::scp::{
+    Received, Refusal, Scp, ScpOptions, StoreSink, CANNOT_UNDERSTAND, OUT_OF_RESOURCES,
+};
+use pacs::{Destination, SendOptions};
+use serde::{Deserialize, Serialize};
+
+use crate::bundle::rfc3339;
+use crate::dicomout::DicomOptions;
+use crate::error::{Error, Result};
+use crate::predict::{run_with, PacsJob, PredictJob, PredictOptions, Predictor};
+
+/// Where the instances being received are.
+pub const RECEIVING: &str = "receiving";
+/// Where the studies are.
+pub const STUDIES: &str = "studies";
+/// A study's state file.
+pub const STATE: &str = "state.json";
+
+/// What `ich serve` does; see the fields for the defaults of the command line.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The model bundle.
+    pub model: PathBuf,
+    /// The spool folder (created).
+    pub spool: PathBuf,
+    /// Where the Storage SCP listens, e.g. `0.0.0.0:11112`.
+    pub listen: String,
+    pub scp: ScpOptions,
+    /// Where results go (each gets every SR and Secondary Capture).
+    pub send: Vec<Destination>,
+    pub send_options: SendOptions,
+    /// A study is predicted once it has had no new instance for this long.
+    pub settle: Duration,
+    /// Studies predicted at once (each worker holds its own copy of the model).
+    pub workers: usize,
+    /// Studies received but not yet predicted, at most; instances of a further study are
+    /// refused (A700H) until the queue shrinks.
+    pub max_queue: usize,
+    /// The spool's received instances at most, in bytes; beyond, instances are refused (A700H).
+    pub max_spool_bytes: u64,
+    /// Studies sent (or skipped) are removed from the spool after this long.
+    pub keep: Duration,
+    /// A send that failed is tried again after this long (each try with `send_options`'
+    /// retries).
+    pub resend_after: Duration,
+    /// The HTTP status endpoint (`127.0.0.1:8080`), if any.
+    pub status: Option<String>,
+    pub predict: PredictOptions,
+    pub dicom: DicomOptions,
+    /// Write the HTML pages into each study's `out/`.
+    pub html: bool,
+}
+
+/// A study's phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    Receiving,
+    Predicting,
+    Predicted,
+    Sent,
+    /// Nothing to predict (no CT series of a head); the reason is in `error`.
+    Skipped,
+    /// The prediction failed; the reason is in `error`.
+    Failed,
+}
+
+/// One scan (series) of a study as predicted.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ScanLine {
+    pub id: String,
+    pub slices: usize,
+    pub probability: f64,
+    pub sd: f64,
+    pub positive: bool,
+    pub uncertain: bool,
+}
+
+/// One destination's send.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SendLine {
+    pub destination: String,
+    pub sent: usize,
+    pub failed: Vec<String>,
+    pub attempts: u32,
+    pub at: String,
+}
+
+/// What `state.json` holds.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StudyState {
+    pub study: String,
+    pub phase: Phase,
+    /// 1, and one more each time new instances arrive after a prediction.
+    pub round: u32,
+    pub instances: usize,
+    pub first_received: String,
+    pub last_received: String,
+    /// Seconds from the last instance to the end of the prediction, and to the end of the send.
+    pub predicted_after_s: Option<f64>,
+    pub sent_after_s: Option<f64>,
+    pub scans: Vec<ScanLine>,
+    /// Series or files not predicted, with the reason (non-CT, broken, …).
+    pub skipped: Vec<String>,
+    /// The DICOM results, relative to the study's folder.
+    pub files: Vec<PathBuf>,
+    pub sends: Vec<SendLine>,
+    pub error: Option<String>,
+    /// When the phase last changed.
+    pub updated: String,
+}
+
+impl StudyState {
+    fn new(study: &str) -> Self {
+        let now = rfc3339(SystemTime::now());
+        Self {
+            study: study.to_string(),
+            phase: Phase::Receiving,
+            round: 1,
+            instances: 0,
+            first_received: now.clone(),
+            last_received: now.clone(),
+            predicted_after_s: None,
+            sent_after_s: None,
+            scans: Vec::new(),
+            skipped: Vec::new(),
+            files: Vec::new(),
+            sends: Vec::new(),
+            error: None,
+            updated: now,
+        }
+    }
+}
+
+/// A study in memory: its state and the clocks the scheduler needs.
+struct Study {
+    state: StudyState,
+    last_rx: Instant,
+    /// In a worker's queue or being worked on.
+    busy: bool,
+    next_send: Instant,
+    done_at: Instant,
+}
+
+/// What the node shares between the SCP, the scheduler, the workers and the status endpoint.
+struct Shared {
+    opts: ServeOptions,
+    studies: Mutex<HashMap<String, Study>>,
+    spool_bytes: AtomicU64,
+    errors: Mutex<VecDeque<String>>,
+    started: SystemTime,
+}
+
+enum Job {
+    Predict(String),
+    Send(String),
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Shared {
+    fn study_dir(&self, uid: &str) -> PathBuf {
+        self.opts.spool.join(STUDIES).join(uid)
+    }
+
+    fn error(&self, msg: String) {
+        tracing::warn!("{msg}");
+        let mut e = lock(&self.errors);
+        e.push_back(format!("{} {msg}", rfc3339(SystemTime::now())));
+        while e.len() > 100 {
+            e.pop_front();
+        }
+    }
+
+    fn save(&self, st: &StudyState) {
+        let path = self.study_dir(&st.study).join(STATE);
+        let bytes = serde_json::to_vec_pretty(st).unwrap_or_default();
+        if let Err(e) = milbase::write_atomic(&path, &bytes) {
+            self.error(format!("{}: state not written: {e}", path.display()));
+        }
+    }
+
+    /// Sets a study's state (memory and disk).
+    fn update(&self, uid: &str, f: impl FnOnce(&mut Study)) {
+        let mut studies = lock(&self.studies);
+        if let Some(s) = studies.get_mut(uid) {
+            f(s);
+            s.state.updated = rfc3339(SystemTime::now());
+            // saved under the lock: a later state is never overwritten by an earlier one
+            let st = s.state.clone();
+            self.save(&st);
+        }
+    }
+}
+
+fn refuse(status: u16, reason: impl Into<String>) -> Refusal {
+    Refusal {
+        status,
+        reason: reason.into(),
+    }
+}
+
+impl StoreSink for Shared {
+    fn receiving_dir(&self) -> PathBuf {
+        self.opts.spool.join(RECEIVING)
+    }
+
+    fn admit(&self, _calling_ae: &str) -> std::result::Result<(), Refusal> {
+        let used = self.spool_bytes.load(Ordering::SeqCst);
+        if used >= self.opts.max_spool_bytes {
+            return Err(refuse(
+                OUT_OF_RESOURCES,
+                format!("spool full ({} MiB)", used >> 20),
+            ));
+        }
+        Ok(())
+    }
+
+    fn store(&self, r: &Received<'_>) -> std::result::Result<(), Refusal> {
+        let limits = self.opts.predict.limits;
+        let h = preprocess::read::read_header_within(r.file, &limits).map_err(|e| {
+            refuse(
+                CANNOT_UNDERSTAND,
+                format!("not a readable image: {}", e.problem),
+            )
+        })?;
+        for (what, uid) in [
+            ("StudyInstanceUID", &h.study_uid),
+            ("SeriesInstanceUID", &h.series_uid),
+            ("SOPInstanceUID", &h.sop_uid),
+        ] {
+            if !pacs::uid::is_valid(uid) {
+                return Err(refuse(
+                    CANNOT_UNDERSTAND,
+                    format!("{what} {uid:?} is not a UID"),
+                ));
+            }
+        }
+        if h.sop_uid != r.sop_instance {
+            return Err(refuse(
+                CANNOT_UNDERSTAND,
+                "SOPInstanceUID differs from the command's",
+            ));
+        }
+        let size = std::fs::metadata(r.file).map(|m| m.len()).unwrap_or(0);
+        let dir = self.study_dir(&h.study_uid);
+        let dest = dir
+            .join("in")
+            .join(&h.series_uid)
+            .join(format!("{}.dcm", h.sop_uid));
+        {
+            let mut studies = lock(&self.studies);
+            let known = studies.contains_key(&h.study_uid);
+            let waiting = studies
+                .values()
+                .filter(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting))
+                .count();
+            let active = studies
+                .get(&h.study_uid)
+                .is_some_and(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting));
+            if !active && waiting >= self.opts.max_queue {
+                return Err(refuse(
+                    OUT_OF_RESOURCES,
+                    format!("queue full ({} studies waiting)", self.opts.max_queue),
+                ));
+            }
+            let existed = dest.is_file();
+            let move_in = || -> std::io::Result<()> {
+                let parent = dest.parent().unwrap_or(&dir);
+                std::fs::create_dir_all(parent)?;
+                std::fs::rename(r.file, &dest)?;
+                std::fs::File::open(parent)?.sync_all()
+            };
+            if let Err(e) = move_in() {
+                return Err(refuse(OUT_OF_RESOURCES, format!("cannot write: {e}")));
+            }
+            let now = rfc3339(SystemTime::now());
+            let study = studies.entry(h.study_uid.clone()).or_insert_with(|| Study {
+                state: StudyState::new(&h.study_uid),
+                last_rx: Instant::now(),
+                busy: false,
+                next_send: Instant::now(),
+                done_at: Instant::now(),
+            });
+            study.last_rx = Instant::now();
+            study.state.last_received = now.clone();
+            let mut changed = !known;
+            if !existed {
+                study.state.instances += 1;
+                self.spool_bytes.fetch_add(size, Ordering::SeqCst);
+                // a new instance after the prediction: the study is predicted (and sent) again
+                if !matches!(study.state.phase, Phase::Receiving | Phase::Predicting) {
+                    study.state.phase = Phase::Receiving;
+                    study.state.round += 1;
+                    study.state.first_received = now;
+                    study.state.error = None;
+                    changed = true;
+                }
+            }
+            if changed {
+                tracing::info!(
+                    study = %h.study_uid,
+                    round = study.state.round,
+                    calling_ae = r.calling_ae,
+                    "receiving"
+                );
+                let st = study.state.clone();
+                self.save(&st);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A running node.
+pub struct Node {
+    scp: Option<Scp>,
+    shared: Arc<Shared>,
+    stop: Arc<AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+    /// The status endpoint's address.
+    pub status_addr: Option<SocketAddr>,
+}
+
+impl Node {
+    /// The DICOM address it listens on.
+    pub fn dicom_addr(&self) -> SocketAddr {
+        self.scp
+            .as_ref()
+            .map(|s| s.addr)
+            .unwrap_or_else(|| SocketAddr::from(([0, 0, 0, 0], 0)))
+    }
+
+    /// Opens the spool (picking up where a previous run stopped), loads the model in every worker,
+    /// and starts listening.
+    pub fn start(opts: ServeOptions) -> Result<Node> {
+        if opts.workers == 0 || opts.max_queue == 0 {
+            return Err(Error::Invalid(
+                "serve needs at least 1 worker and a queue of 1".into(),
+            ));
+        }
+        let spool = &opts.spool;
+        let studies_dir = spool.join(STUDIES);
+        std::fs::create_dir_all(&studies_dir).map_err(|e| Error::io(&studies_dir, e))?;
+        // never acknowledged: the sender sends them again
+        let rx = spool.join(RECEIVING);
+        if rx.exists() {
+            std::fs::remove_dir_all(&rx).map_err(|e| Error::io(&rx, e))?;
+        }
+        std::fs::create_dir_all(&rx).map_err(|e| Error::io(&rx, e))?;
+        let (studies, bytes) = recover(&studies_dir)?;
+        let shared = Arc::new(Shared {
+            opts: opts.clone(),
+            studies: Mutex::new(studies),
+            spool_bytes: AtomicU64::new(bytes),
+            errors: Mutex::new(VecDeque::new()),
+            started: SystemTime::now(),
+        });
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = std::sync::mpsc::channel::<Job>();
+        let rx = Arc::new(Mutex::new(rx));
+        let mut threads = Vec::new();
+        // the workers first: a bundle that cannot be opened stops the start
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<()>>();
+        for w in 0..opts.workers {
+            let (shared, rx, ready) = (shared.clone(), rx.clone(), ready_tx.clone());
+            threads.push(
+                std::thread::Builder::new()
+                    .name(format!("predict-{w}"))
+                    .spawn(move || worker(&shared, &rx, &ready))
+                    .map_err(|e| Error::Invalid(format!("thread: {e}")))?,
+            );
+        }
+        drop(ready_tx);
+        for _ in 0..opts.workers {
+            match ready_rx.recv() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => return Err(e),
+                Err(_) => {
+                    return Err(Error::Invalid(
+                        "a worker stopped while loading the model".into(),
+                    ))
+                }
+            }
+        }
+        let status_addr = match &opts.status {
+            Some(addr) => {
+                let l = TcpListener::bind(addr)
+                    .map_err(|e| Error::Invalid(format!("status endpoint {addr}: {e}")))?;
+                let local = l.local_addr().ok();
+                let (shared, stop) = (shared.clone(), stop.clone());
+                threads.push(
+                    std::thread::Builder::new()
+                        .name("status".into())
+                        .spawn(move || status_loop(l, &shared, &stop))
+                        .map_err(|e| Error::Invalid(format!("thread: {e}")))?,
+                );
+                local
+            }
+            None => None,
+        };
+        {
+            let (shared, stop) = (shared.clone(), stop.clone());
+            threads.push(
+                std::thread::Builder::new()
+                    .name("scheduler".into())
+                    .spawn(move || scheduler(&shared, &tx, &stop))
+                    .map_err(|e| Error::Invalid(format!("thread: {e}")))?,
+            );
+        }
+        let sink: Arc<dyn StoreSink> = shared.clone();
+        let scp = Scp::start(&opts.listen, opts.scp.clone(), sink)
+            .map_err(|e| Error::Invalid(e.to_string()))?;
+        tracing::info!(
+            ae = %opts.scp.ae_title,
+            dicom = %scp.addr,
+            status = ?status_addr,
+            spool = %opts.spool.display(),
+            "listening"
+        );
+        Ok(Node {
+            scp: Some(scp),
+            shared,
+            stop,
+            threads,
+            status_addr,
+        })
+    }
+
+    /// Each study's state, as `state.json` has it.
+    pub fn studies(&self) -> Vec<StudyState> {
+        let mut v: Vec<StudyState> = lock(&self.shared.studies)
+            .values()
+            .map(|s| s.state.clone())
+            .collect();
+        v.sort_by(|a, b| a.study.cmp(&b.study));
+        v
+    }
+
+    /// Stops listening, lets the work under way finish, and returns.
+    pub fn stop(mut self) {
+        if let Some(scp) = self.scp.take() {
+            scp.stop();
+        }
+        self.stop.store(true, Ordering::SeqCst);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Reads every study's state back; returns the studies and the bytes of their instances.
+fn recover(dir: &Path) -> Result<(HashMap<String, Study>, u64)> {
+    let mut studies = HashMap::new();
+    let mut bytes = 0;
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    for e in entries.flatten() {
+        let uid = e.file_name().to_string_lossy().to_string();
+        if !pacs::uid::is_valid(&uid) {
+            continue;
+        }
+        let sdir = e.path();
+        let (n, b) = count_instances(&sdir.join("in"));
+        bytes += b;
+        let path = sdir.join(STATE);
+        let read = milbase::bounded::open_regular_reader(&path, 64 << 20)
+            .ok()
+            .and_then(|r| serde_json::from_reader::<_, StudyState>(r).ok());
+        let mut state = match read {
+            Some(s) if s.study == uid => s,
+            // received, the state not yet written (or unreadable): predicted again
+            _ if n > 0 => StudyState::new(&uid),
+            _ => continue,
+        };
+        state.instances = n;
+        if state.phase == Phase::Predicting {
+            state.phase = Phase::Receiving;
+        }
+        if state.phase == Phase::Receiving {
+            tracing::info!(study = %uid, instances = n, "resumed: to be predicted");
+        } else if state.phase == Phase::Predicted {
+            tracing::info!(study = %uid, "resumed: to be sent");
+        }
+        studies.insert(
+            uid,
+            Study {
+                state,
+                last_rx: Instant::now(),
+                busy: false,
+                next_send: Instant::now(),
+                done_at: Instant::now(),
+            },
+        );
+    }
+    Ok((studies, bytes))
+}
+
+fn count_instances(dir: &Path) -> (usize, u64) {
+    let mut n = 0;
+    let mut b = 0;
+    for e in walkdir::WalkDir::new(dir)
+        .max_depth(2)
+        .into_iter()
+        .flatten()
+    {
+        if e.file_type().is_file() {
+            n += 1;
+            b += e.metadata().map(|m| m.len()).unwrap_or(0);
+        }
+    }
+    (n, b)
+}
+
+fn scheduler(shared: &Shared, tx: &Sender<Job>, stop: &AtomicBool) {
+    let mut last_cleanup = Instant::now() - Duration::from_secs(3600);
+    while !stop.load(Ordering::SeqCst) {
+        let mut jobs = Vec::new();
+        {
+            let mut studies = lock(&shared.studies);
+            let now = Instant::now();
+            for (uid, s) in studies.iter_mut() {
+                if s.busy {
+                    continue;
+                }
+                match s.state.phase {
+                    Phase::Receiving if now.duration_since(s.last_rx) >= shared.opts.settle => {
+                        s.busy = true;
+                        jobs.push(Job::Predict(uid.clone()));
+                    }
+                    Phase::Predicted if now >= s.next_send => {
+                        s.busy = true;
+                        jobs.push(Job::Send(uid.clone()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for j in jobs {
+            if tx.send(j).is_err() {
+                return;
+            }
+        }
+        if last_cleanup.elapsed() >= Duration::from_secs(60) {
+            last_cleanup = Instant::now();
+            cleanup(shared);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Removes the studies done longer ago than `keep`.
+fn cleanup(shared: &Shared) {
+    let old: Vec<String> = lock(&shared.studies)
+        .iter()
+        .filter(|(_, s)| {
+            matches!(s.state.phase, Phase::Sent | Phase::Skipped)
+                && !s.busy
+                && s.done_at.elapsed() >= shared.opts.keep
+        })
+        .map(|(u, _)| u.clone())
+        .collect();
+    for uid in old {
+        let dir = shared.study_dir(&uid);
+        let (_, b) = count_instances(&dir.join("in"));
+        match std::fs::remove_dir_all(&dir) {
+            Ok(()) => {
+                lock(&shared.studies).remove(&uid);
+                shared.spool_bytes.fetch_sub(
+                    b.min(shared.spool_bytes.load(Ordering::SeqCst)),
+                    Ordering::SeqCst,
+                );
+                tracing::info!(study = %uid, "removed from the spool (kept its time)");
+            }
+            Err(e) => shared.error(format!("{}: not removed: {e}", dir.display())),
+        }
+    }
+}
+
+fn worker(shared: &Shared, rx: &Mutex<Receiver<Job>>, ready: &Sender<Result<()>>) {
+    let predictor = match Predictor::open(&shared.opts.model, shared.opts.predict.clone()) {
+        Ok(p) => {
+            let _ = ready.send(Ok(()));
+            p
+        }
+        Err(e) => {
+            let _ = ready.send(Err(e));
+            return;
+        }
+    };
+    loop {
+        let job = match lock(rx).recv() {
+            Ok(j) => j,
+            Err(_) => return,
+        };
+        match job {
+            Job::Predict(uid) => {
+                if predict_study(shared, &predictor, &uid) {
+                    send_study(shared, &uid);
+                }
+            }
+            Job::Send(uid) => send_study(shared, &uid),
+        }
+    }
+}
+
+/// Predicts one study; true when it has results to send.
+fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
+    let (round, last_rx) = {
+        let studies = lock(&shared.studies);
+        match studies.get(uid) {
+            Some(s) => (s.state.round, s.last_rx),
+            None => return false,
+        }
+    };
+    shared.update(uid, |s| s.state.phase = Phase::Predicting);
+    let dir = shared.study_dir(uid);
+    let out = dir.join("out");
+    if out.exists() {
+        // a run stopped half-way: nothing of it is sent
+        if let Err(e) = std::fs::remove_dir_all(&out) {
+            shared.error(format!("{}: {e}", out.display()));
+        }
+    }
+    let job = PredictJob {
+        model: shared.opts.model.clone(),
+        inputs: vec![dir.join("in")],
+        out: out.clone(),
+        labels: Vec::new(),
+        html: shared.opts.html,
+        options: shared.opts.predict.clone(),
+        pacs: PacsJob {
+            dicom: Some(shared.opts.dicom.clone()),
+            send: Vec::new(),
+            send_options: shared.opts.send_options.clone(),
+            pull: None,
+        },
+    };
+    let t = Instant::now();
+    let result = run_with(predictor, &job, &milbase::progress::Quiet);
+    let after = last_rx.elapsed().as_secs_f64();
+    let mut newer = false;
+    shared.update(uid, |s| {
+        // instances that came during the prediction: it is done again once they settle
+        newer = s.state.round != round || s.last_rx > last_rx;
+        s.busy = false;
+        s.done_at = Instant::now();
+        match &result {
+            Ok(o) => {
+                s.state.phase = Phase::Predicted;
+                s.state.predicted_after_s = Some(after);
+                s.state.sent_after_s = None;
+                s.state.sends.clear();
+                s.state.error = None;
+                s.state.scans = o
+                    .report
+                    .scans
+                    .iter()
+                    .map(|r| ScanLine {
+                        id: r.id.clone(),
+                        slices: r.n_slices,
+                        probability: r.probability,
+                        sd: r.sd,
+                        positive: r.positive,
+                        uncertain: r.uncertain,
+                    })
+                    .collect();
+                s.state.skipped = o.report.skipped.clone();
+                s.state.files = o
+                    .dicom_files
+                    .iter()
+                    .map(|f| f.strip_prefix(&dir).unwrap_or(f).to_path_buf())
+                    .collect();
+                if s.state.files.is_empty() || shared.opts.send.is_empty() {
+                    s.state.phase = Phase::Sent;
+                }
+                s.next_send = Instant::now();
+            }
+            Err(e) => {
+                let no_ct = e.to_string().starts_with("no CT scan found");
+                s.state.phase = if no_ct { Phase::Skipped } else { Phase::Failed };
+                s.state.error = Some(e.to_string());
+            }
+        }
+        if newer {
+            s.state.phase = Phase::Receiving;
+        }
+    });
+    match &result {
+        Ok(o) => {
+            let top = o.report.scans.first();
+            tracing::info!(
+                study = %uid,
+                scans = o.report.scans.len(),
+                probability = top.map(|s| s.probability),
+                positive = o.report.scans.iter().any(|s| s.positive),
+                uncertain = o.report.scans.iter().any(|s| s.uncertain),
+                skipped = o.report.skipped.len(),
+                seconds = t.elapsed().as_secs_f64(),
+                "predicted"
+            );
+            for s in &o.report.skipped {
+                tracing::info!(study = %uid, "skipped: {s}");
+            }
+        }
+        Err(e) => shared.error(format!("study {uid}: not predicted: {e}")),
+    }
+    !newer && result.is_ok_and(|o| !o.dicom_files.is_empty()) && !shared.opts.send.is_empty()
+}
+
+/// Sends a predicted study's results to every destination; what fails is tried again later.
+fn send_study(shared: &Shared, uid: &str) {
+    let (files, last) = {
+        let studies = lock(&shared.studies);
+        match studies.get(uid) {
+            Some(s) if s.state.phase == Phase::Predicted => (s.state.files.clone(), s.last_rx),
+            Some(_) => {
+                drop(studies);
+                shared.update(uid, |s| s.busy = false);
+                return;
+            }
+            None => return,
+        }
+    };
+    let dir = shared.study_dir(uid);
+    let abs: Vec<PathBuf> = files.iter().map(|f| dir.join(f)).collect();
+    let reports: Vec<_> = shared
+        .opts
+        .send
+        .iter()
+        .map(|d| pacs::send::send(&abs, d, &shared.opts.send_options))
+        .collect();
+    let ok = reports.iter().all(|r| r.failed.is_empty());
+    let now = rfc3339(SystemTime::now());
+    shared.update(uid, |s| {
+        s.busy = false;
+        s.state.sends = reports
+            .iter()
+            .map(|r| SendLine {
+                destination: r.destination.clone(),
+                sent: r.sent,
+                failed: r.failed.iter().take(20).cloned().collect(),
+                attempts: r.attempts,
+                at: now.clone(),
+            })
+            .collect();
+        if ok {
+            s.state.phase = Phase::Sent;
+            s.state.sent_after_s = Some(last.elapsed().as_secs_f64());
+            s.done_at = Instant::now();
+        } else {
+            s.next_send = Instant::now() + shared.opts.resend_after;
+        }
+    });
+    for r in &reports {
+        if r.failed.is_empty() {
+            tracing::info!(study = %uid, to = %r.destination, objects = r.sent, "sent");
+        } else {
+            shared.error(format!(
+                "study {uid}: {} of {} object(s) not stored by {} (tried again in {} s): {}",
+                r.failed.len(),
+                r.failed.len() + r.sent,
+                r.destination,
+                shared.opts.resend_after.as_secs(),
+                r.failed.first().cloned().unwrap_or_default()
+            ));
+        }
+    }
+}
+
+/// The status endpoint's answer.
+#[derive(Debug, Serialize)]
+struct Status<'a> {
+    ae_title: &'a str,
+    started: String,
+    spool_bytes: u64,
+    queue: HashMap<&'static str, usize>,
+    studies: Vec<&'a StudyState>,
+    errors: Vec<String>,
+}
+
+fn status_json(shared: &Shared) -> Vec<u8> {
+    let studies = lock(&shared.studies);
+    let mut queue: HashMap<&'static str, usize> = HashMap::new();
+    for s in studies.values() {
+        let k = match s.state.phase {
+            Phase::Receiving => "receiving",
+            Phase::Predicting => "predicting",
+            Phase::Predicted => "to_send",
+            Phase::Sent => "sent",
+            Phase::Skipped => "skipped",
+            Phase::Failed => "failed",
+        };
+        *queue.entry(k).or_default() += 1;
+    }
+    let mut last: Vec<&StudyState> = studies.values().map(|s| &s.state).collect();
+    last.sort_by(|a, b| b.updated.cmp(&a.updated));
+    last.truncate(50);
+    let st = Status {
+        ae_title: &shared.opts.scp.ae_title,
+        started: rfc3339(shared.started),
+        spool_bytes: shared.spool_bytes.load(Ordering::SeqCst),
+        queue,
+        studies: last,
+        errors: lock(&shared.errors).iter().cloned().collect(),
+    };
+    serde_json::to_vec_pretty(&st).unwrap_or_default()
+}
+
+fn status_loop(l: TcpListener, shared: &Shared, stop: &AtomicBool) {
+    if l.set_nonblocking(true).is_err() {
+        return;
+    }
+    while !stop.load(Ordering::SeqCst) {
+        match l.accept() {
+            Ok((stream, _)) => {
+                let _ = answer_status(stream, shared);
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        }
+    }
+}
+
+/// One HTTP exchange: `GET /` (or `/status`) gets the JSON, anything else 404.
+fn answer_status(mut stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
+    stream.set_nonblocking(false)?;
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(5)))?;
+    let mut line = String::new();
+    BufReader::new((&mut stream).take(8192)).read_line(&mut line)?;
+    let path = line.split_whitespace().nth(1).unwrap_or("");
+    let (code, body, kind) = if line.starts_with("GET ") && (path == "/" || path == "/status") {
+        ("200 OK", status_json(shared), "application/json")
+    } else {
+        (
+            "404 Not Found",
+            b"GET / or /status\n".to_vec(),
+            "text/plain",
+        )
+    };
+    write!(
+        stream,
+        "HTTP/1.1 {code}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
+    stream.write_all(&body)?;
+    stream.flush()
+}
