@@ -1,0 +1,515 @@
+//! `ich serve` under faults: `kill -9` at five points of a study's way (mid-receive, after
+//! receive, mid-predict, after predict before send, mid-send), a destination that is down for a
+//! while, hostile instances among good ones. The modality is this test (C-STORE through
+//! `pacs::store`, or raw bytes through dicom-ul for the hostile ones); the destination is a
+//! Storage SCP in this process that records every SOP Instance UID it is given.
+//!
+//! "Nothing lost, nothing twice" is checked on what the destination holds: every study's SR and
+//! Secondary Captures (the objects `ich predict` writes for it, same UIDs) arrive, and no study
+//! arrives with two different sets of results.
+
+mod common;
+
+use common::orthanc::free_port;
+use common::s;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use pacs::scp::{Received, Refusal, Scp, ScpOptions, StoreSink};
+
+/// The destination PACS: every stored instance's SOP Instance UID, in order of arrival.
+struct Dest {
+    dir: PathBuf,
+    got: Mutex<Vec<String>>,
+    /// Each store takes this long (a slow PACS).
+    delay: Duration,
+}
+
+impl StoreSink for Dest {
+    fn receiving_dir(&self) -> PathBuf {
+        self.dir.clone()
+    }
+    fn store(&self, r: &Received<'_>) -> Result<(), Refusal> {
+        std::thread::sleep(self.delay);
+        let _ = std::fs::remove_file(r.file);
+        self.got.lock().unwrap().push(r.sop_instance.to_string());
+        Ok(())
+    }
+}
+
+fn dest(dir: &Path, port: u16, delay: Duration) -> (Scp, Arc<Dest>) {
+    let d = Arc::new(Dest {
+        dir: dir.join("dest-rx"),
+        got: Mutex::new(Vec::new()),
+        delay,
+    });
+    let opts = ScpOptions {
+        ae_title: "PACS".into(),
+        ..ScpOptions::default()
+    };
+    let scp = Scp::start(&format!("127.0.0.1:{port}"), opts, d.clone()).unwrap();
+    (scp, d)
+}
+
+struct Serve {
+    child: Child,
+    status: String,
+    log: PathBuf,
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What every test needs: a small bundle and synthetic studies.
+struct World {
+    _tmp: tempfile::TempDir,
+    t: PathBuf,
+    bundle: PathBuf,
+    raw: PathBuf,
+    spool: PathBuf,
+    port: u16,
+    dest_port: u16,
+}
+
+impl World {
+    fn new(scans: &str) -> World {
+        let tmp = tempfile::tempdir().unwrap();
+        let t = tmp.path().to_path_buf();
+        let raw = t.join("raw");
+        common::synth(&raw, scans, "6", "64", "43");
+        let ds = t.join("ds");
+        common::preprocess(&raw, &ds, "32", &[]);
+        let bundle = t.join("bundle");
+        common::small_bundle(&ds, &bundle);
+        World {
+            _tmp: tmp,
+            bundle,
+            raw,
+            spool: t.join("spool"),
+            port: free_port(),
+            dest_port: free_port(),
+            t,
+        }
+    }
+
+    fn serve(&self, settle: &str, samples: &str) -> Serve {
+        let status = format!("127.0.0.1:{}", free_port());
+        let log = self.t.join(format!("serve-{}.log", free_port()));
+        let child = Command::new(env!("CARGO_BIN_EXE_ich"))
+            .args([
+                "serve",
+                "--model",
+                s(&self.bundle),
+                "--spool",
+                s(&self.spool),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                &self.port.to_string(),
+                "--send",
+                &format!("PACS@127.0.0.1:{}", self.dest_port),
+                "--send-retries",
+                "0",
+                "--send-timeout",
+                "5",
+                "--resend-after",
+                "1",
+                "--settle",
+                settle,
+                "--samples",
+                samples,
+                "--status",
+                &status,
+            ])
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let mut sv = Serve { child, status, log };
+        let t0 = Instant::now();
+        while status_of(&sv.status).is_none() {
+            assert!(
+                t0.elapsed() < Duration::from_secs(60) && sv.child.try_wait().unwrap().is_none(),
+                "ich serve did not start: {}",
+                std::fs::read_to_string(&sv.log).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        sv
+    }
+
+    fn files(&self, scan: usize) -> Vec<PathBuf> {
+        let mut f: Vec<PathBuf> = std::fs::read_dir(self.raw.join(format!("scan-{scan:04}")))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        f.sort();
+        f
+    }
+
+    fn study(&self, scan: usize) -> String {
+        common::orthanc::study_uid_of(&self.raw.join(format!("scan-{scan:04}")))
+    }
+
+    fn state(&self, study: &str) -> Option<serde_json::Value> {
+        let p = self.spool.join("studies").join(study).join("state.json");
+        serde_json::from_slice(&std::fs::read(p).ok()?).ok()
+    }
+
+    fn phase(&self, study: &str) -> String {
+        self.state(study)
+            .map(|s| s["phase"].as_str().unwrap_or("").to_string())
+            .unwrap_or_default()
+    }
+
+    /// Sends `files` to the node in one association; every one must be acknowledged.
+    fn store(&self, files: &[PathBuf]) {
+        let node = pacs::store::Node::parse(&format!("ICH@127.0.0.1:{}", self.port)).unwrap();
+        let r = pacs::store::c_store("MODALITY", &node, files, Duration::from_secs(10)).unwrap();
+        assert!(r.iter().all(|x| x.is_ok()), "{r:?}");
+    }
+
+    /// The SOP Instance UIDs of a study's results as the spool lists them.
+    fn results(&self, study: &str) -> BTreeSet<String> {
+        let st = self.state(study).unwrap();
+        st["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let p = self
+                    .spool
+                    .join("studies")
+                    .join(study)
+                    .join(f.as_str().unwrap());
+                let o = dicom_object::open_file(&p).unwrap();
+                o.meta()
+                    .media_storage_sop_instance_uid()
+                    .trim_end_matches('\0')
+                    .to_string()
+            })
+            .collect()
+    }
+}
+
+fn status_of(addr: &str) -> Option<serde_json::Value> {
+    let r = ureq::get(&format!("http://{addr}/status")).call().ok()?;
+    serde_json::from_reader(r.into_reader()).ok()
+}
+
+fn kill9(sv: &mut Serve) {
+    sv.child.kill().unwrap(); // SIGKILL
+    sv.child.wait().unwrap();
+}
+
+/// Waits until `ok` holds (at most `secs`), else fails with the log.
+fn wait_for(secs: u64, sv: &Serve, what: &str, mut ok: impl FnMut() -> bool) {
+    let t0 = Instant::now();
+    while !ok() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(secs),
+            "{what}: not within {secs} s\n{}",
+            std::fs::read_to_string(&sv.log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Every study's results arrived, each object at least once, and nothing else.
+fn all_arrived_once(w: &World, d: &Dest, studies: &[String]) {
+    let got = d.got.lock().unwrap().clone();
+    let mut want = BTreeSet::new();
+    for s in studies {
+        want.extend(w.results(s));
+    }
+    let distinct: BTreeSet<String> = got.iter().cloned().collect();
+    assert_eq!(
+        distinct, want,
+        "the destination holds other objects than the results"
+    );
+}
+
+#[test]
+fn kill_9_at_five_points_loses_no_study_and_sends_none_twice() {
+    let w = World::new("5");
+    let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
+    let uids: Vec<String> = (0..5).map(|i| w.study(i)).collect();
+
+    // 1. mid-receive: three of six instances acknowledged, a fourth half-written
+    let mut sv = w.serve("2", "200");
+    let f0 = w.files(0);
+    w.store(&f0[..3]);
+    std::fs::write(
+        w.spool.join("receiving").join(".rx-1-0.dcm"),
+        b"half an instance",
+    )
+    .unwrap();
+    kill9(&mut sv);
+    // 2. after receive, before the settle time (a long one)
+    let mut sv = w.serve("600", "200");
+    assert!(
+        !w.spool.join("receiving").join(".rx-1-0.dcm").exists(),
+        "a half-received file was kept"
+    );
+    w.store(&w.files(1));
+    assert_eq!(w.phase(&uids[1]), "receiving");
+    kill9(&mut sv);
+    // the modality sends the rest of study 0 again after its failure (all six: three twice)
+    let mut sv = w.serve("2", "200");
+    w.store(&f0);
+    wait_for(60, &sv, "studies 0 and 1 sent", || {
+        w.phase(&uids[0]) == "sent" && w.phase(&uids[1]) == "sent"
+    });
+    // 3. mid-predict: many draws make the prediction take seconds
+    kill9(&mut sv);
+    let mut sv = w.serve("1", "400000");
+    w.store(&w.files(2));
+    wait_for(60, &sv, "study 2 predicting", || {
+        w.phase(&uids[2]) == "predicting"
+    });
+    kill9(&mut sv);
+    // 4. after predict, before send: the destination refuses connections meanwhile
+    drop(_dest);
+    let mut sv = w.serve("1", "200");
+    wait_for(120, &sv, "study 2 predicted", || {
+        w.state(&uids[2]).is_some_and(|s| {
+            s["phase"] == "predicted" && !s["sends"].as_array().unwrap().is_empty()
+        })
+    });
+    w.store(&w.files(3));
+    wait_for(60, &sv, "study 3 predicted", || {
+        w.phase(&uids[3]) == "predicted"
+    });
+    kill9(&mut sv);
+    // 5. mid-send: a slow destination (0.3 s per object)
+    let (_dest, d2) = dest(&w.t, w.dest_port, Duration::from_millis(300));
+    let mut sv = w.serve("1", "200");
+    wait_for(60, &sv, "a first object of the resumed sends", || {
+        !d2.got.lock().unwrap().is_empty()
+    });
+    kill9(&mut sv);
+    let sv = w.serve("1", "200");
+    w.store(&w.files(4));
+    wait_for(120, &sv, "every study sent", || {
+        uids.iter().all(|u| w.phase(u) == "sent")
+    });
+
+    // every study predicted once per round and its results at the destination
+    let mut all = d.got.lock().unwrap().clone();
+    all.extend(d2.got.lock().unwrap().iter().cloned());
+    let both = Dest {
+        dir: w.t.clone(),
+        got: Mutex::new(all.clone()),
+        delay: Duration::ZERO,
+    };
+    all_arrived_once(&w, &both, &uids);
+    for u in &uids {
+        let st = w.state(u).unwrap();
+        assert_eq!(st["round"], 1, "{st}");
+        assert_eq!(st["instances"], 6, "{st}");
+        assert_eq!(st["scans"].as_array().unwrap().len(), 1, "{st}");
+    }
+    // objects delivered more than once: only those a kill interrupted (same UIDs, replaced)
+    let mut count: BTreeMap<&String, usize> = BTreeMap::new();
+    for g in &all {
+        *count.entry(g).or_default() += 1;
+    }
+    let twice: Vec<_> = count.iter().filter(|(_, n)| **n > 1).collect();
+    let s3: BTreeSet<String> = w
+        .results(&uids[2])
+        .union(&w.results(&uids[3]))
+        .cloned()
+        .collect();
+    assert!(
+        twice.iter().all(|(u, n)| **n == 2 && s3.contains(**u)),
+        "only the objects of the send killed half-way may arrive twice: {twice:?}"
+    );
+}
+
+#[test]
+fn a_destination_down_for_a_while_gets_the_results_when_it_returns() {
+    let w = World::new("4");
+    let sv = w.serve("1", "200");
+    let uid = w.study(0);
+    w.store(&w.files(0));
+    wait_for(60, &sv, "a failed send", || {
+        w.state(&uid).is_some_and(|s| {
+            s["phase"] == "predicted" && !s["sends"].as_array().unwrap().is_empty()
+        })
+    });
+    let st = status_of(&sv.status).unwrap();
+    assert!(!st["errors"].as_array().unwrap().is_empty(), "{st}");
+    let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
+    wait_for(30, &sv, "sent after the destination returned", || {
+        w.phase(&uid) == "sent"
+    });
+    all_arrived_once(&w, &d, &[uid]);
+}
+
+/// Sends `bytes` as one instance's data set in an association of its own, as a hostile sender
+/// would: no parsing on our side. The answer's status, or None when the association broke.
+fn raw_store(port: u16, sop_class: &str, sop_instance: &str, data: &[u8]) -> Option<u16> {
+    use dicom_core::{DataElement, PrimitiveValue, VR};
+    use dicom_dictionary_std::{tags, uids};
+    use dicom_object::InMemDicomObject;
+    use dicom_ul::pdu::{PDataValue, PDataValueType};
+    use dicom_ul::{ClientAssociationOptions, Pdu};
+    let mut scu = ClientAssociationOptions::new()
+        .calling_ae_title("HOSTILE")
+        .called_ae_title("ICH")
+        .with_presentation_context(sop_class, vec![uids::EXPLICIT_VR_LITTLE_ENDIAN])
+        .establish_with(&format!("127.0.0.1:{port}"))
+        .ok()?;
+    let pc = scu.presentation_contexts().first()?.id;
+    let cmd = InMemDicomObject::command_from_element_iter([
+        DataElement::new(
+            tags::AFFECTED_SOP_CLASS_UID,
+            VR::UI,
+            PrimitiveValue::from(sop_class),
+        ),
+        DataElement::new(tags::COMMAND_FIELD, VR::US, PrimitiveValue::from(1u16)),
+        DataElement::new(tags::MESSAGE_ID, VR::US, PrimitiveValue::from(1u16)),
+        DataElement::new(tags::PRIORITY, VR::US, PrimitiveValue::from(0u16)),
+        DataElement::new(
+            tags::COMMAND_DATA_SET_TYPE,
+            VR::US,
+            PrimitiveValue::from(0u16),
+        ),
+        DataElement::new(
+            tags::AFFECTED_SOP_INSTANCE_UID,
+            VR::UI,
+            PrimitiveValue::from(sop_instance),
+        ),
+    ]);
+    let implicit = dicom_transfer_syntax_registry::TransferSyntaxRegistry
+        .get(uids::IMPLICIT_VR_LITTLE_ENDIAN)
+        .unwrap();
+    let mut cmd_bytes = Vec::new();
+    cmd.write_dataset_with_ts(&mut cmd_bytes, implicit).unwrap();
+    scu.send(&Pdu::PData {
+        data: vec![PDataValue {
+            presentation_context_id: pc,
+            value_type: PDataValueType::Command,
+            is_last: true,
+            data: cmd_bytes,
+        }],
+    })
+    .ok()?;
+    {
+        let mut wr = scu.send_pdata(pc);
+        std::io::Write::write_all(&mut wr, data).ok()?;
+        wr.finish().ok()?;
+    }
+    let status = match scu.receive().ok()? {
+        Pdu::PData { data } => {
+            let rsp = InMemDicomObject::read_dataset_with_ts(&data[0].data[..], implicit).ok()?;
+            rsp.element(tags::STATUS).ok()?.to_int::<u16>().ok()
+        }
+        _ => None,
+    };
+    let _ = scu.release();
+    status
+}
+
+use dicom_encoding::TransferSyntaxIndex;
+
+#[test]
+fn hostile_instances_among_good_ones_are_refused_with_their_reason_and_the_rest_is_predicted() {
+    let w = World::new("4");
+    let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
+    let sv = w.serve("2", "200");
+    let uid = w.study(0);
+    let good = w.files(0);
+    w.store(&good[..3]);
+    // the fuzz regressions (each once a crash or a hang of the reader), their data sets sent raw
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/dicom");
+    let (mut sent, mut stored, mut refused) = (0, 0, 0);
+    for (i, e) in std::fs::read_dir(&dir).unwrap().flatten().enumerate() {
+        let p = e.path();
+        if p.extension().is_none_or(|x| x != "dcm") {
+            continue;
+        }
+        let bytes = std::fs::read(&p).unwrap();
+        // past the preamble and the file meta group (its length from (0002,0000)) where the
+        // file has them, else the whole file as the data set
+        let data = if bytes.len() > 144 && &bytes[128..132] == b"DICM" {
+            let group = u32::from_le_bytes(bytes[140..144].try_into().unwrap()) as usize;
+            bytes[(144 + group).min(bytes.len())..].to_vec()
+        } else {
+            bytes.clone()
+        };
+        // the file's own SOP Instance UID where its meta says it
+        let sop = dicom_object::OpenFileOptions::new()
+            .read_until(dicom_dictionary_std::tags::SOP_CLASS_UID)
+            .open_file(&p)
+            .map(|o| {
+                o.meta()
+                    .media_storage_sop_instance_uid()
+                    .trim_end_matches('\0')
+                    .to_string()
+            })
+            .unwrap_or_else(|_| format!("2.25.{}", 1000 + i));
+        let status = raw_store(
+            w.port,
+            dicom_dictionary_std::uids::CT_IMAGE_STORAGE,
+            &sop,
+            &data,
+        );
+        match status {
+            Some(0) => stored += 1,
+            _ => refused += 1,
+        }
+        sent += 1;
+    }
+    assert!(sent >= 4, "the regressions are there");
+    w.store(&good[3..]);
+    wait_for(60, &sv, "the good study sent", || w.phase(&uid) == "sent");
+    let st = w.state(&uid).unwrap();
+    assert_eq!(st["instances"], 6, "{st}");
+    // each refusal logged with its reason; what was stored (readable headers) ends predicted,
+    // skipped or failed with its reason, never stuck
+    let log = std::fs::read_to_string(&sv.log).unwrap();
+    assert_eq!(log.matches("refused (").count(), refused, "{log}");
+    assert!(
+        refused >= 2,
+        "the nesting and the overlong element are refused: {log}"
+    );
+    wait_for(60, &sv, "every study in a final phase", || {
+        let st = status_of(&sv.status).unwrap();
+        st["studies"].as_array().unwrap().iter().all(|x| {
+            x["phase"] == "sent"
+                || ((x["phase"] == "skipped" || x["phase"] == "failed") && x["error"].is_string())
+        })
+    });
+    eprintln!("{sent} hostile instances: {refused} refused at C-STORE, {stored} stored and then predicted or skipped");
+    // the destination holds the results of the studies sent (the good one, and any a readable
+    // hostile instance made), each object once
+    let st = status_of(&sv.status).unwrap();
+    let sent_studies: Vec<String> = st["studies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["phase"] == "sent")
+        .map(|x| x["study"].as_str().unwrap().to_string())
+        .collect();
+    assert!(sent_studies.contains(&uid), "{st}");
+    all_arrived_once(&w, &d, &sent_studies);
+    assert_eq!(d.got.lock().unwrap().len(), {
+        let mut n = 0;
+        for u in &sent_studies {
+            n += w.results(u).len();
+        }
+        n
+    });
+    // the node still answers
+    assert!(status_of(&sv.status).is_some());
+}
