@@ -78,6 +78,35 @@ pub struct ServeOptions {
     pub dicom: DicomOptions,
     /// Write the HTML pages into each study's `out/`.
     pub html: bool,
+    /// Fetch studies from a PACS that cannot push (DICOMweb), besides listening.
+    pub poll: Option<PollOptions>,
+}
+
+/// Studies fetched from a PACS that cannot push: QIDO-RS for CT studies, WADO-RS to retrieve
+/// those that are new or have more instances than at the last poll.
+#[derive(Debug, Clone)]
+pub struct PollOptions {
+    pub service: pacs::web::Service,
+    pub every: Duration,
+    /// The first poll looks at studies of this date (YYYYMMDD) or later (default: yesterday;
+    /// empty: any date, also none); later polls at yesterday's and today's.
+    pub since: Option<String>,
+    /// A study larger than this is refused (bytes).
+    pub max_study_bytes: u64,
+    pub timeout: Duration,
+}
+
+/// What the poll remembers (`polled.json` in the spool).
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct PollState {
+    since: String,
+    /// Study UID → its instance count when it was retrieved.
+    seen: std::collections::BTreeMap<String, Option<u64>>,
+}
+
+/// `YYYYMMDD` of a time.
+fn da(t: SystemTime) -> String {
+    rfc3339(t)[..10].replace('-', "")
 }
 
 /// A study's phase.
@@ -248,8 +277,23 @@ impl StoreSink for Shared {
     }
 
     fn store(&self, r: &Received<'_>) -> std::result::Result<(), Refusal> {
+        self.accept_file(r.file, Some(r.sop_instance), r.calling_ae)
+    }
+}
+
+impl Shared {
+    /// Takes a received file into its study (moved, synced): the C-STORE sink's work, and what
+    /// the DICOMweb poll does with each instance it retrieves. `sop` is the command's SOP
+    /// Instance UID (C-STORE), which the file's must equal; without it (polled) only CT
+    /// instances are taken.
+    fn accept_file(
+        &self,
+        file: &Path,
+        sop: Option<&str>,
+        from: &str,
+    ) -> std::result::Result<(), Refusal> {
         let limits = self.opts.predict.limits;
-        let h = preprocess::read::read_header_within(r.file, &limits).map_err(|e| {
+        let h = preprocess::read::read_header_within(file, &limits).map_err(|e| {
             refuse(
                 CANNOT_UNDERSTAND,
                 format!("not a readable image: {}", e.problem),
@@ -267,77 +311,86 @@ impl StoreSink for Shared {
                 ));
             }
         }
-        if h.sop_uid != r.sop_instance {
+        if sop.is_none() && !h.is_ct() {
+            // polled: the study's other series (our own results among them) are not taken
+            let _ = std::fs::remove_file(file);
+            return Ok(());
+        }
+        if sop.is_some_and(|s| s != h.sop_uid) {
             return Err(refuse(
                 CANNOT_UNDERSTAND,
                 "SOPInstanceUID differs from the command's",
             ));
         }
-        let size = std::fs::metadata(r.file).map(|m| m.len()).unwrap_or(0);
+        let size = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
         let dir = self.study_dir(&h.study_uid);
         let dest = dir
             .join("in")
             .join(&h.series_uid)
             .join(format!("{}.dcm", h.sop_uid));
-        {
-            let mut studies = lock(&self.studies);
-            let known = studies.contains_key(&h.study_uid);
-            let waiting = studies
-                .values()
-                .filter(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting))
-                .count();
-            let active = studies
-                .get(&h.study_uid)
-                .is_some_and(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting));
-            if !active && waiting >= self.opts.max_queue {
-                return Err(refuse(
-                    OUT_OF_RESOURCES,
-                    format!("queue full ({} studies waiting)", self.opts.max_queue),
-                ));
+        let mut studies = lock(&self.studies);
+        let known = studies.contains_key(&h.study_uid);
+        let waiting = studies
+            .values()
+            .filter(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting))
+            .count();
+        let active = studies
+            .get(&h.study_uid)
+            .is_some_and(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting));
+        if !active && waiting >= self.opts.max_queue {
+            return Err(refuse(
+                OUT_OF_RESOURCES,
+                format!("queue full ({} studies waiting)", self.opts.max_queue),
+            ));
+        }
+        let existed = dest.is_file();
+        if existed && sop.is_none() {
+            // polled again: the instance is already here
+            let _ = std::fs::remove_file(file);
+            return Ok(());
+        }
+        let move_in = || -> std::io::Result<()> {
+            let parent = dest.parent().unwrap_or(&dir);
+            std::fs::create_dir_all(parent)?;
+            std::fs::rename(file, &dest)?;
+            std::fs::File::open(parent)?.sync_all()
+        };
+        if let Err(e) = move_in() {
+            return Err(refuse(OUT_OF_RESOURCES, format!("cannot write: {e}")));
+        }
+        let now = rfc3339(SystemTime::now());
+        let study = studies.entry(h.study_uid.clone()).or_insert_with(|| Study {
+            state: StudyState::new(&h.study_uid),
+            last_rx: Instant::now(),
+            busy: false,
+            next_send: Instant::now(),
+            done_at: Instant::now(),
+        });
+        study.last_rx = Instant::now();
+        study.state.last_received = now.clone();
+        let mut changed = !known;
+        if !existed {
+            study.state.instances += 1;
+            self.spool_bytes.fetch_add(size, Ordering::SeqCst);
+            // a new instance after the prediction: the study is predicted (and sent) again
+            if !matches!(study.state.phase, Phase::Receiving | Phase::Predicting) {
+                study.state.phase = Phase::Receiving;
+                study.state.round += 1;
+                study.state.first_received = now;
+                study.state.error = None;
+                changed = true;
             }
-            let existed = dest.is_file();
-            let move_in = || -> std::io::Result<()> {
-                let parent = dest.parent().unwrap_or(&dir);
-                std::fs::create_dir_all(parent)?;
-                std::fs::rename(r.file, &dest)?;
-                std::fs::File::open(parent)?.sync_all()
-            };
-            if let Err(e) = move_in() {
-                return Err(refuse(OUT_OF_RESOURCES, format!("cannot write: {e}")));
-            }
-            let now = rfc3339(SystemTime::now());
-            let study = studies.entry(h.study_uid.clone()).or_insert_with(|| Study {
-                state: StudyState::new(&h.study_uid),
-                last_rx: Instant::now(),
-                busy: false,
-                next_send: Instant::now(),
-                done_at: Instant::now(),
-            });
-            study.last_rx = Instant::now();
-            study.state.last_received = now.clone();
-            let mut changed = !known;
-            if !existed {
-                study.state.instances += 1;
-                self.spool_bytes.fetch_add(size, Ordering::SeqCst);
-                // a new instance after the prediction: the study is predicted (and sent) again
-                if !matches!(study.state.phase, Phase::Receiving | Phase::Predicting) {
-                    study.state.phase = Phase::Receiving;
-                    study.state.round += 1;
-                    study.state.first_received = now;
-                    study.state.error = None;
-                    changed = true;
-                }
-            }
-            if changed {
-                tracing::info!(
-                    study = %h.study_uid,
-                    round = study.state.round,
-                    calling_ae = r.calling_ae,
-                    "receiving"
-                );
-                let st = study.state.clone();
-                self.save(&st);
-            }
+        }
+        if changed {
+            tracing::info!(
+                study = %h.study_uid,
+                round = study.state.round,
+                from,
+                "receiving"
+            );
+            // saved under the lock: a later state is never overwritten by an earlier one
+            let st = study.state.clone();
+            self.save(&st);
         }
         Ok(())
     }
@@ -436,6 +489,15 @@ impl Node {
                 std::thread::Builder::new()
                     .name("scheduler".into())
                     .spawn(move || scheduler(&shared, &tx, &stop))
+                    .map_err(|e| Error::Invalid(format!("thread: {e}")))?,
+            );
+        }
+        if let Some(poll) = opts.poll.clone() {
+            let (shared, stop) = (shared.clone(), stop.clone());
+            threads.push(
+                std::thread::Builder::new()
+                    .name("dicomweb-poll".into())
+                    .spawn(move || poll_loop(&shared, &poll, &stop))
                     .map_err(|e| Error::Invalid(format!("thread: {e}")))?,
             );
         }
@@ -796,6 +858,94 @@ fn send_study(shared: &Shared, uid: &str) {
             ));
         }
     }
+}
+
+/// Polls the DICOMweb service every `poll.every` until `stop`.
+fn poll_loop(shared: &Shared, poll: &PollOptions, stop: &AtomicBool) {
+    let path = shared.opts.spool.join("polled.json");
+    let mut st: PollState = milbase::bounded::open_regular_reader(&path, 256 << 20)
+        .ok()
+        .and_then(|r| serde_json::from_reader(r).ok())
+        .unwrap_or_default();
+    let first = st.seen.is_empty() && !path.exists();
+    if first {
+        st.since = poll
+            .since
+            .clone()
+            .unwrap_or_else(|| da(SystemTime::now() - Duration::from_secs(86_400)));
+    }
+    let mut next = Instant::now();
+    while !stop.load(Ordering::SeqCst) {
+        if Instant::now() < next {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        }
+        next = Instant::now() + poll.every;
+        let hits =
+            match pacs::web::search_studies(&poll.service, "CT", &st.since, 1000, poll.timeout) {
+                Ok(h) => h,
+                Err(e) => {
+                    shared.error(format!("DICOMweb poll: {e}"));
+                    continue;
+                }
+            };
+        for hit in hits {
+            if stop.load(Ordering::SeqCst) {
+                return;
+            }
+            if hit.instances.is_some() && st.seen.get(&hit.study_uid) == Some(&hit.instances) {
+                continue;
+            }
+            if poll_study(shared, poll, &hit.study_uid) {
+                st.seen.insert(hit.study_uid, hit.instances);
+            }
+        }
+        // from now on yesterday's and today's studies
+        st.since = da(SystemTime::now() - Duration::from_secs(86_400));
+        let bytes = serde_json::to_vec(&st).unwrap_or_default();
+        if let Err(e) = milbase::write_atomic(&path, &bytes) {
+            shared.error(format!("{}: {e}", path.display()));
+        }
+    }
+}
+
+/// Retrieves one study into the spool; true when every instance was taken (or refused for good).
+fn poll_study(shared: &Shared, poll: &PollOptions, uid: &str) -> bool {
+    let dir = shared
+        .opts
+        .spool
+        .join(RECEIVING)
+        .join(format!("poll-{}", preprocess::scan::scan_id(uid, "")));
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        shared.error(format!("{}: {e}", dir.display()));
+        return false;
+    }
+    let got =
+        pacs::web::retrieve_study(&poll.service, uid, poll.max_study_bytes, poll.timeout, &dir);
+    let mut complete = true;
+    match got {
+        Ok(n) => {
+            tracing::debug!(study = %uid, instances = n, "retrieved by WADO-RS");
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .map(|d| d.flatten().map(|e| e.path()).collect())
+                .unwrap_or_default();
+            files.sort();
+            for f in files {
+                if let Err(r) = shared.accept_file(&f, None, "DICOMweb") {
+                    tracing::warn!(study = %uid, "retrieved instance refused ({:04X}H): {}", r.status, r.reason);
+                    // a full spool or queue: the study is retrieved again at a later poll
+                    complete &= r.status != OUT_OF_RESOURCES;
+                }
+            }
+        }
+        Err(e) => {
+            shared.error(format!("study {uid}: not retrieved: {e}"));
+            complete = false;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    complete
 }
 
 /// The status endpoint's answer.

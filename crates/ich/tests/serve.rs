@@ -7,7 +7,9 @@
 
 mod common;
 
-use common::orthanc::{check_with_dsrdump, free_port, need, study_uid_of, Orthanc};
+use common::orthanc::{
+    check_with_dsrdump, free_port, need, study_uid_of, Orthanc, DICOMWEB_PLUGIN, PASSWORD, USER,
+};
 use common::s;
 
 use std::path::{Path, PathBuf};
@@ -344,4 +346,122 @@ fn sigterm(pid: u32) {
         .unwrap()
         .success();
     assert!(ok);
+}
+
+#[test]
+fn a_pacs_that_cannot_push_is_polled_by_dicomweb_and_each_study_predicted_once() {
+    let Some(orthanc_bin) = need("Orthanc") else {
+        return;
+    };
+    if !Path::new(DICOMWEB_PLUGIN).is_file() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI: orthanc-dicomweb is not installed"
+        );
+        eprintln!("skipped: orthanc-dicomweb is not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let raw = t.join("raw");
+    common::synth(&raw, "4", "6", "64", "47");
+    let ds = t.join("ds");
+    common::preprocess(&raw, &ds, "32", &[]);
+    let bundle = t.join("bundle");
+    common::small_bundle(&ds, &bundle);
+    let odir = t.join("orthanc");
+    std::fs::create_dir_all(&odir).unwrap();
+    let pacs = Orthanc::start(&orthanc_bin, &odir, serde_json::json!({}));
+    let studies: Vec<String> = (0..2)
+        .map(|i| {
+            let dir = raw.join(format!("scan-{i:04}"));
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                pacs.upload(&e.path());
+            }
+            study_uid_of(&dir)
+        })
+        .collect();
+
+    let spool = t.join("spool");
+    let status = format!("127.0.0.1:{}", free_port());
+    let log = t.join("serve.log");
+    let web = format!("http://{USER}:{PASSWORD}@127.0.0.1:{}/dicom-web", pacs.http);
+    let child = Command::new(env!("CARGO_BIN_EXE_ich"))
+        .args([
+            "serve",
+            "--model",
+            s(&bundle),
+            "--spool",
+            s(&spool),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &free_port().to_string(),
+            "--send",
+            &format!("ORTHANC@127.0.0.1:{}", pacs.dicom),
+            "--settle",
+            "1",
+            "--status",
+            &status,
+            "--dicomweb",
+            &web,
+            "--poll",
+            "1",
+            "--poll-since",
+            "any",
+            "--samples",
+            "200",
+        ])
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let _serve = Serve(child);
+    let t0 = Instant::now();
+    let phases = || -> Vec<String> {
+        let st = http_get(&status).unwrap_or_default();
+        studies
+            .iter()
+            .map(|u| {
+                st["studies"]
+                    .as_array()
+                    .and_then(|a| a.iter().find(|x| x["study"] == u.as_str()))
+                    .map(|x| x["phase"].as_str().unwrap_or("").to_string())
+                    .unwrap_or_default()
+            })
+            .collect()
+    };
+    while phases().iter().any(|p| p != "sent") {
+        assert!(
+            t0.elapsed() < Duration::from_secs(90),
+            "{:?}\n{}",
+            phases(),
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    for u in &studies {
+        let series = pacs.series_of(u);
+        assert!(series
+            .iter()
+            .any(|x| x["MainDicomTags"]["Modality"] == "SR"));
+    }
+    // more polls see the studies again, now with ich's results in them: nothing is redone
+    std::thread::sleep(Duration::from_secs(4));
+    let st = http_get(&status).unwrap();
+    for u in &studies {
+        let x = st["studies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["study"] == u.as_str())
+            .unwrap();
+        assert_eq!(x["phase"], "sent", "{x}");
+        assert_eq!(x["round"], 1, "{x}");
+        assert_eq!(x["instances"], 6, "{x}");
+    }
+    let log_text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(log_text.matches(" predicted").count(), 2, "{log_text}");
+    // the password never reaches the log
+    assert!(!log_text.contains(PASSWORD));
 }

@@ -378,6 +378,94 @@ pub fn retrieve_study(
     Ok(n)
 }
 
+/// A study found by QIDO-RS.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StudyHit {
+    pub study_uid: String,
+    /// Number of Study Related Instances, where the server gives it.
+    pub instances: Option<u64>,
+}
+
+/// The answer of a QIDO-RS search in the DICOM JSON model: each study's UID (0020000D) and
+/// instance count (00201208); entries without a valid UID are left out.
+pub fn parse_study_hits(json: &str) -> Result<Vec<StudyHit>> {
+    let v: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| Error::Invalid(format!("QIDO-RS answer: {e}")))?;
+    let list = match &v {
+        serde_json::Value::Array(a) => a.as_slice(),
+        // no match: some servers answer 204 with an empty body, others `[]`
+        serde_json::Value::Null => &[],
+        _ => return Err(Error::Invalid("QIDO-RS answer: not a JSON array".into())),
+    };
+    let first =
+        |o: &serde_json::Value, tag: &str| o.get(tag).and_then(|e| e["Value"].get(0)).cloned();
+    Ok(list
+        .iter()
+        .filter_map(|o| {
+            let uid = first(o, "0020000D")?.as_str()?.to_string();
+            if !crate::uid::is_valid(&uid) {
+                return None;
+            }
+            let instances = first(o, "00201208").and_then(|n| {
+                n.as_u64()
+                    .or_else(|| n.as_str().and_then(|t| t.trim().parse().ok()))
+            });
+            Some(StudyHit {
+                study_uid: uid,
+                instances,
+            })
+        })
+        .collect())
+}
+
+/// QIDO-RS: the studies whose modalities include `modality` and whose StudyDate is `since`
+/// (YYYYMMDD) or later (any date, or none, when `since` is empty), at most `limit`, with their
+/// instance counts.
+pub fn search_studies(
+    service: &Service,
+    modality: &str,
+    since: &str,
+    limit: usize,
+    timeout: Duration,
+) -> Result<Vec<StudyHit>> {
+    let ok = |t: &str| t.bytes().all(|b| b.is_ascii_alphanumeric());
+    if !ok(modality) || !ok(since) {
+        return Err(Error::Invalid(format!("QIDO-RS: {modality:?}, {since:?}")));
+    }
+    let date = match since {
+        "" => String::new(),
+        d => format!("&StudyDate={d}-"),
+    };
+    let url = format!(
+        "{}/studies?ModalitiesInStudy={modality}{date}&includefield=00201208&limit={limit}",
+        service.root
+    );
+    let resp = exchange(&Request {
+        method: "GET",
+        url: url.clone(),
+        headers: service.headers(vec![("Accept", "application/dicom+json".into())]),
+        body: &[],
+        timeout,
+        max_body: 64 << 20,
+    })
+    .map_err(|e| Error::net(&url, e))?;
+    match resp.status {
+        204 => Ok(Vec::new()),
+        200 => {
+            let text = resp.text(64 << 20).map_err(|e| Error::net(&url, e))?;
+            parse_study_hits(if text.trim().is_empty() {
+                "null"
+            } else {
+                &text
+            })
+        }
+        status => Err(Error::net(
+            &url,
+            format!("HTTP {status}: {}", answer_text(resp)),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -555,5 +643,37 @@ mod retrieve_tests {
         assert_eq!(names, ["00000.dcm"], "{e}");
         // a limit below the study's size is refused
         assert!(retrieve_study(&svc, "1.2.3.4", 1000, Duration::from_secs(5), t2.path()).is_err());
+    }
+
+    #[test]
+    fn qido_answers_give_study_uids_and_counts() {
+        // the DICOM JSON model (PS3.18 F.2): Orthanc gives counts as numbers, others as strings
+        let json = r#"[
+          {"0020000D": {"vr": "UI", "Value": ["1.2.3"]}, "00201208": {"vr": "IS", "Value": [40]}},
+          {"0020000D": {"vr": "UI", "Value": ["1.2.4"]}, "00201208": {"vr": "IS", "Value": ["7"]}},
+          {"0020000D": {"vr": "UI", "Value": ["../etc"]}},
+          {"00080020": {"vr": "DA", "Value": ["20261125"]}},
+          {"0020000D": {"vr": "UI", "Value": ["1.2.5"]}}
+        ]"#;
+        let hits = parse_study_hits(json).unwrap();
+        assert_eq!(
+            hits,
+            vec![
+                StudyHit {
+                    study_uid: "1.2.3".into(),
+                    instances: Some(40)
+                },
+                StudyHit {
+                    study_uid: "1.2.4".into(),
+                    instances: Some(7)
+                },
+                StudyHit {
+                    study_uid: "1.2.5".into(),
+                    instances: None
+                },
+            ]
+        );
+        assert!(parse_study_hits("null").unwrap().is_empty());
+        assert!(parse_study_hits("{}").is_err());
     }
 }

@@ -31,7 +31,7 @@ fn uid_root(s: &str) -> Result<UidRoot, String> {
     }
 }
 
-fn service(s: &str) -> Result<Service, String> {
+pub fn service(s: &str) -> Result<Service, String> {
     Service::parse(s).map_err(|e| e.to_string())
 }
 

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use detect::serve::{Node, ServeOptions};
+use detect::serve::{Node, PollOptions, ServeOptions};
 use milbase::range;
 use pacs::scp::{Allow, ScpOptions};
 
@@ -57,6 +57,18 @@ pub struct Args {
     /// Serve the status as JSON over HTTP here, e.g. 127.0.0.1:8080 (queue, last studies, errors).
     #[arg(long)]
     status: Option<String>,
+    /// Also fetch CT studies from this DICOMweb root (QIDO-RS, then WADO-RS), for a PACS that
+    /// cannot push; credentials as for `ich predict --dicomweb`.
+    #[arg(long, requires = "poll", value_parser = super::pacs::service)]
+    dicomweb: Option<pacs::web::Service>,
+    /// Seconds between two DICOMweb polls [1..=86400].
+    #[arg(long, requires = "dicomweb", value_parser = |s: &str| range::int_in(s, 1, 86_400))]
+    poll: Option<usize>,
+    /// The first poll looks at studies of this date or later (YYYYMMDD; default yesterday;
+    /// `any`: every CT study, also those without a StudyDate); later polls at yesterday's and
+    /// today's.
+    #[arg(long, requires = "poll", value_parser = poll_since)]
+    poll_since: Option<String>,
     /// No HTML pages in the spool (CSV, JSON and DICOM only).
     #[arg(long)]
     no_html: bool,
@@ -64,6 +76,14 @@ pub struct Args {
     predict: super::predict::PredictFlags,
     #[command(flatten)]
     pacs: super::pacs::ResultArgs,
+}
+
+fn poll_since(s: &str) -> Result<String, String> {
+    match s {
+        "any" => Ok(String::new()),
+        d if d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()) => Ok(d.to_string()),
+        _ => Err(format!("{s:?} is not a date YYYYMMDD (or any)")),
+    }
 }
 
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -95,6 +115,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         predict: a.predict.options(),
         dicom: a.pacs.dicom_options(),
         html: !a.no_html,
+        poll: a
+            .dicomweb
+            .clone()
+            .zip(a.poll)
+            .map(|(service, secs)| PollOptions {
+                service,
+                every: Duration::from_secs(secs as u64),
+                since: a.poll_since.clone(),
+                max_study_bytes: 4 << 30,
+                timeout: a.pacs.send_args.options().timeout,
+            }),
     };
     // SAFETY: the handler only stores into an atomic; installed before any worker thread exists
     unsafe {
