@@ -6,11 +6,14 @@
 # memory of the node (VmHWM), and whether every study was predicted and sent exactly once. Then
 # the same studies through `ich predict --send` one by one, as a script calling ich per study
 # would, on the same machine in the same run.
-# Usage: scripts/bench-serve.sh [STUDIES] [SETTLE_S]   (needs dcmtk: scripts/setup-system.sh --pacs)
+# Usage: scripts/bench-serve.sh [STUDIES] [SETTLE_S] [WORKERS] [--no-baseline]
+# (needs dcmtk: scripts/setup-system.sh --pacs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 studies="${1:-50}"
 settle="${2:-5}"
+workers="${3:-1}"
+baseline="${4:-}"
 cargo build --release --locked -p ich >/dev/null
 ich="$(realpath "${CARGO_TARGET_DIR:-target}/release/ich")"
 w=bench-out/serve
@@ -34,16 +37,16 @@ port=$(free_port); dport=$(free_port); sport=$(free_port)
 rm -rf "$w/spool" "$w/dest" "$w/received.txt" "$w/serve.log" "$w/predict"
 mkdir -p "$w/dest"
 # the destination: every object it receives is one line of received.txt
-storescp -aet PACS -od "$w/dest" -xcr "echo #f >> $(pwd)/$w/received.txt" "$dport" &
+storescp -q -aet PACS -od "$w/dest" -xcr "echo #f >> $(pwd)/$w/received.txt" "$dport" &
 dest=$!
 trap 'kill $dest 2>/dev/null || true; kill ${serve:-0} 2>/dev/null || true' EXIT
 "$ich" --log-json serve --model "$w/bundle" --spool "$w/spool" --host 127.0.0.1 --port "$port" \
   --send "PACS@127.0.0.1:$dport" --settle "$settle" --status "127.0.0.1:$sport" \
-  --max-queue 1000 2>"$w/serve.log" >/dev/null &
+  --max-queue 1000 --workers "$workers" 2>"$w/serve.log" >/dev/null &
 serve=$!
 until curl -sf "http://127.0.0.1:$sport/status" >/dev/null; do sleep 0.2; done
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-echo "ich serve: $studies studies of 40 slices (512²), 4 associations at once, settle $settle s, 1 worker"
+echo "ich serve: $studies studies of 40 slices (512²), 4 associations at once, settle $settle s, $workers worker(s)"
 mapfile -t dirs < <(ls -d "$w"/studies/scan-* | sort)
 t0=$(date +%s.%N)
 for k in 0 1 2 3; do
@@ -85,6 +88,7 @@ ok = len(states) == n and rounds == {1: n} and len(lines) == len(set(lines)) == 
 print("exactly once:", "yes" if ok else "NO")
 PY
 # the same studies, one `ich predict --send` per study
+[ "$baseline" = "--no-baseline" ] && exit 0
 mkdir -p "$w/predict"
 rm -f "$w/received.txt"
 t1=$(date +%s.%N)

@@ -633,7 +633,7 @@ fn scheduler(shared: &Shared, tx: &Sender<Job>, stop: &AtomicBool) {
                 return;
             }
         }
-        if last_cleanup.elapsed() >= Duration::from_secs(60) {
+        if last_cleanup.elapsed() >= Duration::from_secs(5) {
             last_cleanup = Instant::now();
             cleanup(shared);
         }
@@ -731,11 +731,10 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
     let t = Instant::now();
     let result = run_with(predictor, &job, &milbase::progress::Quiet);
     let after = last_rx.elapsed().as_secs_f64();
-    let mut newer = false;
+    let mut to_send = false;
     shared.update(uid, |s| {
         // instances that came during the prediction: it is done again once they settle
-        newer = s.state.round != round || s.last_rx > last_rx;
-        s.busy = false;
+        let newer = s.state.round != round || s.last_rx > last_rx;
         s.done_at = Instant::now();
         match &result {
             Ok(o) => {
@@ -777,6 +776,9 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
         if newer {
             s.state.phase = Phase::Receiving;
         }
+        // this worker sends it now: the study stays busy, so that no other worker sends it too
+        to_send = s.state.phase == Phase::Predicted;
+        s.busy = to_send;
     });
     match &result {
         Ok(o) => {
@@ -797,7 +799,7 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
         }
         Err(e) => shared.error(format!("study {uid}: not predicted: {e}")),
     }
-    !newer && result.is_ok_and(|o| !o.dicom_files.is_empty()) && !shared.opts.send.is_empty()
+    to_send
 }
 
 /// Sends a predicted study's results to every destination; what fails is tried again later.

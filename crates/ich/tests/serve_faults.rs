@@ -101,6 +101,10 @@ impl World {
     }
 
     fn serve(&self, settle: &str, samples: &str) -> Serve {
+        self.serve_with(settle, samples, &[])
+    }
+
+    fn serve_with(&self, settle: &str, samples: &str, extra: &[&str]) -> Serve {
         let status = format!("127.0.0.1:{}", free_port());
         let log = self.t.join(format!("serve-{}.log", free_port()));
         let child = Command::new(env!("CARGO_BIN_EXE_ich"))
@@ -129,6 +133,7 @@ impl World {
                 "--status",
                 &status,
             ])
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
@@ -512,4 +517,63 @@ fn hostile_instances_among_good_ones_are_refused_with_their_reason_and_the_rest_
     });
     // the node still answers
     assert!(status_of(&sv.status).is_some());
+}
+
+#[test]
+fn a_full_queue_or_spool_is_refused_with_a700_and_done_studies_leave_after_keep_days() {
+    let w = World::new("4");
+    let (_dest, _d) = dest(&w.t, w.dest_port, Duration::ZERO);
+    let node = pacs::store::Node::parse(&format!("ICH@127.0.0.1:{}", w.port)).unwrap();
+    let refused = |files: &[PathBuf]| {
+        let r = pacs::store::c_store("MODALITY", &node, files, Duration::from_secs(10)).unwrap();
+        r.iter()
+            .all(|x| x.as_ref().is_err_and(|e| e.contains("A700")))
+    };
+    // a queue of one study (settling for long): a second study is refused, the first goes on
+    let mut sv = w.serve_with("600", "200", &["--max-queue", "1"]);
+    w.store(&w.files(0));
+    assert!(refused(&w.files(1)), "a second study got into a full queue");
+    w.store(&w.files(0)[..2]);
+    let log = std::fs::read_to_string(&sv.log).unwrap();
+    assert!(log.contains("queue full (1 studies waiting)"), "{log}");
+    kill9(&mut sv);
+
+    // a spool already over its limit: refused before the data set is read
+    let planted = w.spool.join("studies/1.2.3/in/1.2.3.4/1.2.3.4.5.dcm");
+    std::fs::create_dir_all(planted.parent().unwrap()).unwrap();
+    std::fs::write(&planted, vec![0u8; 3 << 20]).unwrap();
+    let mut sv = w.serve_with("600", "200", &["--max-spool-mib", "2"]);
+    assert!(refused(&w.files(2)), "a full spool took an instance");
+    let log = std::fs::read_to_string(&sv.log).unwrap();
+    assert!(log.contains("spool full (3 MiB)"), "{log}");
+    kill9(&mut sv);
+    std::fs::remove_dir_all(w.spool.join("studies/1.2.3")).unwrap();
+
+    // keep-days 0: a study sent leaves the spool (within the 5 s of a cleanup round)
+    let sv = w.serve_with("1", "200", &["--keep-days", "0"]);
+    let uid = w.study(0);
+    wait_for(60, &sv, "study 0 sent", || w.phase(&uid) == "sent");
+    let dir = w.spool.join("studies").join(&uid);
+    wait_for(30, &sv, "study 0 removed", || !dir.exists());
+    let st = status_of(&sv.status).unwrap();
+    assert_eq!(st["spool_bytes"], 0, "{st}");
+}
+
+#[test]
+fn two_workers_send_each_study_once() {
+    // a study predicted by one worker and sent by it: another worker must not send it too
+    let w = World::new("6");
+    let (_dest, d) = dest(&w.t, w.dest_port, Duration::from_millis(20));
+    let sv = w.serve_with("1", "200", &["--workers", "2"]);
+    let uids: Vec<String> = (0..6).map(|i| w.study(i)).collect();
+    for i in 0..6 {
+        w.store(&w.files(i));
+    }
+    wait_for(120, &sv, "every study sent", || {
+        uids.iter().all(|u| w.phase(u) == "sent")
+    });
+    all_arrived_once(&w, &d, &uids);
+    let got = d.got.lock().unwrap().len();
+    let want: usize = uids.iter().map(|u| w.results(u).len()).sum();
+    assert_eq!(got, want, "objects sent more than once");
 }

@@ -44,10 +44,10 @@ pub struct Args {
     /// (C-STORE status A700H) [1..=100000].
     #[arg(long, default_value_t = 200, value_parser = |s: &str| range::int_in(s, 1, 100_000))]
     max_queue: usize,
-    /// Received instances in the spool at most, GiB; beyond, instances are refused (A700H)
-    /// [1..=65536].
-    #[arg(long, default_value_t = 50, value_parser = |s: &str| range::int_in(s, 1, 65536))]
-    max_spool_gib: usize,
+    /// Received instances in the spool at most, MiB; beyond, instances are refused (A700H)
+    /// [1..=67108864].
+    #[arg(long, default_value_t = 51_200, value_parser = |s: &str| range::int_in(s, 1, 1 << 26))]
+    max_spool_mib: usize,
     /// Remove studies sent or skipped this many days ago from the spool [0..=3650].
     #[arg(long, default_value_t = 7, value_parser = |s: &str| range::int_in(s, 0, 3650))]
     keep_days: usize,
@@ -108,7 +108,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         settle: Duration::from_secs(a.settle as u64),
         workers: a.workers,
         max_queue: a.max_queue,
-        max_spool_bytes: (a.max_spool_gib as u64) << 30,
+        max_spool_bytes: (a.max_spool_mib as u64) << 20,
         keep: Duration::from_secs(a.keep_days as u64 * 86_400),
         resend_after: Duration::from_secs(a.resend_after as u64),
         status: a.status.clone(),
