@@ -10,15 +10,8 @@ cargo build --release --locked -p ich >/dev/null
 ich="${CARGO_TARGET_DIR:-target}/release/ich"
 w=bench-out/predict
 mkdir -p "$w"
-if [ ! -f "$w/bundle/gp.json" ]; then
-  # a bundle trained for one epoch: prediction costs the same whatever the weights
-  "$ich" -q synth --out "$w/train-dicom" --scans 8 --slices 8 --size 256 --seed 3
-  "$ich" -q preprocess "$w/train-dicom" --out "$w/train-ds" --size 256 \
-    --labels "$w/train-dicom/labels.csv" >/dev/null
-  "$ich" -q train-cnn --dataset "$w/train-ds" --out "$w/bundle" --dim 32 --epochs 1 >/dev/null
-  "$ich" -q extract --model "$w/bundle" --dataset "$w/train-ds" --out "$w/features.csv" >/dev/null
-  "$ich" -q fit-gp --features "$w/features.csv" --bundle "$w/bundle" --inducing 50 >/dev/null
-fi
+. scripts/bench-common.sh
+one_epoch_bundle "$ich" "$w"
 rm -rf "$w/scan"
 "$ich" -q synth --out "$w/scan" --scans 1 --slices 40 --size 512 --seed 11 --positive-fraction 1
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"

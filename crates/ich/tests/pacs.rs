@@ -11,7 +11,8 @@
 mod common;
 
 use common::orthanc::{
-    check_with_dsrdump, free_port, need, study_uid_of, Orthanc, DICOMWEB_PLUGIN, PASSWORD, USER,
+    check_with_dsrdump, free_port, need, orthanc_with_dicomweb, study_uid_of, Orthanc, PASSWORD,
+    USER,
 };
 use common::{csv_rows, ich, ok, s, text};
 
@@ -178,17 +179,9 @@ fn dciodvfy_clean(dciodvfy: &Path, file: &Path) {
 
 #[test]
 fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
-    let Some(orthanc_bin) = need("Orthanc") else {
+    let Some(orthanc_bin) = orthanc_with_dicomweb() else {
         return;
     };
-    if !Path::new(DICOMWEB_PLUGIN).is_file() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI: orthanc-dicomweb is not installed"
-        );
-        eprintln!("skipped: orthanc-dicomweb is not installed");
-        return;
-    }
     let Some(dsrdump) = need("dsrdump") else {
         return;
     };
@@ -200,12 +193,7 @@ fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
     let pacs = Orthanc::start(&orthanc_bin, t, serde_json::json!({}));
 
     // a small model on a synthetic cohort (the mechanics, not the accuracy)
-    let raw = t.join("raw");
-    common::synth(&raw, "4", "6", "64", "31");
-    let ds = t.join("ds");
-    common::preprocess(&raw, &ds, "32", &[]);
-    let bundle = t.join("bundle");
-    common::small_bundle(&ds, &bundle);
+    let (raw, bundle) = common::cohort_and_bundle(t, "4", "31");
 
     // the CT of scan 0 in the PACS
     let scan0 = raw.join("scan-0000");

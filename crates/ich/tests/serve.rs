@@ -8,7 +8,8 @@
 mod common;
 
 use common::orthanc::{
-    check_with_dsrdump, free_port, need, study_uid_of, Orthanc, DICOMWEB_PLUGIN, PASSWORD, USER,
+    check_with_dsrdump, free_port, need, orthanc_with_dicomweb, study_uid_of, Orthanc, PASSWORD,
+    USER,
 };
 use common::s;
 
@@ -35,6 +36,44 @@ impl Drop for Serve {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+    }
+}
+
+impl Serve {
+    /// `ich serve` with the test's model and spool on loopback, 200 draws per scan, `extra` flags
+    /// on top; stderr into `log`.
+    fn spawn(
+        bundle: &Path,
+        spool: &Path,
+        port: u16,
+        status: &str,
+        log: &Path,
+        extra: &[&str],
+    ) -> Serve {
+        let child = Command::new(env!("CARGO_BIN_EXE_ich"))
+            .args([
+                "serve",
+                "--model",
+                s(bundle),
+                "--spool",
+                s(spool),
+                "--host",
+                "127.0.0.1",
+            ])
+            .args([
+                "--port",
+                &port.to_string(),
+                "--status",
+                status,
+                "--samples",
+                "200",
+            ])
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(log).unwrap())
+            .spawn()
+            .unwrap();
+        Serve(child)
     }
 }
 
@@ -109,12 +148,7 @@ fn orthanc_routes_three_head_ct_studies_to_ich_serve_and_gets_the_results_back_w
     let t = tmp.path();
 
     // a small model on a synthetic cohort (the mechanics, not the accuracy)
-    let raw = t.join("raw");
-    common::synth(&raw, "4", "6", "64", "41");
-    let ds = t.join("ds");
-    common::preprocess(&raw, &ds, "32", &[]);
-    let bundle = t.join("bundle");
-    common::small_bundle(&ds, &bundle);
+    let (raw, bundle) = common::cohort_and_bundle(t, "4", "41");
 
     let ich_port = free_port();
     let lua = t.join("route.lua");
@@ -133,34 +167,22 @@ fn orthanc_routes_three_head_ct_studies_to_ich_serve_and_gets_the_results_back_w
     let spool = t.join("spool");
     let status = format!("127.0.0.1:{}", free_port());
     let log = t.join("serve.log");
-    let child = Command::new(env!("CARGO_BIN_EXE_ich"))
-        .args([
+    let mut serve = Serve::spawn(
+        &bundle,
+        &spool,
+        ich_port,
+        &status,
+        &log,
+        &[
             "--log-json",
-            "serve",
-            "--model",
-            s(&bundle),
-            "--spool",
-            s(&spool),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            &ich_port.to_string(),
             "--send",
             &format!("ORTHANC@127.0.0.1:{}", pacs.dicom),
             "--settle",
             "3",
-            "--status",
-            &status,
             "--allow",
             "ORTHANC@127.0.0.1,STORESCU@127.0.0.1",
-            "--samples",
-            "200",
-        ])
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let mut serve = Serve(child);
+        ],
+    );
     let t0 = Instant::now();
     while http_get(&status).is_err() {
         assert!(
@@ -350,25 +372,12 @@ fn sigterm(pid: u32) {
 
 #[test]
 fn a_pacs_that_cannot_push_is_polled_by_dicomweb_and_each_study_predicted_once() {
-    let Some(orthanc_bin) = need("Orthanc") else {
+    let Some(orthanc_bin) = orthanc_with_dicomweb() else {
         return;
     };
-    if !Path::new(DICOMWEB_PLUGIN).is_file() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI: orthanc-dicomweb is not installed"
-        );
-        eprintln!("skipped: orthanc-dicomweb is not installed");
-        return;
-    }
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
-    let raw = t.join("raw");
-    common::synth(&raw, "4", "6", "64", "47");
-    let ds = t.join("ds");
-    common::preprocess(&raw, &ds, "32", &[]);
-    let bundle = t.join("bundle");
-    common::small_bundle(&ds, &bundle);
+    let (raw, bundle) = common::cohort_and_bundle(t, "4", "47");
     let odir = t.join("orthanc");
     std::fs::create_dir_all(&odir).unwrap();
     let pacs = Orthanc::start(&orthanc_bin, &odir, serde_json::json!({}));
@@ -386,37 +395,25 @@ fn a_pacs_that_cannot_push_is_polled_by_dicomweb_and_each_study_predicted_once()
     let status = format!("127.0.0.1:{}", free_port());
     let log = t.join("serve.log");
     let web = format!("http://{USER}:{PASSWORD}@127.0.0.1:{}/dicom-web", pacs.http);
-    let child = Command::new(env!("CARGO_BIN_EXE_ich"))
-        .args([
-            "serve",
-            "--model",
-            s(&bundle),
-            "--spool",
-            s(&spool),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            &free_port().to_string(),
+    let _serve = Serve::spawn(
+        &bundle,
+        &spool,
+        free_port(),
+        &status,
+        &log,
+        &[
             "--send",
             &format!("ORTHANC@127.0.0.1:{}", pacs.dicom),
             "--settle",
             "1",
-            "--status",
-            &status,
             "--dicomweb",
             &web,
             "--poll",
             "1",
             "--poll-since",
             "any",
-            "--samples",
-            "200",
-        ])
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let _serve = Serve(child);
+        ],
+    );
     let t0 = Instant::now();
     let phases = || -> Vec<String> {
         let st = http_get(&status).unwrap_or_default();

@@ -83,12 +83,7 @@ impl World {
     fn new(scans: &str) -> World {
         let tmp = tempfile::tempdir().unwrap();
         let t = tmp.path().to_path_buf();
-        let raw = t.join("raw");
-        common::synth(&raw, scans, "6", "64", "43");
-        let ds = t.join("ds");
-        common::preprocess(&raw, &ds, "32", &[]);
-        let bundle = t.join("bundle");
-        common::small_bundle(&ds, &bundle);
+        let (raw, bundle) = common::cohort_and_bundle(&t, scans, "43");
         World {
             _tmp: tmp,
             bundle,

@@ -76,6 +76,22 @@ pub fn preprocess(raw: &Path, ds: &Path, size: &str, extra: &[&str]) {
     ok(&args);
 }
 
+/// `scans` synthetic scans of 6 slices (64², seed `seed`) in `t/raw`, and a [`small_bundle`]
+/// trained on them in `t/bundle`: (raw, bundle).
+pub fn cohort_and_bundle(
+    t: &Path,
+    scans: &str,
+    seed: &str,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let raw = t.join("raw");
+    synth(&raw, scans, "6", "64", seed);
+    let ds = t.join("ds");
+    preprocess(&raw, &ds, "32", &[]);
+    let bundle = t.join("bundle");
+    small_bundle(&ds, &bundle);
+    (raw, bundle)
+}
+
 /// A small bundle on dataset `ds`: the CNN (D = 8) trained one epoch, its features, a VGPMIL head
 /// with 8 inducing points (the mechanics of prediction, not its accuracy).
 pub fn small_bundle(ds: &Path, bundle: &Path) {

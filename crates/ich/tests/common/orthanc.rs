@@ -222,3 +222,17 @@ pub fn check_with_dsrdump(dsrdump: &Path, sr_file: &Path, report: &Path) {
         assert!((p - f(&row["probability"])).abs() < 1e-12, "{p} vs {row:?}");
     }
 }
+
+/// Orthanc with its DICOMweb plugin: the binary, or None (the test is skipped; never under CI).
+pub fn orthanc_with_dicomweb() -> Option<PathBuf> {
+    let bin = need("Orthanc")?;
+    if !Path::new(DICOMWEB_PLUGIN).is_file() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI: orthanc-dicomweb is not installed"
+        );
+        eprintln!("skipped: orthanc-dicomweb is not installed");
+        return None;
+    }
+    Some(bin)
+}
