@@ -23,6 +23,8 @@ pub enum FileProblem {
     Corrupt(String),
     #[error("not a CT image (modality {modality}, SOP class {sop_class})")]
     NotCt { modality: String, sop_class: String },
+    #[error("not a head CT (BodyPartExamined {0})")]
+    NotHead(String),
     #[error("not an image (no {0})")]
     NoImage(&'static str),
     #[error("missing attribute {0}")]
@@ -62,6 +64,7 @@ impl FileProblem {
             FileProblem::NotDicom(_) => "not DICOM",
             FileProblem::Corrupt(_) => "corrupt DICOM",
             FileProblem::NotCt { .. } => "not a CT image",
+            FileProblem::NotHead(_) => "not a head CT",
             FileProblem::NoImage(_) => "no image",
             FileProblem::Missing(_) | FileProblem::BadAttribute { .. } => "bad header",
             FileProblem::UnsupportedEncoding { .. } => "unsupported encoding",

@@ -184,6 +184,7 @@ fn record_skip(skipped: &mut Skipped, err: &FileError) {
         FileProblem::NotCt { modality, .. } if !modality.is_empty() => {
             format!("not a CT image ({modality})")
         }
+        FileProblem::NotHead(part) => format!("not a head CT ({part})"),
         p => p.category().to_string(),
     };
     *skipped.counts.entry(key).or_default() += 1;
@@ -607,7 +608,10 @@ pub fn find_scans_within(
 
 fn read_ct_header(f: &Path, limits: &Limits) -> std::result::Result<SliceHeader, FileError> {
     read_header_within(f, limits).and_then(|h| {
-        if h.is_ct() {
+        if h.is_ct() && !h.may_be_head() {
+            let part = h.body_part.clone().unwrap_or_default();
+            Err(FileError::new(f, FileProblem::NotHead(part)))
+        } else if h.is_ct() {
             Ok(h)
         } else {
             Err(FileError::new(
@@ -625,7 +629,7 @@ fn read_ct_header(f: &Path, limits: &Limits) -> std::result::Result<SliceHeader,
 fn note_skip(skipped: &mut Skipped, e: &FileError) {
     if matches!(
         e.problem,
-        FileProblem::NotCt { .. } | FileProblem::NotDicom(_)
+        FileProblem::NotCt { .. } | FileProblem::NotHead(_) | FileProblem::NotDicom(_)
     ) {
         tracing::debug!("skipped {e}");
     } else {

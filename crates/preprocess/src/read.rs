@@ -31,9 +31,60 @@ pub struct SliceHeader {
     pub slice_thickness: Option<f64>,
     pub patient_name: Option<String>,
     pub patient_id: Option<String>,
+    /// BodyPartExamined (0018,0015), trimmed and upper case; None when absent or empty.
+    pub body_part: Option<String>,
 }
 
+/// BodyPartExamined values (PS3.16 Annex L and common variants) that say the image is not of the
+/// head. An absent, empty or other value (HEAD, BRAIN, SKULL, HEADNECK, a local word) counts as
+/// a head: only a series that says it is something else is left out.
+pub const NOT_HEAD: &[&str] = &[
+    "CHEST",
+    "THORAX",
+    "LUNG",
+    "HEART",
+    "BREAST",
+    "ABDOMEN",
+    "ABD",
+    "PELVIS",
+    "ABDOMENPELVIS",
+    "CHESTABDOMEN",
+    "CHESTABDPELVIS",
+    "CHEST_ABDOMEN",
+    "LIVER",
+    "KIDNEY",
+    "COLON",
+    "PROSTATE",
+    "SPINE",
+    "CSPINE",
+    "TSPINE",
+    "LSPINE",
+    "SSPINE",
+    "WHOLESPINE",
+    "SHOULDER",
+    "ARM",
+    "ELBOW",
+    "WRIST",
+    "HAND",
+    "HIP",
+    "LEG",
+    "KNEE",
+    "ANKLE",
+    "FOOT",
+    "EXTREMITY",
+    "LOWEREXTREMITY",
+    "UPPEREXTREMITY",
+    "WHOLEBODY",
+];
+
 impl SliceHeader {
+    /// False only when BodyPartExamined names a region other than the head ([`NOT_HEAD`]).
+    pub fn may_be_head(&self) -> bool {
+        self.body_part
+            .as_deref()
+            .is_none_or(|b| !NOT_HEAD.contains(&b.replace([' ', '-'], "").as_str()))
+    }
+
     /// CT Image Storage, or any single-frame image whose Modality is CT.
     pub fn is_ct(&self) -> bool {
         self.sop_class == uids::CT_IMAGE_STORAGE
@@ -355,6 +406,9 @@ fn header_from(path: &Path, obj: &DefaultDicomObject) -> Result<SliceHeader, Fil
         slice_thickness: float_opt(obj, tags::SLICE_THICKNESS, "SliceThickness")?,
         patient_name: str_opt(obj, tags::PATIENT_NAME),
         patient_id: str_opt(obj, tags::PATIENT_ID),
+        body_part: str_opt(obj, tags::BODY_PART_EXAMINED)
+            .map(|b| b.trim().to_ascii_uppercase())
+            .filter(|b| !b.is_empty()),
         modality,
         sop_class,
     };

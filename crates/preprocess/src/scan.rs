@@ -207,6 +207,7 @@ pub(crate) mod tests {
             slice_thickness: Some(5.0),
             patient_name: None,
             patient_id: None,
+            body_part: None,
         }
     }
 

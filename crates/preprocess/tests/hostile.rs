@@ -381,6 +381,56 @@ fn multi_frame_ct_is_refused_by_name_and_the_rest_is_processed() {
 }
 
 #[test]
+fn a_ct_series_of_another_body_part_is_left_out_by_name_and_a_head_or_unsaid_one_is_kept() {
+    let t = tempfile::tempdir().unwrap();
+    let input = t.path().join("in");
+    fs::create_dir_all(&input).unwrap();
+    // four series of two slices: BodyPartExamined CHEST, "c-spine", HEAD and absent
+    for (k, part) in [Some("CHEST"), Some("c-spine"), Some("HEAD"), None]
+        .iter()
+        .enumerate()
+    {
+        for z in 0..2 {
+            let p = input.join(format!("s{k}-{z}.dcm"));
+            let mut slice = ct(&format!("1.2.3.{k}.{z}"), z as f64);
+            slice.series_uid = format!("2.25.{}", 10 + k);
+            fs::write(&p, slice.to_bytes().unwrap()).unwrap();
+            if let Some(part) = part {
+                let mut obj = dicom_object::open_file(&p).unwrap();
+                obj.put(DataElement::new(
+                    tags::BODY_PART_EXAMINED,
+                    VR::CS,
+                    PrimitiveValue::from(*part),
+                ));
+                obj.write_to_file(&p).unwrap();
+            }
+        }
+    }
+    let s = preprocess(&[input], &t.path().join("ds"), &opts16(), &Quiet).unwrap();
+    assert_eq!((s.scans_written, s.slices), (2, 4));
+    assert_eq!(
+        s.skipped.counts.get("not a head CT (CHEST)"),
+        Some(&2),
+        "{:?}",
+        s.skipped.counts
+    );
+    assert_eq!(
+        s.skipped.counts.get("not a head CT (C-SPINE)"),
+        Some(&2),
+        "{:?}",
+        s.skipped.counts
+    );
+    assert!(
+        s.skipped
+            .files
+            .iter()
+            .any(|f| f.contains("s0-0.dcm") && f.contains("not a head CT")),
+        "{:?}",
+        s.skipped.files
+    );
+}
+
+#[test]
 fn a_panicking_decoder_costs_one_file_not_the_run() {
     let Some(d) = preprocess::shared_data_or_skip("dicom") else {
         return;
