@@ -206,6 +206,36 @@ fn status_of(addr: &str) -> Option<serde_json::Value> {
     serde_json::from_reader(r.into_reader()).ok()
 }
 
+/// A copy of `src` with 4096 × 4096 pixels (32 MiB) and its own SOP Instance UID.
+fn large_slice(src: &Path, out: &Path) {
+    use dicom_core::{DataElement, PrimitiveValue, VR};
+    use dicom_dictionary_std::tags;
+    let mut o = dicom_object::open_file(src).unwrap();
+    let sop = "2.25.4242424242";
+    o.put(DataElement::new(
+        tags::ROWS,
+        VR::US,
+        PrimitiveValue::from(4096u16),
+    ));
+    o.put(DataElement::new(
+        tags::COLUMNS,
+        VR::US,
+        PrimitiveValue::from(4096u16),
+    ));
+    o.put(DataElement::new(
+        tags::SOP_INSTANCE_UID,
+        VR::UI,
+        PrimitiveValue::from(sop),
+    ));
+    o.put(DataElement::new(
+        tags::PIXEL_DATA,
+        VR::OW,
+        PrimitiveValue::from(vec![0u8; 4096 * 4096 * 2]),
+    ));
+    o.update_meta(|m| m.media_storage_sop_instance_uid = sop.to_string());
+    o.write_to_file(out).unwrap();
+}
+
 fn kill9(sv: &mut Serve) {
     sv.child.kill().unwrap(); // SIGKILL
     sv.child.wait().unwrap();
@@ -244,22 +274,39 @@ fn kill_9_at_five_points_loses_no_study_and_sends_none_twice() {
     let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
     let uids: Vec<String> = (0..5).map(|i| w.study(i)).collect();
 
-    // 1. mid-receive: three of six instances acknowledged, a fourth half-written
+    // 1. mid-receive: three of six instances acknowledged, then killed while a 32 MiB
+    //    instance of the same study is on the wire (its partial file seen in receiving/)
     let mut sv = w.serve("2", "200");
     let f0 = w.files(0);
     w.store(&f0[..3]);
-    std::fs::write(
-        w.spool.join("receiving").join(".rx-1-0.dcm"),
-        b"half an instance",
-    )
-    .unwrap();
+    let big = w.t.join("big.dcm");
+    large_slice(&f0[0], &big);
+    let port = w.port;
+    let sender = std::thread::spawn(move || {
+        let node = pacs::store::Node::parse(&format!("ICH@127.0.0.1:{port}")).unwrap();
+        pacs::store::c_store("MODALITY", &node, &[big], Duration::from_secs(10))
+    });
+    let rx = w.spool.join("receiving");
+    let partial = || {
+        std::fs::read_dir(&rx)
+            .map(|d| {
+                d.flatten()
+                    .any(|e| e.file_name().to_string_lossy().starts_with(".rx-"))
+            })
+            .unwrap_or(false)
+    };
+    wait_for(60, &sv, "an instance half-received", partial);
     kill9(&mut sv);
+    // the sender was never told it is stored
+    let answer = sender.join().unwrap();
+    assert!(
+        answer.as_ref().map_or(true, |r| r[0].is_err()),
+        "{answer:?}"
+    );
+    assert!(partial(), "the half-received file is there after the kill");
     // 2. after receive, before the settle time (a long one)
     let mut sv = w.serve("600", "200");
-    assert!(
-        !w.spool.join("receiving").join(".rx-1-0.dcm").exists(),
-        "a half-received file was kept"
-    );
+    assert!(!partial(), "a half-received file was kept");
     w.store(&w.files(1));
     assert_eq!(w.phase(&uids[1]), "receiving");
     kill9(&mut sv);
