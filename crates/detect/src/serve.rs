@@ -502,8 +502,14 @@ impl Node {
             );
         }
         let sink: Arc<dyn StoreSink> = shared.clone();
-        let scp = Scp::start(&opts.listen, opts.scp.clone(), sink)
-            .map_err(|e| Error::Invalid(e.to_string()))?;
+        let scp = match Scp::start(&opts.listen, opts.scp.clone(), sink) {
+            Ok(scp) => scp,
+            Err(e) => {
+                // the threads started so far end with the scheduler
+                stop.store(true, Ordering::SeqCst);
+                return Err(Error::Invalid(e.to_string()));
+            }
+        };
         tracing::info!(
             ae = %opts.scp.ae_title,
             dicom = %scp.addr,
