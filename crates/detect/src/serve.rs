@@ -9,7 +9,8 @@
 //! - `studies/<StudyInstanceUID>/in/<SeriesInstanceUID>/<SOPInstanceUID>.dcm`: what was
 //!   received and acknowledged (the UIDs checked: digits and dots, at most 64 characters);
 //! - `studies/<StudyInstanceUID>/out/`: the reports and the DICOM results (`ich predict`'s);
-//! - `studies/<StudyInstanceUID>/state.json`: the study's phase and what happened.
+//! - `studies/<StudyInstanceUID>/state.json`: the study's phase and what happened;
+//! - `.serve.lock`: the running node's PID (one node per spool).
 //!
 //! A study moves receiving → predicting → predicted → sent (or skipped, failed). After a
 //! `kill -9` at any moment the restart reads every `state.json`: a study receiving or predicting
@@ -398,6 +399,8 @@ impl Shared {
 
 /// A running node.
 pub struct Node {
+    /// Held while the node runs.
+    _lock: milbase::atomic::DirLock,
     scp: Option<Scp>,
     shared: Arc<Shared>,
     stop: Arc<AtomicBool>,
@@ -426,6 +429,9 @@ impl Node {
         let spool = &opts.spool;
         let studies_dir = spool.join(STUDIES);
         std::fs::create_dir_all(&studies_dir).map_err(|e| Error::io(&studies_dir, e))?;
+        // one node per spool (a dead one's lock is taken over), before anything in it is touched
+        let lock =
+            milbase::atomic::DirLock::take(spool, "serve").map_err(|e| Error::io(spool, e))?;
         // never acknowledged: the sender sends them again
         let rx = spool.join(RECEIVING);
         if rx.exists() {
@@ -518,6 +524,7 @@ impl Node {
             "listening"
         );
         Ok(Node {
+            _lock: lock,
             scp: Some(scp),
             shared,
             stop,

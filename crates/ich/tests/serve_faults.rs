@@ -573,6 +573,18 @@ fn a_full_queue_or_spool_is_refused_with_a700_and_done_studies_leave_after_keep_
     };
     // a queue of one study (settling for long): a second study is refused, the first goes on
     let mut sv = w.serve_with("600", "200", &["--max-queue", "1"]);
+    // a second node on the same spool is refused, naming the spool and the running one
+    let second = Command::new(env!("CARGO_BIN_EXE_ich"))
+        .args(["serve", "--model", s(&w.bundle), "--spool", s(&w.spool)])
+        .args(["--host", "127.0.0.1", "--port", &free_port().to_string()])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{said}");
+    assert!(
+        said.contains("another ich process") && said.contains(&sv.child.id().to_string()),
+        "{said}"
+    );
     w.store(&w.files(0));
     assert!(refused(&w.files(1)), "a second study got into a full queue");
     w.store(&w.files(0)[..2]);
