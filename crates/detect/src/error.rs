@@ -17,6 +17,9 @@ pub enum Error {
     /// An option out of range or a combination that cannot work.
     #[error("{0}")]
     Invalid(String),
+    /// The inputs hold no CT scan to predict (what they hold instead is in the message).
+    #[error("no CT scan found in {0}")]
+    NoScan(String),
     /// One scan could not be predicted (the others go on).
     #[error("scan {id}: {source}")]
     Scan { id: String, source: Box<Error> },

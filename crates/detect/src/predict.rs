@@ -629,8 +629,8 @@ pub fn run_with(
     }
     work.extend(scans.into_iter().map(Source::Dicom));
     if work.is_empty() {
-        return Err(Error::Invalid(format!(
-            "no CT scan found in {} (skipped: {:?})",
+        return Err(Error::NoScan(format!(
+            "{} (skipped: {:?})",
             inputs
                 .iter()
                 .map(|p| p.display().to_string())

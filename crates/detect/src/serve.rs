@@ -201,6 +201,20 @@ struct Study {
     done_at: Instant,
 }
 
+impl Study {
+    /// A study as it is found or first received: settling from now.
+    fn new(state: StudyState) -> Self {
+        let now = Instant::now();
+        Self {
+            state,
+            last_rx: now,
+            busy: false,
+            next_send: now,
+            done_at: now,
+        }
+    }
+}
+
 /// What the node shares between the SCP, the scheduler, the workers and the status endpoint.
 struct Shared {
     opts: ServeOptions,
@@ -254,13 +268,6 @@ impl Shared {
     }
 }
 
-fn refuse(status: u16, reason: impl Into<String>) -> Refusal {
-    Refusal {
-        status,
-        reason: reason.into(),
-    }
-}
-
 impl StoreSink for Shared {
     fn receiving_dir(&self) -> PathBuf {
         self.opts.spool.join(RECEIVING)
@@ -269,7 +276,7 @@ impl StoreSink for Shared {
     fn admit(&self, _calling_ae: &str) -> std::result::Result<(), Refusal> {
         let used = self.spool_bytes.load(Ordering::SeqCst);
         if used >= self.opts.max_spool_bytes {
-            return Err(refuse(
+            return Err(Refusal::new(
                 OUT_OF_RESOURCES,
                 format!("spool full ({} MiB)", used >> 20),
             ));
@@ -295,7 +302,7 @@ impl Shared {
     ) -> std::result::Result<(), Refusal> {
         let limits = self.opts.predict.limits;
         let h = preprocess::read::read_header_within(file, &limits).map_err(|e| {
-            refuse(
+            Refusal::new(
                 CANNOT_UNDERSTAND,
                 format!("not a readable image: {}", e.problem),
             )
@@ -306,7 +313,7 @@ impl Shared {
             ("SOPInstanceUID", &h.sop_uid),
         ] {
             if !pacs::uid::is_valid(uid) {
-                return Err(refuse(
+                return Err(Refusal::new(
                     CANNOT_UNDERSTAND,
                     format!("{what} {uid:?} is not a UID"),
                 ));
@@ -318,7 +325,7 @@ impl Shared {
             return Ok(());
         }
         if sop.is_some_and(|s| s != h.sop_uid) {
-            return Err(refuse(
+            return Err(Refusal::new(
                 CANNOT_UNDERSTAND,
                 "SOPInstanceUID differs from the command's",
             ));
@@ -339,7 +346,7 @@ impl Shared {
             .get(&h.study_uid)
             .is_some_and(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting));
         if !active && waiting >= self.opts.max_queue {
-            return Err(refuse(
+            return Err(Refusal::new(
                 OUT_OF_RESOURCES,
                 format!("queue full ({} studies waiting)", self.opts.max_queue),
             ));
@@ -357,7 +364,7 @@ impl Shared {
             std::fs::File::open(parent)?.sync_all()
         };
         if let Err(e) = move_in() {
-            return Err(refuse(OUT_OF_RESOURCES, format!("cannot write: {e}")));
+            return Err(Refusal::new(OUT_OF_RESOURCES, format!("cannot write: {e}")));
         }
         let now = rfc3339(SystemTime::now());
         let study = studies.entry(h.study_uid.clone()).or_insert_with(|| Study {
@@ -402,7 +409,6 @@ pub struct Node {
     /// Held while the node runs.
     _lock: milbase::atomic::DirLock,
     scp: Option<Scp>,
-    shared: Arc<Shared>,
     stop: Arc<AtomicBool>,
     threads: Vec<std::thread::JoinHandle<()>>,
     /// The status endpoint's address.
@@ -526,21 +532,10 @@ impl Node {
         Ok(Node {
             _lock: lock,
             scp: Some(scp),
-            shared,
             stop,
             threads,
             status_addr,
         })
-    }
-
-    /// Each study's state, as `state.json` has it.
-    pub fn studies(&self) -> Vec<StudyState> {
-        let mut v: Vec<StudyState> = lock(&self.shared.studies)
-            .values()
-            .map(|s| s.state.clone())
-            .collect();
-        v.sort_by(|a, b| a.study.cmp(&b.study));
-        v
     }
 
     /// Stops listening, lets the work under way finish, and returns.
@@ -587,16 +582,7 @@ fn recover(dir: &Path) -> Result<(HashMap<String, Study>, u64)> {
         } else if state.phase == Phase::Predicted {
             tracing::info!(study = %uid, "resumed: to be sent");
         }
-        studies.insert(
-            uid,
-            Study {
-                state,
-                last_rx: Instant::now(),
-                busy: false,
-                next_send: Instant::now(),
-                done_at: Instant::now(),
-            },
-        );
+        studies.insert(uid, Study::new(state));
     }
     Ok((studies, bytes))
 }
@@ -781,7 +767,7 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
                 s.next_send = Instant::now();
             }
             Err(e) => {
-                let no_ct = e.to_string().starts_with("no CT scan found");
+                let no_ct = matches!(e, Error::NoScan(_));
                 s.state.phase = if no_ct { Phase::Skipped } else { Phase::Failed };
                 s.state.error = Some(e.to_string());
             }

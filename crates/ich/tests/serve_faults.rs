@@ -254,9 +254,9 @@ fn wait_for(secs: u64, sv: &Serve, what: &str, mut ok: impl FnMut() -> bool) {
     }
 }
 
-/// Every study's results arrived, each object at least once, and nothing else.
-fn all_arrived_once(w: &World, d: &Dest, studies: &[String]) {
-    let got = d.got.lock().unwrap().clone();
+/// Every study's results arrived (each object at least once) and nothing else did; returns
+/// the number of objects the studies have.
+fn all_arrived(w: &World, got: &[String], studies: &[String]) -> usize {
     let mut want = BTreeSet::new();
     for s in studies {
         want.extend(w.results(s));
@@ -266,6 +266,13 @@ fn all_arrived_once(w: &World, d: &Dest, studies: &[String]) {
         distinct, want,
         "the destination holds other objects than the results"
     );
+    want.len()
+}
+
+impl Dest {
+    fn got(&self) -> Vec<String> {
+        self.got.lock().unwrap().clone()
+    }
 }
 
 #[test]
@@ -351,14 +358,9 @@ fn kill_9_at_five_points_loses_no_study_and_sends_none_twice() {
     });
 
     // every study predicted once per round and its results at the destination
-    let mut all = d.got.lock().unwrap().clone();
-    all.extend(d2.got.lock().unwrap().iter().cloned());
-    let both = Dest {
-        dir: w.t.clone(),
-        got: Mutex::new(all.clone()),
-        delay: Duration::ZERO,
-    };
-    all_arrived_once(&w, &both, &uids);
+    let mut all = d.got();
+    all.extend(d2.got());
+    all_arrived(&w, &all, &uids);
     for u in &uids {
         let st = w.state(u).unwrap();
         assert_eq!(st["round"], 1, "{st}");
@@ -399,7 +401,12 @@ fn a_destination_down_for_a_while_gets_the_results_when_it_returns() {
     wait_for(30, &sv, "sent after the destination returned", || {
         w.phase(&uid) == "sent"
     });
-    all_arrived_once(&w, &d, &[uid]);
+    let got = d.got();
+    assert_eq!(
+        got.len(),
+        all_arrived(&w, &got, &[uid]),
+        "objects sent twice"
+    );
 }
 
 /// Sends `bytes` as one instance's data set in an association of its own, as a hostile sender
@@ -549,14 +556,12 @@ fn hostile_instances_among_good_ones_are_refused_with_their_reason_and_the_rest_
         .map(|x| x["study"].as_str().unwrap().to_string())
         .collect();
     assert!(sent_studies.contains(&uid), "{st}");
-    all_arrived_once(&w, &d, &sent_studies);
-    assert_eq!(d.got.lock().unwrap().len(), {
-        let mut n = 0;
-        for u in &sent_studies {
-            n += w.results(u).len();
-        }
-        n
-    });
+    let got = d.got();
+    assert_eq!(
+        got.len(),
+        all_arrived(&w, &got, &sent_studies),
+        "objects sent twice"
+    );
     // the node still answers
     assert!(status_of(&sv.status).is_some());
 }
@@ -626,8 +631,10 @@ fn two_workers_send_each_study_once() {
     wait_for(120, &sv, "every study sent", || {
         uids.iter().all(|u| w.phase(u) == "sent")
     });
-    all_arrived_once(&w, &d, &uids);
-    let got = d.got.lock().unwrap().len();
-    let want: usize = uids.iter().map(|u| w.results(u).len()).sum();
-    assert_eq!(got, want, "objects sent more than once");
+    let got = d.got();
+    assert_eq!(
+        got.len(),
+        all_arrived(&w, &got, &uids),
+        "objects sent more than once"
+    );
 }

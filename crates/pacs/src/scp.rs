@@ -219,6 +219,15 @@ pub struct Refusal {
     pub reason: String,
 }
 
+impl Refusal {
+    pub fn new(status: u16, reason: impl Into<String>) -> Self {
+        Self {
+            status,
+            reason: reason.into(),
+        }
+    }
+}
+
 /// Where received instances go.
 pub trait StoreSink: Send + Sync {
     /// A folder on the same file system as the sink's store, for files being received.
@@ -328,7 +337,6 @@ struct Partial {
     path: PathBuf,
     out: Option<BufWriter<File>>,
     bytes: u64,
-    too_large: bool,
 }
 
 impl Drop for Partial {
@@ -519,10 +527,10 @@ fn serve_one(
                                 match open_partial(sink, &c, &pc_ts) {
                                     Ok(p) => partial = Some(p),
                                     Err(e) => {
-                                        refusal = Some(Refusal {
-                                            status: OUT_OF_RESOURCES,
-                                            reason: format!("cannot write: {e}"),
-                                        })
+                                        refusal = Some(Refusal::new(
+                                            OUT_OF_RESOURCES,
+                                            format!("cannot write: {e}"),
+                                        ))
                                     }
                                 }
                             }
@@ -543,15 +551,14 @@ fn serve_one(
                     if let Some(p) = partial.as_mut() {
                         p.bytes += v.data.len() as u64;
                         if p.bytes > opts.max_instance_bytes {
-                            p.too_large = true;
                             p.out = None;
                         }
                         if let Some(w) = p.out.as_mut() {
                             if let Err(e) = w.write_all(&v.data) {
-                                refusal.get_or_insert(Refusal {
-                                    status: OUT_OF_RESOURCES,
-                                    reason: format!("cannot write: {e}"),
-                                });
+                                refusal.get_or_insert(Refusal::new(
+                                    OUT_OF_RESOURCES,
+                                    format!("cannot write: {e}"),
+                                ));
                                 p.out = None;
                             }
                         }
@@ -609,7 +616,6 @@ fn open_partial(sink: &dyn StoreSink, c: &Command, ts: &str) -> std::io::Result<
         path,
         out: Some(out),
         bytes: 0,
-        too_large: false,
     })
 }
 
@@ -633,42 +639,28 @@ fn finish(
     if let Some(r) = refusal {
         return Err(r);
     }
-    let mut p = partial.ok_or_else(|| Refusal {
-        status: OUT_OF_RESOURCES,
-        reason: "not received".into(),
-    })?;
-    if p.too_large {
-        return Err(Refusal {
-            status: OUT_OF_RESOURCES,
-            reason: format!("instance over {} MiB", opts.max_instance_bytes >> 20),
-        });
+    let mut p = partial.ok_or_else(|| Refusal::new(OUT_OF_RESOURCES, "not received"))?;
+    if p.bytes > opts.max_instance_bytes {
+        return Err(Refusal::new(
+            OUT_OF_RESOURCES,
+            format!("instance over {} MiB", opts.max_instance_bytes >> 20),
+        ));
     }
     if !STORAGE_CLASSES.contains(&c.sop_class.as_str()) {
-        return Err(Refusal {
-            status: DATA_SET_MISMATCH,
-            reason: format!("SOP class {} not accepted", c.sop_class),
-        });
+        return Err(Refusal::new(
+            DATA_SET_MISMATCH,
+            format!("SOP class {} not accepted", c.sop_class),
+        ));
     }
-    let synced = p.out.take().map(|w| {
-        w.into_inner()
-            .map_err(|e| e.into_error())
-            .and_then(|f| f.sync_all())
-    });
-    match synced {
-        Some(Ok(())) => {}
-        Some(Err(e)) => {
-            return Err(Refusal {
-                status: OUT_OF_RESOURCES,
-                reason: format!("cannot write: {e}"),
-            })
-        }
-        None => {
-            return Err(Refusal {
-                status: OUT_OF_RESOURCES,
-                reason: "cannot write".into(),
-            })
-        }
-    }
+    // the writer is gone only when a write failed (then a refusal is already set)
+    let out = p
+        .out
+        .take()
+        .ok_or_else(|| Refusal::new(OUT_OF_RESOURCES, "cannot write"))?;
+    out.into_inner()
+        .map_err(|e| e.into_error())
+        .and_then(|f| f.sync_all())
+        .map_err(|e| Refusal::new(OUT_OF_RESOURCES, format!("cannot write: {e}")))?;
     sink.store(&Received {
         calling_ae: who.calling,
         peer: who.addr,
@@ -873,10 +865,7 @@ mod tests {
         scp.stop();
 
         // a sink that refuses: the sender gets the status, nothing is kept
-        let refuse = Refusal {
-            status: OUT_OF_RESOURCES,
-            reason: "spool full".into(),
-        };
+        let refuse = Refusal::new(OUT_OF_RESOURCES, "spool full");
         let (scp, keep) = start(tmp.path(), ScpOptions::default(), Some(refuse));
         let r = crate::store::c_store(
             "ANY",
