@@ -2,8 +2,9 @@
 # Installs the system packages ich needs to build on Debian/Ubuntu: a C/C++ toolchain and cmake
 # (the JPEG-LS decoder, CharLS, is C++ built with cmake; the mimalloc allocator is C). With
 # `--pacs` (scripts/test.sh, scripts/pacs-demo.sh) also the PACS the tests send results to and the
-# tools that check them: Orthanc with its DICOMweb and Web Viewer plugins, dcmtk (dsrdump) and
-# dicom3tools (dciodvfy). Does nothing when they are present.
+# tools that check them: Orthanc with its DICOMweb and Web Viewer plugins (its Lua routing is
+# built in), dcmtk (dsrdump; storescu and storescp for `ich serve`'s tests and
+# scripts/bench-serve.sh) and dicom3tools (dciodvfy). Does nothing when they are present.
 set -euo pipefail
 need=()
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
