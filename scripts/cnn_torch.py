@@ -7,7 +7,12 @@ Prints seconds per training step (forward, backward, Adam) for one bag (the medi
 one warm-up step).
 With MODE `infer`: the median of STEPS eval-mode forward passes under `torch.no_grad()` instead
 (what `ich predict` does with a scan), after one warm-up pass.
-Usage: python3 scripts/cnn_torch.py SIZE SLICES STEPS [cpu|cuda] [train|infer]   (default cpu train)
+With MODE `scan`: the CNN stage of `ich predict` for one scan, as ich's `Trained::scan` does it
+(crates/attcnn/benches/infer.rs): uint8 pixels from the host, /255 on the device, the slices
+encoded, attention and classifier on the bag, and every slice's probability as a bag of its own,
+the results copied back to the host. Prints the median of STEPS scans and then the first scan's
+seconds (cuDNN and kernel start-up included).
+Usage: python3 scripts/cnn_torch.py SIZE SLICES STEPS [cpu|cuda] [train|infer|scan]   (default cpu train)
 """
 import sys
 import time
@@ -44,6 +49,15 @@ class AttCnn(nn.Module):
         a = torch.softmax(self.w(torch.tanh(self.v(h)) * torch.sigmoid(self.u(h))).squeeze(1), 0)
         return self.head((a.unsqueeze(1) * h).sum(0, keepdim=True)).squeeze()
 
+    def scan(self, pixels, device):
+        """Scan probability, attention and every slice alone as a bag (its attention is 1)."""
+        x = pixels.to(device).float() / 255.0
+        h = self.encoder(x)
+        a = torch.softmax(self.w(torch.tanh(self.v(h)) * torch.sigmoid(self.u(h))).squeeze(1), 0)
+        scan = torch.sigmoid(self.head((a.unsqueeze(1) * h).sum(0, keepdim=True)))
+        slices = torch.sigmoid(self.head(h))
+        return scan.cpu(), a.cpu(), slices.cpu(), h.cpu()
+
 
 def main():
     size, slices, steps = (int(a) for a in sys.argv[1:4])
@@ -51,6 +65,18 @@ def main():
     mode = sys.argv[5] if len(sys.argv) > 5 else "train"
     torch.manual_seed(0)
     model = AttCnn(size).to(device)
+    if mode == "scan":
+        model.eval()
+        pixels = torch.randint(0, 256, (slices, 3, size, size), dtype=torch.uint8)
+        times = []
+        with torch.no_grad():
+            for step in range(steps + 1):
+                t = time.perf_counter()
+                model.scan(pixels, device)
+                times.append(time.perf_counter() - t)
+        first, rest = times[0], sorted(times[1:])
+        print(f"{rest[len(rest) // 2]:.4f} {first:.4f}")
+        return
     if mode == "infer":
         model.eval()
         x = torch.rand(slices, 3, size, size, device=device)

@@ -2,11 +2,12 @@
 //! forward + backward pass of each layer of the encoder's first two blocks (the ones that see
 //! full-size slices: 5×5 convolution 3→16 "same", batch norm, ReLU, 2×2 max-pool, then a 3×3
 //! "valid" convolution 16→32 at half size and its batch norm and pool) on a bag of SLICES slices of
-//! SIZE², on flex and, when built with the feature, on wgpu (`LAYERS_SKIP_FLEX=1`: not on flex). Shapes and layer settings are those
+//! SIZE², on flex and, when built with the feature, on wgpu and cuda (`LAYERS_SKIP_FLEX=1`: not on
+//! flex). Shapes and layer settings are those
 //! of `AttCnnConfig::default()`; weights are fresh (times do not depend on their values). The
 //! first convolution is timed twice: whole, and as the network runs it (`conv_in_chunks`, chunks
 //! of slices within `UNFOLD_BUDGET`).
-//! `cargo bench -p attcnn --bench layers [--features wgpu] [-- SLICES STEPS SIZE]`
+//! `cargo bench -p attcnn --bench layers [--features wgpu|cuda] [-- SLICES STEPS SIZE]`
 
 use std::time::Instant;
 
@@ -125,15 +126,21 @@ fn main() {
     let slices = args.first().copied().unwrap_or(32);
     let steps = args.get(1).copied().unwrap_or(3);
     let size = args.get(2).copied().unwrap_or(512);
-    if std::env::var_os("LAYERS_SKIP_FLEX").is_none() {
+    if std::env::var_os("LAYERS_SKIP_FLEX").is_none() && common::wanted("flex") {
         layers("flex", Device::flex(), slices, size, steps);
     }
     #[cfg(feature = "wgpu")]
-    layers(
-        "wgpu",
-        Device::wgpu(Default::default()),
-        slices,
-        size,
-        steps,
-    );
+    if common::wanted("wgpu") {
+        layers(
+            "wgpu",
+            Device::wgpu(Default::default()),
+            slices,
+            size,
+            steps,
+        );
+    }
+    #[cfg(feature = "cuda")]
+    if common::wanted("cuda") {
+        layers("cuda", Device::cuda(0), slices, size, steps);
+    }
 }

@@ -1,10 +1,11 @@
 //! Benchmark: seconds per training step (forward, backward, Adam) for one 32-slice bag, at 256²
-//! and 512², on the backends this build has (flex; ndarray and wgpu with their features). Prints
+//! and 512², on the backends this build has (flex; ndarray, wgpu and cuda with their features). Prints
 //! one line per (backend, size). Before timing a backend other than flex it checks that backend
 //! against flex: from the same weights (dropout off), three forward passes with two Adam steps
 //! between them must give flex's logits and attention weights, else the bench fails.
-//! `cargo bench -p attcnn --bench step [--features ndarray|wgpu] [-- SLICES STEPS [SIZE...]]`
-//! (`STEP_SKIP_FLEX=1` times only the other backends, still checked against flex first).
+//! `cargo bench -p attcnn --bench step [--features ndarray|wgpu|cuda] [-- SLICES STEPS [SIZE...]]`
+//! (`STEP_SKIP_FLEX=1` times only the other backends, still checked against flex first;
+//! `BENCH_BACKENDS=cuda` or `wgpu,cuda` runs only those).
 
 use std::time::Instant;
 
@@ -19,8 +20,8 @@ use attcnn::AttCnnConfig;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::Device;
 
-/// Checks of the other backends against flex (built with `--features ndarray` or `wgpu`).
-#[cfg(any(feature = "ndarray", feature = "wgpu"))]
+/// Checks of the other backends against flex (built with `--features ndarray`, `wgpu` or `cuda`).
+#[cfg(any(feature = "ndarray", feature = "wgpu", feature = "cuda"))]
 mod check {
     use attcnn::training::{bag_tensor, weighted_bce};
     use attcnn::{AttCnn, AttCnnConfig};
@@ -133,28 +134,44 @@ fn main() {
     let slices = args.first().copied().unwrap_or(32);
     let steps = args.get(1).copied().unwrap_or(3);
     #[cfg(feature = "ndarray")]
-    check::check_against_flex("ndarray", Device::ndarray());
+    if common::wanted("ndarray") {
+        check::check_against_flex("ndarray", Device::ndarray());
+    }
     #[cfg(feature = "wgpu")]
-    check::check_against_flex("wgpu", Device::wgpu(Default::default()));
+    if common::wanted("wgpu") {
+        check::check_against_flex("wgpu", Device::wgpu(Default::default()));
+    }
+    #[cfg(feature = "cuda")]
+    if common::wanted("cuda") {
+        check::check_against_flex("cuda", Device::cuda(0));
+    }
     let sizes = if args.len() > 2 {
         args[2..].to_vec()
     } else {
         vec![256, 512]
     };
-    let flex = std::env::var_os("STEP_SKIP_FLEX").is_none();
+    let flex = std::env::var_os("STEP_SKIP_FLEX").is_none() && common::wanted("flex");
     for size in sizes {
         if flex {
             bench("flex", Device::flex(), size, slices, steps);
         }
         #[cfg(feature = "ndarray")]
-        bench("ndarray", Device::ndarray(), size, slices, steps);
+        if common::wanted("ndarray") {
+            bench("ndarray", Device::ndarray(), size, slices, steps);
+        }
         #[cfg(feature = "wgpu")]
-        bench(
-            "wgpu",
-            Device::wgpu(Default::default()),
-            size,
-            slices,
-            steps,
-        );
+        if common::wanted("wgpu") {
+            bench(
+                "wgpu",
+                Device::wgpu(Default::default()),
+                size,
+                slices,
+                steps,
+            );
+        }
+        #[cfg(feature = "cuda")]
+        if common::wanted("cuda") {
+            bench("cuda", Device::cuda(0), size, slices, steps);
+        }
     }
 }

@@ -51,7 +51,7 @@ pub const UNFOLD_BUDGET: usize = 1 << 28;
 /// The budget for slices on `x`'s device: [`UNFOLD_BUDGET`] on a cubecl (GPU) device, none on
 /// the CPU backends, where chunks only add copies (flex measured 0–15 % slower with them).
 fn unfold_budget(x: &Tensor<4>) -> usize {
-    #[cfg(feature = "wgpu")]
+    #[cfg(any(feature = "wgpu", feature = "cuda"))]
     if x.device().identity().is_some() {
         return UNFOLD_BUDGET;
     }

@@ -14,6 +14,10 @@ pub enum Backend {
     Wgpu,
     /// CPU through the deprecated burn-ndarray backend (cargo feature `ndarray`).
     Ndarray,
+    /// NVIDIA GPU through CUDA (cargo feature `cuda`): kernels compiled by NVRTC, the driver's
+    /// `libcuda` and NVRTC's `libnvrtc` loaded at run time (`LD_LIBRARY_PATH`). `CUDA_VISIBLE_DEVICES`
+    /// picks the card; the first visible one is used.
+    Cuda,
 }
 
 /// The device of `backend`, or an error (never a panic) when this build or machine lacks it.
@@ -35,7 +39,60 @@ pub fn device(backend: Backend) -> Result<burn::tensor::Device> {
             "this build has no burn-ndarray support: rebuild with `cargo build --release --features ndarray`"
                 .into(),
         )),
+        #[cfg(feature = "cuda")]
+        Backend::Cuda => cuda_device(),
+        #[cfg(not(feature = "cuda"))]
+        Backend::Cuda => Err(Error::Invalid(
+            "this build has no CUDA support: rebuild with `cargo build --release --features cuda`"
+                .into(),
+        )),
     }
+}
+
+/// The CUDA device, opened once per process. The libraries are looked for first, so that a
+/// machine without the driver or NVRTC gets an error naming them; opening the device itself
+/// runs under `catch_unwind`, because the CUDA runtime panics on a failed `cuInit` (no card, a
+/// driver too old for the PTX NVRTC writes).
+#[cfg(feature = "cuda")]
+fn cuda_device() -> Result<burn::tensor::Device> {
+    static DEVICE: std::sync::OnceLock<std::result::Result<burn::tensor::Device, String>> =
+        std::sync::OnceLock::new();
+    let opened = DEVICE.get_or_init(|| {
+        // SAFETY: only tries to dlopen the libraries by their usual names, calling nothing in them.
+        if !unsafe { cudarc::driver::sys::is_culib_present() } {
+            return Err(
+                "no CUDA driver: libcuda.so was not found (install the NVIDIA driver, or add its \
+                 folder to LD_LIBRARY_PATH)"
+                    .into(),
+            );
+        }
+        // SAFETY: as above.
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            return Err(
+                "no NVRTC: libnvrtc.so was not found (it comes with the CUDA toolkit, or with \
+                 PyTorch's `nvidia-cuda-nvrtc` wheel; add its folder to LD_LIBRARY_PATH)"
+                    .into(),
+            );
+        }
+        let device = burn::tensor::Device::cuda(0);
+        let probe = device.clone();
+        match std::panic::catch_unwind(move || probe.identity()) {
+            Ok(identity) => {
+                let name = identity.map(|i| i.name).unwrap_or_default();
+                tracing::info!(%name, "CUDA device ready");
+                Ok(device)
+            }
+            Err(panic) => {
+                let why = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("the CUDA runtime failed to start");
+                Err(format!("no usable CUDA device: {why}"))
+            }
+        }
+    });
+    opened.clone().map_err(Error::Invalid)
 }
 
 /// The wgpu device, set up once per process on the graphics API that `WGPU_BACKEND` names
@@ -67,4 +124,33 @@ fn wgpu_device() -> Result<burn::tensor::Device> {
         .map_err(|e| Error::Invalid(format!("no usable wgpu adapter ({api:?}): {e}")))?;
     tracing::info!(?api, "wgpu device ready");
     Ok(DEVICE.get_or_init(|| device).clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--device cuda` where the build or the machine lacks CUDA is an error that says what is
+    /// missing (the cargo feature; the driver's libcuda or NVRTC's libnvrtc), never a panic; where
+    /// both are there, the device opens.
+    #[test]
+    fn cuda_is_opened_or_refused_with_what_is_missing() {
+        let built = cfg!(feature = "cuda");
+        match device(Backend::Cuda) {
+            Ok(_) => assert!(built, "a build without CUDA opened a CUDA device"),
+            Err(e) => {
+                let msg = e.to_string();
+                let named = if built {
+                    ["libcuda.so", "libnvrtc.so", "no usable CUDA device"]
+                        .iter()
+                        .any(|m| msg.contains(m))
+                } else {
+                    msg.contains("--features cuda")
+                };
+                assert!(named, "{msg}");
+                // asked again, the same answer (the device is opened once per process)
+                assert_eq!(device(Backend::Cuda).unwrap_err().to_string(), msg);
+            }
+        }
+    }
 }

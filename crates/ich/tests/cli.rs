@@ -154,6 +154,11 @@ fn cnn_backend_not_built_is_a_clear_error() {
         "wgpu",
         "rebuild with `cargo build --release --features wgpu`",
     ));
+    #[cfg(not(feature = "cuda"))]
+    missing.push((
+        "cuda",
+        "rebuild with `cargo build --release --features cuda`",
+    ));
     #[cfg(not(feature = "ndarray"))]
     missing.push((
         "ndarray",

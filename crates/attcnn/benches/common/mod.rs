@@ -16,3 +16,13 @@ pub fn numbers() -> Vec<usize> {
         .filter_map(|a| a.parse().ok())
         .collect()
 }
+
+/// Whether to run the backend `name`: all of them unless `BENCH_BACKENDS` lists some (comma
+/// separated, e.g. `cuda` or `wgpu,cuda`), so that one process measures one backend's start-up
+/// and peak memory.
+pub fn wanted(name: &str) -> bool {
+    match std::env::var("BENCH_BACKENDS") {
+        Ok(list) if !list.trim().is_empty() => list.split(',').any(|b| b.trim() == name),
+        _ => true,
+    }
+}

@@ -52,7 +52,7 @@ pub struct TrainArgs {
     /// Continue from the bundle's last checkpoint.
     #[arg(long)]
     resume: bool,
-    /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
+    /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
     device: Backend,
 }
@@ -99,7 +99,7 @@ pub struct ExtractArgs {
     /// Features CSV to write.
     #[arg(long)]
     out: PathBuf,
-    /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
+    /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
     device: Backend,
 }

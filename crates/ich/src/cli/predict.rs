@@ -59,7 +59,7 @@ pub struct PredictFlags {
     samples: usize,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Where the CNN runs (`wgpu` and `ndarray` need the cargo feature of the same name).
+    /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
     device: Backend,
     #[command(flatten)]

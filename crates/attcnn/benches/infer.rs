@@ -1,0 +1,120 @@
+//! Benchmark: inference of one scan as `ich predict` runs it (`Trained::scan`: slices encoded in
+//! chunks of `ENCODE_CHUNK`, then attention, pooling, classifier and the one-slice bags), on the
+//! backends this build has (flex; wgpu and cuda with their features). For each backend it
+//! prints the time from moving the weights onto the device to the first scan's result (device
+//! start-up, kernel compilation and autotuning, or their on-disk caches in a second process) and
+//! the median of the scans after it. Every backend gets the same seeded weights (made on flex and forked), and its
+//! scan probability and slice probabilities must match flex's, else the bench fails.
+//! `cargo bench -p attcnn --bench infer [--features wgpu|cuda] [-- SLICES SCANS SIZE]`
+//! (defaults 40 slices, 5 scans, 512²; `INFER_SKIP_FLEX=1`: flex is not timed, and runs the scan
+//! once only, for the reference probabilities; `BENCH_BACKENDS=cuda` runs only those listed).
+
+use std::time::Instant;
+
+/// The allocator of the `ich` binary (burn-flex allocates per operation; the allocator shows).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+mod common;
+
+use attcnn::inference::Trained;
+use attcnn::AttCnnConfig;
+use burn::module::Module;
+use burn::tensor::Device;
+
+/// One scan's outputs that must agree across backends: the scan probability, then every slice's.
+fn outputs(trained: &Trained, slices: usize, px: &[u8]) -> Vec<f64> {
+    let out = trained.scan(slices, px).expect("scan runs");
+    let mut v = vec![out.probability];
+    v.extend(out.slice_probability.iter().copied());
+    v
+}
+
+/// Times `scans + 1` scans on `device` and returns the first scan's outputs.
+fn bench(
+    name: &str,
+    device: Device,
+    model: &attcnn::AttCnn,
+    cfg: &AttCnnConfig,
+    slices: usize,
+    scans: usize,
+    px: &[u8],
+) -> Vec<f64> {
+    let start = Instant::now();
+    let trained = Trained::from_model(cfg.clone(), model.clone().fork(&device), &device);
+    let first = outputs(&trained, slices, px);
+    let cold = start.elapsed().as_secs_f64();
+    let mut times = Vec::new();
+    for _ in 0..scans {
+        let t = Instant::now();
+        let again = outputs(&trained, slices, px);
+        times.push(t.elapsed().as_secs_f64());
+        assert_eq!(again.len(), first.len());
+    }
+    times.sort_by(f64::total_cmp);
+    let size = cfg.size;
+    println!(
+        "infer    {name:<8} {size}² × {slices} slices: first scan {cold:.3} s with the device's start, \
+         then {:.4} s per scan (median of {scans}, min {:.4}); p = {:.6}",
+        times[times.len() / 2],
+        times[0],
+        first[0]
+    );
+    first
+}
+
+fn main() {
+    common::keep_freed_memory();
+    let args = common::numbers();
+    let slices = args.first().copied().unwrap_or(40);
+    let scans = args.get(1).copied().unwrap_or(5).max(1);
+    let size = args.get(2).copied().unwrap_or(512);
+    let cfg = AttCnnConfig {
+        size,
+        dim: 32,
+        ..AttCnnConfig::default()
+    };
+    let flex = Device::flex();
+    flex.seed(1);
+    let model = cfg.init(&flex);
+    let px: Vec<u8> = (0..slices * 3 * size * size)
+        .map(|i| (i * 31 % 251) as u8)
+        .collect();
+    // the GPU backends first, so that their first scan is what a process that starts on them pays
+    let runs: Vec<(&str, Vec<f64>)> = [
+        #[cfg(feature = "wgpu")]
+        ("wgpu", Device::wgpu(Default::default())),
+        #[cfg(feature = "cuda")]
+        ("cuda", Device::cuda(0)),
+    ]
+    .into_iter()
+    .filter(|(name, _): &(&str, Device)| common::wanted(name))
+    .map(|(name, device)| (name, bench(name, device, &model, &cfg, slices, scans, &px)))
+    .collect();
+    let flex_scans = if std::env::var_os("INFER_SKIP_FLEX").is_some() || !common::wanted("flex") {
+        0
+    } else {
+        scans
+    };
+    let want = if flex_scans == 0 {
+        let trained = Trained::from_model(cfg.clone(), model.clone(), &flex);
+        outputs(&trained, slices, &px)
+    } else {
+        bench("flex", flex.clone(), &model, &cfg, slices, flex_scans, &px)
+    };
+    for (name, got) in runs {
+        let diff = want
+            .iter()
+            .zip(&got)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f64, f64::max);
+        println!(
+            "check    {name} vs flex: scan and {} slice probabilities, largest difference {diff:.2e}",
+            got.len() - 1
+        );
+        assert!(
+            got.len() == want.len() && diff < 1e-3,
+            "{name} disagrees with flex"
+        );
+    }
+}

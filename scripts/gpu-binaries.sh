@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds what scripts/gpu-bench.sh runs on a GPU machine: the step and infer benches and `ich`,
+# all with the wgpu and cuda backends (release; about 40 min cold on 2 cores), stripped and packed
+# into gpu-bin.tar.xz (git-ignored), small enough to carry to the card.
+# Usage: scripts/gpu-binaries.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+features=attcnn/wgpu,attcnn/cuda,ich/wgpu,ich/cuda
+rm -rf gpu-bin && mkdir gpu-bin
+# one build (the bench profile, so that the benches and `ich` share every compiled crate); the
+# executables as cargo names them
+cargo build --profile bench --locked -p attcnn -p ich --features "$features" \
+  --bin ich --bench step --bench infer --message-format=json | python3 -c '
+import json, shutil, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("ich", "step", "infer"):
+        shutil.copy(m["executable"], "gpu-bin/" + m["target"]["name"])
+'
+strip gpu-bin/*
+tar -cJf gpu-bin.tar.xz gpu-bin
+ls -l gpu-bin gpu-bin.tar.xz
