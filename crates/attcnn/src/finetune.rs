@@ -157,7 +157,7 @@ pub fn fine_tune_head(
     ad.seed(ft.seed);
     let mut model: AttCnn = cfg
         .init(&ad)
-        .try_load_file(weights)
+        .load_weights(weights)
         .map_err(|e| CnnError::Io(format!("{}: {e}", weights.display())))?;
     let mut optim = AdamConfig::new().init();
     let (mut best, mut best_epoch, mut best_loss) = (None, 0, before);

@@ -83,7 +83,7 @@ impl Trained {
     pub fn load(config: AttCnnConfig, weights: &Path, device: &Device) -> Result<Self> {
         let model = config
             .init(device)
-            .try_load_file(weights)
+            .load_weights(weights)
             .map_err(|e| CnnError::Io(format!("{}: {e}", weights.display())))?
             .valid();
         let has = match config.architecture {

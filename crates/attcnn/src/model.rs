@@ -64,6 +64,17 @@ impl AttCnn {
         self.classifier.dense_and_logits(z)
     }
 
+    /// These weights with the parameters of the burnpack file at `path`, each cast to the float
+    /// type this model's device computes in. Loaded verbatim, a file written in another float type
+    /// (bf16 or f16 weights, say) left parameters that the first layer then mixed with f32 input,
+    /// and burn-flex panicked ("storage: dtype mismatch").
+    pub fn load_weights(self, path: impl AsRef<std::path::Path>) -> Result<Self, String> {
+        let record = burn::store::ModuleRecord::load(path.as_ref())
+            .map_err(|e| e.to_string())?
+            .cast_to_module_dtype();
+        self.try_load_record(record).map_err(|e| e.to_string())
+    }
+
     /// f_c on pooled features `[B, D]` → logits `[B]`.
     pub fn classify(&self, z: Tensor<2>) -> Tensor<1> {
         self.classifier.forward(z)

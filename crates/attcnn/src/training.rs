@@ -287,7 +287,7 @@ pub fn train(
         .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?;
         let model = cfg
             .init(&ad)
-            .try_load_file(ckpt.join("model-last.bpk"))
+            .load_weights(ckpt.join("model-last.bpk"))
             .map_err(|e| CnnError::Io(format!("checkpoint: {e}")))?;
         let optim = AdamConfig::new().init();
         let optim = match burn::optim::OptimizerRecord::load(ckpt.join("optim-last.bpk")) {
