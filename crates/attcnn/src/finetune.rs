@@ -18,7 +18,7 @@ use crate::attention::GatedAttention;
 use crate::inference::Trained;
 use crate::model::AttCnn;
 use crate::training::{class_weights, weighted_bce};
-use crate::{CnnError, Result};
+use crate::{scalar, CnnError, Result};
 
 /// Fine-tuning settings. Defaults: 60 epochs, learning rate 1e-4, patience 10, seed 0.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,13 +87,6 @@ fn logit(model: &AttCnn, h: Tensor<3>) -> Tensor<1> {
     model.classify(GatedAttention::pool(h, a))
 }
 
-fn scalar(t: Tensor<1>) -> f64 {
-    t.into_data()
-        .try_to_vec::<f32>()
-        .map(|v| v[0] as f64)
-        .unwrap_or(f64::NAN)
-}
-
 /// Mean weighted loss of `model` (eval mode) on `bags`.
 fn valid_loss(
     model: &AttCnn,
@@ -139,13 +132,7 @@ pub fn fine_tune_head(
     let zero: Option<Vec<f32>> = match cfg.pad_bag_to {
         Some(_) => {
             let z = Tensor::<4>::zeros([1, 3, cfg.size, cfg.size], &dev);
-            Some(
-                net.model()
-                    .encode(z)
-                    .into_data()
-                    .try_to_vec::<f32>()
-                    .map_err(|e| CnnError::Data(format!("{e:?}")))?,
-            )
+            Some(crate::host_f32(net.model().encode(z))?)
         }
         None => None,
     };

@@ -64,12 +64,6 @@ impl Pixels<'_> {
     }
 }
 
-fn host<const D: usize>(t: Tensor<D>) -> Result<Vec<f32>> {
-    t.into_data()
-        .try_to_vec::<f32>()
-        .map_err(|e| CnnError::Data(format!("{e:?}")))
-}
-
 /// Slices encoded at a time at inference (batch norm uses its running statistics there, so the
 /// chunks do not change what a slice gives). Small chunks keep each layer's output small: a
 /// 40-slice 256² scan in one chunk of 40 made 168 MB tensors per layer.
@@ -177,7 +171,7 @@ impl Trained {
     fn outputs_of(&self, h: Tensor<2>, slices: usize) -> Result<ScanOutput> {
         let size = self.config.size;
         let d = h.dims()[1];
-        let fv = host(h.clone())?;
+        let fv = crate::host_f32(h.clone())?;
 
         // the padding slices: all-zero input, one feature vector shared by all of them
         let pad = self
@@ -187,13 +181,13 @@ impl Trained {
         let zero = match self.config.pad_bag_to {
             Some(_) => {
                 let z = Tensor::<4>::zeros([1, 3, size, size], &self.device);
-                Some(host(self.model.encoder.encode(z))?)
+                Some(crate::host_f32(self.model.encoder.encode(z))?)
             }
             None => None,
         };
         let scores = |x: Tensor<2>| -> Result<Vec<f32>> {
             let n = x.dims()[0];
-            host(self.model.attention.scores(x.reshape([1, n, d])))
+            crate::host_f32(self.model.attention.scores(x.reshape([1, n, d])))
         };
         let s = scores(h.clone())?;
         let s0 = match &zero {
@@ -253,8 +247,8 @@ impl Trained {
             &self.device,
         ));
         let width = dense.dims()[1];
-        let dense = host(dense)?;
-        let logits = host(logits)?;
+        let dense = crate::host_f32(dense)?;
+        let logits = crate::host_f32(logits)?;
         Ok(ScanOutput {
             features: fv.chunks(d).map(|c| c.to_vec()).collect(),
             attention: a[..slices].iter().map(|&x| x as f32).collect(),

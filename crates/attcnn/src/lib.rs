@@ -48,6 +48,20 @@ impl From<std::io::Error> for CnnError {
 
 pub type Result<T, E = CnnError> = std::result::Result<T, E>;
 
+/// A tensor's values on the host as f32, whatever float type its device computes in (bf16 and
+/// f16 are widened exactly).
+pub(crate) fn host_f32<const D: usize>(t: burn::tensor::Tensor<D>) -> Result<Vec<f32>> {
+    t.into_data()
+        .convert::<f32>()
+        .try_to_vec::<f32>()
+        .map_err(|e| CnnError::Data(format!("{e:?}")))
+}
+
+/// The first value of `t` as f64 (NaN if it cannot be read).
+pub(crate) fn scalar(t: burn::tensor::Tensor<1>) -> f64 {
+    host_f32(t).map_or(f64::NAN, |v| v[0] as f64)
+}
+
 /// The CPU device: burn-flex (measured faster than the deprecated ndarray backend).
 pub fn cpu_device() -> burn::tensor::Device {
     burn::tensor::Device::flex()

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::data::{bag_tensor, flip_horizontal, BagSource};
 use crate::model::{AttCnn, AttCnnConfig};
-use crate::{CnnError, Result};
+use crate::{scalar, CnnError, Result};
 
 /// Training hyper-parameters (saved next to the weights).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -155,13 +155,6 @@ fn bag_pixels(source: &dyn BagSource, i: usize, cfg: &AttCnnConfig) -> Result<(u
         )));
     }
     Ok((s, px))
-}
-
-fn scalar(t: Tensor<1>) -> f64 {
-    t.into_data()
-        .try_to_vec::<f32>()
-        .map(|v| v[0] as f64)
-        .unwrap_or(f64::NAN)
 }
 
 /// Scan probabilities and mean weighted loss of `model` on some bags (no gradients).

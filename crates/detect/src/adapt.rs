@@ -39,7 +39,7 @@ use crate::bundle::{
     rfc3339, Bundle, DataSummary, GpPart, GpValidation, ADAPT_HTML, ADAPT_JSON, GP_MODEL, GP_TRACE,
     OOD,
 };
-use crate::device::{device, Backend};
+use crate::device::{device, Compute};
 use crate::error::{Error, Result};
 use crate::evidence::{Evidence, OodSummary};
 use crate::report::reliability;
@@ -75,7 +75,7 @@ pub struct AdaptJob {
     /// on each fold's training scans, and keep it where it helps (`None`: don't try).
     pub fine_tune: Option<FineTune>,
     pub seed: u64,
-    pub backend: Backend,
+    pub compute: Compute,
     pub limits: preprocess::read::Limits,
 }
 
@@ -96,7 +96,7 @@ impl AdaptJob {
             evidence: Vec::new(),
             fine_tune: Some(FineTune::default()),
             seed: 0,
-            backend: Backend::Cpu,
+            compute: Compute::cpu(),
             limits: Default::default(),
         }
     }
@@ -645,7 +645,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
             "already holds a model bundle; give a new folder for the adapted one",
         ));
     }
-    let dev = device(job.backend)?;
+    let dev = device(job.compute)?;
     let net = Trained::load(source.cnn.model.clone(), &source.weights(), &dev)?;
     let (scans, skipped) = site_scans(
         &source,

@@ -11,7 +11,7 @@ use preprocess::labels::Labels;
 use preprocess::synth::{synth, Subtype, SynthOptions};
 use preprocess::{PreprocessConfig, PreprocessOptions};
 
-use crate::device::Backend;
+use crate::device::Compute;
 use crate::error::{Error, Result};
 use crate::extract::{extract, ExtractJob};
 use crate::fit::{fit_gp, FitJob};
@@ -35,6 +35,8 @@ pub struct DemoOptions {
     pub lr: f64,
     pub dim: usize,
     pub seed: u64,
+    /// Where the CNN trains, extracts and predicts, and in which float type.
+    pub compute: Compute,
 }
 
 impl DemoOptions {
@@ -52,6 +54,7 @@ impl DemoOptions {
             lr: 2e-4,
             dim: 32,
             seed: 0,
+            compute: Compute::cpu(),
         }
     }
 }
@@ -174,7 +177,7 @@ pub fn run(
         },
         valid_fraction: 0.2,
         resume: false,
-        backend: Backend::Cpu,
+        compute: o.compute,
     };
     let trained = train_cnn(&job, &|_| {}, &|e| match e {
         Event::Epoch { epoch, bags } => progress.stage(&format!("epoch {epoch}"), bags as u64),
@@ -197,7 +200,7 @@ pub fn run(
             model: bundle.clone(),
             dataset: dataset.clone(),
             out: features.clone(),
-            backend: Backend::Cpu,
+            compute: o.compute,
         },
         progress,
     )?;
@@ -255,6 +258,7 @@ pub fn run(
         html: true,
         options: PredictOptions {
             seed: 0,
+            compute: o.compute,
             ..PredictOptions::default()
         },
         // the demo is for reading the pages; `ich predict` writes the DICOM results

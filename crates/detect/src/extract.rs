@@ -9,7 +9,7 @@ use milbase::Progress;
 use preprocess::dataset::Dataset;
 
 use crate::bundle::Bundle;
-use crate::device::{device, Backend};
+use crate::device::{device, Compute};
 use crate::error::{Error, Result};
 use crate::features::{FeatureRow, FeaturesWriter};
 
@@ -22,7 +22,7 @@ pub struct ExtractJob {
     pub dataset: PathBuf,
     /// The features file to write.
     pub out: PathBuf,
-    pub backend: Backend,
+    pub compute: Compute,
 }
 
 /// What was written.
@@ -37,7 +37,7 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
     let bundle = Bundle::open(&job.model)?;
     let ds = Dataset::open(&job.dataset)?;
     bundle.check_preprocess(&job.dataset, &ds.manifest.config)?;
-    let dev = device(job.backend)?;
+    let dev = device(job.compute)?;
     let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?;
     let mut w = FeaturesWriter::create(&job.out, bundle.cnn.model.dim)?;
     progress.stage("extracting features", ds.manifest.scans.len() as u64);

@@ -38,7 +38,7 @@ pub mod summary;
 pub mod train;
 
 pub use bundle::Bundle;
-pub use device::Backend;
+pub use device::{Backend, Compute, Precision};
 pub use error::{Error, Result};
 pub use predict::{PacsJob, PredictJob, PredictOptions, Predictor, ScanPrediction};
 pub use report::{Report, ScanReport, SliceReport};

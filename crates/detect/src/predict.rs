@@ -19,7 +19,7 @@ use preprocess::pipeline::{apply_labels, decode_scan, decode_scan_float, find_sc
 use preprocess::scan::Scan;
 
 use crate::bundle::{rfc3339, Bundle};
-use crate::device::{device, Backend};
+use crate::device::{device, Compute};
 use preprocess::dataset::write_atomic;
 
 use crate::dicomout::{
@@ -45,7 +45,7 @@ pub struct PredictOptions {
     pub seed: u64,
     /// Keep patient name and ID in the reports.
     pub keep_phi: bool,
-    pub backend: Backend,
+    pub compute: Compute,
     /// Ceilings on one DICOM file's size and one slice's decoded size.
     pub limits: preprocess::read::Limits,
 }
@@ -58,7 +58,7 @@ impl Default for PredictOptions {
             samples: 1000,
             seed: 0,
             keep_phi: false,
-            backend: Backend::Cpu,
+            compute: Compute::cpu(),
             limits: Default::default(),
         }
     }
@@ -133,7 +133,7 @@ impl Predictor {
         let projection = bundle.projection()?;
         let ood = bundle.ood()?;
         let evidence = bundle.evidence();
-        let dev = device(opts.backend)?;
+        let dev = device(opts.compute)?;
         let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?;
         Ok(Self {
             bundle,

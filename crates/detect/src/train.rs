@@ -8,7 +8,7 @@ use attcnn::{AttCnnConfig, BagSource, TrainConfig};
 use preprocess::dataset::{Dataset, ScanEntry};
 
 use crate::bundle::{training_paths, Bundle, CnnFolderConfig, DataSummary, Manifest, MODEL_FORMAT};
-use crate::device::{device, Backend};
+use crate::device::{device, Compute};
 use crate::error::{Error, Result};
 
 /// A CNN training job (`ich train-cnn`).
@@ -25,7 +25,7 @@ pub struct TrainJob {
     pub valid_fraction: f64,
     /// Continue from the bundle's last checkpoint.
     pub resume: bool,
-    pub backend: Backend,
+    pub compute: Compute,
 }
 
 /// What the job is about to do (reported before the first epoch).
@@ -125,7 +125,7 @@ pub fn train_cnn(
     model.validate().map_err(Error::Invalid)?;
     job.train.validate().map_err(Error::Invalid)?;
     // before anything is written: a missing backend leaves no half-made bundle
-    let device = device(job.backend)?;
+    let device = device(job.compute)?;
     std::fs::create_dir_all(&job.out).map_err(|e| Error::io(&job.out, e))?;
     let folder = CnnFolderConfig {
         format_version: MODEL_FORMAT,

@@ -10,7 +10,7 @@ use detect::extract::{extract, ExtractJob};
 use detect::fit::{fit_gp, FitJob};
 use detect::predict::{run, PredictJob, PredictOptions, Predictor, Timing};
 use detect::train::{train_cnn, TrainJob};
-use detect::Backend;
+use detect::Compute;
 use milbase::Quiet;
 use preprocess::dataset::{Dataset, Skipped};
 use preprocess::labels::Labels;
@@ -104,7 +104,7 @@ fn cohort() -> Cohort {
             },
             valid_fraction: 0.2,
             resume: false,
-            backend: Backend::Cpu,
+            compute: Compute::cpu(),
         },
         &|_| {},
         &|_| {},
@@ -115,7 +115,7 @@ fn cohort() -> Cohort {
             model: bundle.clone(),
             dataset: dataset.clone(),
             out: features.clone(),
-            backend: Backend::Cpu,
+            compute: Compute::cpu(),
         },
         &Quiet,
     )

@@ -232,3 +232,81 @@ fn a_redirected_training_logs_each_epoch_once() {
         }
     }
 }
+
+/// The features column by column: (slice key, values of the `feature_*` columns).
+fn features(path: &Path) -> Vec<Vec<f64>> {
+    common::csv_rows(path)
+        .into_iter()
+        .map(|row| {
+            let mut cols: Vec<(&String, &String)> = row
+                .iter()
+                .filter(|(k, _)| k.starts_with("feature_"))
+                .collect();
+            cols.sort_by_key(|(k, _)| k[8..].parse::<usize>().unwrap());
+            cols.iter().map(|(_, v)| v.parse().unwrap()).collect()
+        })
+        .collect()
+}
+
+/// `--precision bf16` trains in bfloat16 and writes bfloat16 weights (half the bytes of f32's),
+/// which `extract` in f32 reads; its features differ from bf16's own extract only by bfloat16's
+/// rounding (8 bits of mantissa: about 0.4 % of a value per operation).
+#[test]
+fn bf16_training_writes_half_size_weights_that_f32_reads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ds = cohort(tmp.path(), "train", "8", "31");
+    let train = |out: &Path, precision: &str| {
+        ok(&[
+            "-q",
+            "train-cnn",
+            "--dataset",
+            s(&ds),
+            "--out",
+            s(out),
+            "--dim",
+            "8",
+            "--epochs",
+            "1",
+            "--precision",
+            precision,
+        ]);
+        std::fs::metadata(out.join("model.bpk")).unwrap().len() as f64
+    };
+    let (m32, m16) = (tmp.path().join("m32"), tmp.path().join("m16"));
+    let (b32, b16) = (train(&m32, "f32"), train(&m16, "bf16"));
+    assert!(b16 < 0.6 * b32, "bf16 weights {b16} bytes, f32 {b32}");
+
+    let extract = |precision: &str| {
+        let out = tmp.path().join(format!("f-{precision}.csv"));
+        ok(&[
+            "-q",
+            "extract",
+            "--model",
+            s(&m16),
+            "--dataset",
+            s(&ds),
+            "--out",
+            s(&out),
+            "--precision",
+            precision,
+        ]);
+        features(&out)
+    };
+    let (f32s, bf16s) = (extract("f32"), extract("bf16"));
+    assert_eq!(f32s.len(), 8 * 6);
+    let scale = f32s.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
+    let diff = f32s
+        .iter()
+        .flatten()
+        .zip(bf16s.iter().flatten())
+        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    assert!(scale > 0.0 && f32s.iter().flatten().all(|v| v.is_finite()));
+    assert!(
+        diff > 0.0,
+        "bf16 extract gave f32's features exactly: did it run in bf16?"
+    );
+    assert!(
+        diff < 0.05 * scale,
+        "bf16 vs f32 features: {diff} of {scale}"
+    );
+}

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 
-use detect::Backend;
 use milbase::range;
 
 /// Adapt a bundle (imported or trained) to a site: its labelled scans choose and fit a GP head by
@@ -73,8 +72,8 @@ pub struct Args {
     fine_tune_lr: f64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    #[arg(long, value_enum, default_value_t = Backend::Cpu)]
-    device: Backend,
+    #[command(flatten)]
+    device: super::DeviceArgs,
     #[command(flatten)]
     limits: super::preprocess::LimitArgs,
 }
@@ -99,7 +98,7 @@ pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode
         lr: a.fine_tune_lr,
         ..Default::default()
     });
-    job.backend = a.device;
+    job.compute = a.device.compute();
     job.limits = a.limits.limits();
     job.evidence = a.evidence.clone();
     let r = detect::adapt::adapt(&job, progress)

@@ -7,7 +7,6 @@ use attcnn::{AttCnnConfig, TrainConfig};
 use detect::extract::{extract as run_extract, ExtractJob};
 use detect::train::{train_cnn, TrainJob, TrainPlan};
 
-use detect::Backend;
 use milbase::range;
 
 /// Train the attention CNN on scan labels of a preprocessed dataset; keep the best weights, a
@@ -52,9 +51,8 @@ pub struct TrainArgs {
     /// Continue from the bundle's last checkpoint.
     #[arg(long)]
     resume: bool,
-    /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).
-    #[arg(long, value_enum, default_value = "cpu")]
-    device: Backend,
+    #[command(flatten)]
+    device: super::DeviceArgs,
 }
 
 pub fn train(a: TrainArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
@@ -77,7 +75,7 @@ pub fn train(a: TrainArgs, bars: &detect::progress::Bars) -> anyhow::Result<Exit
         },
         valid_fraction: a.valid_fraction,
         resume: a.resume,
-        backend: a.device,
+        compute: a.device.compute(),
     };
     let plan = |p: &TrainPlan| println!("{}", detect::summary::train_plan(p));
     let t = train_cnn(&job, &plan, &bars.training())?;
@@ -99,9 +97,8 @@ pub struct ExtractArgs {
     /// Features CSV to write.
     #[arg(long)]
     out: PathBuf,
-    /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).
-    #[arg(long, value_enum, default_value = "cpu")]
-    device: Backend,
+    #[command(flatten)]
+    device: super::DeviceArgs,
 }
 
 pub fn extract(a: ExtractArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
@@ -109,7 +106,7 @@ pub fn extract(a: ExtractArgs, bars: &detect::progress::Bars) -> anyhow::Result<
         model: a.model,
         dataset: a.dataset,
         out: a.out,
-        backend: a.device,
+        compute: a.device.compute(),
     };
     let x = run_extract(&job, bars)?;
     println!(

@@ -60,6 +60,8 @@ pub struct Args {
     /// Seed of the synthetic cohorts, the CNN and the GP head (same seed, same numbers).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    #[command(flatten)]
+    pub device: super::DeviceArgs,
 }
 
 pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
@@ -77,6 +79,7 @@ pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
         lr: a.lr,
         dim: a.dim,
         seed: a.seed,
+        compute: a.device.compute(),
     };
     let tell = |e: DemoEvent<'_>| match e {
         DemoEvent::Step(line) => println!("\n$ {line}"),

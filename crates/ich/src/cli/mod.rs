@@ -10,3 +10,24 @@ pub mod predict;
 pub mod preprocess;
 pub mod serve;
 pub mod synth;
+
+/// Where the CNN runs and in which float type (train-cnn, extract, predict, serve, adapt, demo).
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct DeviceArgs {
+    /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).
+    #[arg(long, value_enum, default_value = "cpu")]
+    device: detect::Backend,
+    /// The float type the CNN computes in. Half precision (bf16, f16) halves its memory and on
+    /// GPUs with matrix cores speeds it up; the weights it writes load into any other.
+    #[arg(long, value_enum, default_value = "f32")]
+    precision: detect::Precision,
+}
+
+impl DeviceArgs {
+    pub fn compute(&self) -> detect::Compute {
+        detect::Compute {
+            backend: self.device,
+            precision: self.precision,
+        }
+    }
+}

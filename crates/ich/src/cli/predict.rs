@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use detect::predict::{run as predict, PredictJob, PredictOptions};
 
-use detect::Backend;
 use milbase::range;
 
 /// Predict hemorrhage per slice and per scan, with standard deviations, from DICOM folders or
@@ -59,9 +58,8 @@ pub struct PredictFlags {
     samples: usize,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).
-    #[arg(long, value_enum, default_value = "cpu")]
-    device: Backend,
+    #[command(flatten)]
+    device: super::DeviceArgs,
     #[command(flatten)]
     pub limits: super::preprocess::LimitArgs,
 }
@@ -74,7 +72,7 @@ impl PredictFlags {
             samples: self.samples,
             seed: self.seed,
             keep_phi: self.keep_phi,
-            backend: self.device,
+            compute: self.device.compute(),
             limits: self.limits.limits(),
         }
     }
