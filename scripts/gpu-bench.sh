@@ -2,10 +2,11 @@
 # The attention CNN on an NVIDIA GPU, burn's wgpu (Vulkan) and CUDA backends beside PyTorch CUDA
 # in the same run, on the same card, same network and input (issue 40). Prints the whole table:
 #   - training step (forward, backward, Adam; one bag) at 256² × 32, 512² × 32 and 512² × 64 slices,
-#     each backend first checked against flex (same weights, three passes, two Adam steps);
+#     each backend first checked against flex (same weights, three passes, two Adam steps), and
+#     512² × 32 in bf16 (BENCH_PRECISION; checked against flex's f32 within bf16's rounding);
 #   - inference of a 40-slice 512² scan as `ich predict` runs it, each backend's probabilities
 #     checked against flex, in two processes one after the other: the first pays kernel
-#     compilation and autotuning, the second reads their on-disk caches;
+#     compilation and autotuning, the second reads their on-disk caches; then in bf16;
 #   - peak GPU memory of every process (nvidia-smi, sampled every 50 ms, above the idle baseline);
 #   - `ich train-cnn --device wgpu|cuda` (3 epochs, 16 scans × 16 slices at 256²) and `ich extract`
 #     on that device against `--device cpu` from the same weights.
@@ -67,6 +68,7 @@ case " $sections " in *" train "*)
   for b in wgpu cuda; do
     BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 peak "$bin/step" 32 "$steps" 256 512
     BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 peak "$bin/step" 64 "$steps" 512
+    BENCH_BACKENDS=$b BENCH_PRECISION=bf16 STEP_SKIP_FLEX=1 peak "$bin/step" 32 "$steps" 512
   done
   for cfg in "256 32" "512 32" "512 64"; do
     set -- $cfg
@@ -82,6 +84,7 @@ case " $sections " in *" infer "*)
       echo "-- $b, $run process"
       BENCH_BACKENDS=$b INFER_SKIP_FLEX=1 peak /usr/bin/time -f "         process wall %e s" "$bin/infer" 40 5 512
     done
+    BENCH_BACKENDS=$b BENCH_PRECISION=bf16 peak "$bin/infer" 40 5 512
   done
   for run in first second; do
     peak bash -c "read med first < <(python3 scripts/cnn_torch.py 512 40 5 cuda scan); echo \"infer    pytorch cuda 512² × 40 slices ($run process): first scan \$first s, then \$med s per scan (median of 5)\""

@@ -7,7 +7,9 @@
 //! scan probability and slice probabilities must match flex's, else the bench fails.
 //! `cargo bench -p attcnn --bench infer [--features wgpu|cuda] [-- SLICES SCANS SIZE]`
 //! (defaults 40 slices, 5 scans, 512²; `INFER_SKIP_FLEX=1`: flex is not timed, and runs the scan
-//! once only, for the reference probabilities; `BENCH_BACKENDS=cuda` runs only those listed).
+//! once only, for the reference probabilities; `BENCH_BACKENDS=cuda` runs only those listed;
+//! `BENCH_PRECISION=bf16|f16` runs the GPU backends in that float type, checked against flex's
+//! f32 within its rounding).
 
 use std::time::Instant;
 
@@ -16,6 +18,8 @@ use std::time::Instant;
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod common;
+#[path = "common/precision.rs"]
+mod precision;
 
 use attcnn::inference::Trained;
 use attcnn::AttCnnConfig;
@@ -41,7 +45,10 @@ fn bench(
     px: &[u8],
 ) -> Vec<f64> {
     let start = Instant::now();
-    let trained = Trained::from_model(cfg.clone(), model.clone().fork(&device), &device);
+    let prec = precision::precision();
+    let trained =
+        Trained::from_model(cfg.clone(), model.clone().fork(&device), &device).with_precision(prec);
+    let prec = format!("{prec:?}").to_lowercase();
     let first = outputs(&trained, slices, px);
     let cold = start.elapsed().as_secs_f64();
     let mut times = Vec::new();
@@ -54,7 +61,7 @@ fn bench(
     times.sort_by(f64::total_cmp);
     let size = cfg.size;
     println!(
-        "infer    {name:<8} {size}² × {slices} slices: first scan {cold:.3} s with the device's start, \
+        "infer    {name:<8} {prec:<4} {size}² × {slices} slices: first scan {cold:.3} s with the device's start, \
          then {:.4} s per scan (median of {scans}, min {:.4}); p = {:.6}",
         times[times.len() / 2],
         times[0],
@@ -91,11 +98,14 @@ fn main() {
     .filter(|(name, _): &(&str, Device)| common::wanted(name))
     .map(|(name, device)| (name, bench(name, device, &model, &cfg, slices, scans, &px)))
     .collect();
-    let flex_scans = if std::env::var_os("INFER_SKIP_FLEX").is_some() || !common::wanted("flex") {
-        0
-    } else {
-        scans
-    };
+    // flex holds the f32 reference: in half precision it is not timed
+    let half = precision::precision() != attcnn::Precision::F32;
+    let flex_scans =
+        if std::env::var_os("INFER_SKIP_FLEX").is_some() || !common::wanted("flex") || half {
+            0
+        } else {
+            scans
+        };
     let want = if flex_scans == 0 {
         let trained = Trained::from_model(cfg.clone(), model.clone(), &flex);
         outputs(&trained, slices, &px)
@@ -113,7 +123,7 @@ fn main() {
             got.len() - 1
         );
         assert!(
-            got.len() == want.len() && diff < 1e-3,
+            got.len() == want.len() && diff < if half { 5e-2 } else { 1e-3 },
             "{name} disagrees with flex"
         );
     }

@@ -5,7 +5,8 @@
 //! between them must give flex's logits and attention weights, else the bench fails.
 //! `cargo bench -p attcnn --bench step [--features ndarray|wgpu|cuda] [-- SLICES STEPS [SIZE...]]`
 //! (`STEP_SKIP_FLEX=1` times only the other backends, still checked against flex first;
-//! `BENCH_BACKENDS=cuda` or `wgpu,cuda` runs only those).
+//! `BENCH_BACKENDS=cuda` or `wgpu,cuda` runs only those; `BENCH_PRECISION=bf16|f16` trains
+//! the timed backends in that float type, checked against flex in f32 within its rounding).
 
 use std::time::Instant;
 
@@ -14,6 +15,8 @@ use std::time::Instant;
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod common;
+#[path = "common/precision.rs"]
+mod precision;
 
 use attcnn::training::{bag_tensor, weighted_bce};
 use attcnn::AttCnnConfig;
@@ -31,19 +34,31 @@ mod check {
 
     /// Logits and attention weights of three forward passes of `model` on one 8-slice bag, with an
     /// Adam step (lr 1e-3) after each of the first two.
-    fn trajectory(mut model: AttCnn, device: &Device, size: usize, px: &[u8]) -> Vec<f32> {
+    fn trajectory(
+        mut model: AttCnn,
+        device: &Device,
+        size: usize,
+        px: &[u8],
+        prec: attcnn::Precision,
+    ) -> Vec<f32> {
         let mut optim = AdamConfig::new().init();
         let mut out = Vec::new();
         for step in 0..3 {
-            let (logit, att, _) = model.forward(bag_tensor(px, 8, size, device), None);
+            let (logit, att) = crate::forward(&model, bag_tensor(px, 8, size, device), prec);
             out.extend(
                 logit
                     .clone()
                     .into_data()
+                    .convert::<f32>()
                     .try_to_vec::<f32>()
                     .expect("f32 logits"),
             );
-            out.extend(att.into_data().try_to_vec::<f32>().expect("f32 attention"));
+            out.extend(
+                att.into_data()
+                    .convert::<f32>()
+                    .try_to_vec::<f32>()
+                    .expect("f32 attention"),
+            );
             if step < 2 {
                 let loss = weighted_bce(logit, 1.0, 1.0);
                 let grads = GradientsParams::from_grads(loss.backward(), &model);
@@ -51,6 +66,15 @@ mod check {
             }
         }
         out
+    }
+
+    /// How far the other backend may be from flex: float rounding in f32, the rounding of the half
+    /// precision type otherwise (bf16 keeps 8 bits of mantissa).
+    fn tolerance() -> f32 {
+        match crate::precision::precision() {
+            attcnn::Precision::F32 => 1e-3,
+            _ => 5e-2,
+        }
     }
 
     /// Trains the same weights on `base` and on flex and panics unless they agree.
@@ -71,8 +95,8 @@ mod check {
         let px: Vec<u8> = (0..8 * 3 * size * size)
             .map(|i| (i * 37 % 253) as u8)
             .collect();
-        let want = trajectory(model, &flex, size, &px);
-        let got = trajectory(on_other, &other, size, &px);
+        let want = trajectory(model, &flex, size, &px, attcnn::Precision::F32);
+        let got = trajectory(on_other, &other, size, &px, crate::precision::precision());
         let diff = want
             .iter()
             .zip(&got)
@@ -86,14 +110,36 @@ mod check {
             [got[0], got[9], got[18]]
         );
         assert!(
-            got.len() == want.len() && diff < 1e-3,
+            got.len() == want.len() && diff < tolerance(),
             "{name} disagrees with flex"
         );
     }
 }
 
+/// Logits and attention of a bag `[B, S, 3, H, W]` in `prec`, as f32 (as `attcnn::training`).
+fn forward(
+    model: &attcnn::AttCnn,
+    x: burn::tensor::Tensor<5>,
+    prec: attcnn::Precision,
+) -> (burn::tensor::Tensor<1>, burn::tensor::Tensor<2>) {
+    match prec {
+        attcnn::Precision::F32 => {
+            let (logit, att, _) = model.forward(x, None);
+            (logit, att)
+        }
+        p => {
+            let (logit, att, _) = p.cast(model.clone()).forward(p.input(x), None);
+            (
+                logit.cast(burn::tensor::FloatDType::F32),
+                att.cast(burn::tensor::FloatDType::F32),
+            )
+        }
+    }
+}
+
 fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
     let device = base.autodiff();
+    let prec = precision::precision();
     device.seed(0);
     let cfg = AttCnnConfig {
         size,
@@ -109,7 +155,7 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
     for step in 0..steps + 1 {
         let t = Instant::now();
         let x = bag_tensor(&px, slices, size, &device);
-        let (logit, _, _) = model.forward(x, None);
+        let (logit, _) = forward(&model, x, prec);
         let loss = weighted_bce(logit, 1.0, 1.0);
         let grads = GradientsParams::from_grads(loss.backward(), &model);
         model = optim.step(5e-5, model, grads);
@@ -121,7 +167,8 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "{name:<8} {size}² × {slices} slices: {:.3} s per training step (median of {steps}, min {:.3})",
+        "{name:<8} {:<4} {size}² × {slices} slices: {:.3} s per training step (median of {steps}, min {:.3})",
+        format!("{prec:?}").to_lowercase(),
         times[times.len() / 2],
         times[0]
     );

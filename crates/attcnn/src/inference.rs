@@ -10,6 +10,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use crate::data::bag_tensor;
 use crate::encoder::SliceEncoder;
 use crate::model::{AttCnn, AttCnnConfig};
+use crate::precision::Precision;
 use crate::{CnnError, Result};
 
 /// A trained network on a device, for inference.
@@ -17,6 +18,7 @@ pub struct Trained {
     pub config: AttCnnConfig,
     model: AttCnn,
     device: Device,
+    precision: Precision,
 }
 
 /// What the CNN says about one scan.
@@ -95,6 +97,7 @@ impl Trained {
             config,
             model,
             device: device.clone(),
+            precision: Precision::F32,
         })
     }
 
@@ -103,6 +106,17 @@ impl Trained {
             config,
             model: model.valid(),
             device: device.clone(),
+            precision: Precision::F32,
+        }
+    }
+
+    /// The network computing in `precision` (its weights rounded to that float type once, its
+    /// inputs cast; outputs come back as f32).
+    pub fn with_precision(self, precision: Precision) -> Self {
+        Self {
+            model: precision.cast(self.model),
+            precision,
+            ..self
         }
     }
 
@@ -148,7 +162,8 @@ impl Trained {
         let mut feats: Vec<Tensor<2>> = Vec::new();
         for start in (0..slices).step_by(ENCODE_CHUNK) {
             let end = (start + ENCODE_CHUNK).min(slices);
-            feats.push(self.model.encoder.encode(chunk(start, end)));
+            let x = self.precision.input(chunk(start, end));
+            feats.push(self.model.encoder.encode(x));
         }
         self.outputs_of(Tensor::cat(feats, 0), slices)
     }
@@ -164,7 +179,7 @@ impl Trained {
         }
         let flat: Vec<f32> = features.iter().flatten().copied().collect();
         let h = Tensor::from_data(TensorData::new(flat, [features.len(), d]), &self.device);
-        self.outputs_of(h, features.len())
+        self.outputs_of(self.precision.input(h), features.len())
     }
 
     /// Attention, pooling and classifier on encoded slices `[slices, D]`.
@@ -180,14 +195,17 @@ impl Trained {
             .map_or(0, |p| p.saturating_sub(slices));
         let zero = match self.config.pad_bag_to {
             Some(_) => {
-                let z = Tensor::<4>::zeros([1, 3, size, size], &self.device);
+                let z = self
+                    .precision
+                    .input(Tensor::<4>::zeros([1, 3, size, size], &self.device));
                 Some(crate::host_f32(self.model.encoder.encode(z))?)
             }
             None => None,
         };
         let scores = |x: Tensor<2>| -> Result<Vec<f32>> {
             let n = x.dims()[0];
-            crate::host_f32(self.model.attention.scores(x.reshape([1, n, d])))
+            let x = self.precision.input(x.reshape([1, n, d]));
+            crate::host_f32(self.model.attention.scores(x))
         };
         let s = scores(h.clone())?;
         let s0 = match &zero {
@@ -242,10 +260,12 @@ impl Trained {
                 None => alone.extend_from_slice(hi),
             }
         }
-        let (dense, logits) = self.model.classify_dense(Tensor::from_data(
-            TensorData::new(alone, [slices + 1, d]),
-            &self.device,
-        ));
+        let (dense, logits) = self
+            .model
+            .classify_dense(self.precision.input(Tensor::from_data(
+                TensorData::new(alone, [slices + 1, d]),
+                &self.device,
+            )));
         let width = dense.dims()[1];
         let dense = crate::host_f32(dense)?;
         let logits = crate::host_f32(logits)?;

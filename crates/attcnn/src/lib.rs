@@ -15,6 +15,7 @@ pub mod finetune;
 pub mod import;
 pub mod inference;
 pub mod model;
+pub mod precision;
 pub mod training;
 
 /// burn's random generator is one per backend, shared by every thread: unit tests that seed it and
@@ -26,6 +27,7 @@ pub(crate) static RNG_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 pub use config::Architecture;
 pub use data::BagSource;
 pub use model::{AttCnn, AttCnnConfig};
+pub use precision::Precision;
 pub use training::TrainConfig;
 
 use thiserror::Error;

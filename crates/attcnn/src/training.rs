@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::data::{bag_tensor, flip_horizontal, BagSource};
 use crate::model::{AttCnn, AttCnnConfig};
+use crate::precision::Precision;
 use crate::{scalar, CnnError, Result};
 
 /// Training hyper-parameters (saved next to the weights).
@@ -31,6 +32,9 @@ pub struct TrainConfig {
     /// Bags per optimiser step (1 as the authors; more gives batch norm steadier statistics).
     #[serde(default = "one")]
     pub batch: usize,
+    /// The float type of the forward and backward passes (the weights stay f32; [`Precision`]).
+    #[serde(default)]
+    pub precision: Precision,
 }
 
 fn one() -> usize {
@@ -88,6 +92,7 @@ impl Default for TrainConfig {
             seed: 0,
             augment: true,
             batch: 1,
+            precision: Precision::F32,
         }
     }
 }
@@ -166,7 +171,9 @@ pub fn evaluate(
     weights: [f32; 2],
     device: &Device,
 ) -> Result<(Vec<f64>, f64)> {
-    let m = model.valid();
+    // f32 throughout (batch norm's running statistics included, which a half-precision training
+    // step leaves in its float type)
+    let m = Precision::F32.cast(model.valid());
     let mut probs = Vec::with_capacity(idx.len());
     let mut loss = 0.0;
     for &i in idx {
@@ -345,7 +352,15 @@ pub fn train(
             let n: usize = lens.iter().sum();
             let x = bag_tensor(&px_all, n, cfg.size, &ad);
             let [_, s, c, h, w] = x.dims();
-            let logits = model.forward_ragged(x.reshape([s, c, h, w]), &lens);
+            // in half precision on a copy whose casts lead back to the f32 weights
+            let x = tc.precision.input(x.reshape([s, c, h, w]));
+            let logits = match tc.precision {
+                Precision::F32 => model.forward_ragged(x, &lens),
+                p => p
+                    .cast(model.clone())
+                    .forward_ragged(x, &lens)
+                    .cast(burn::tensor::FloatDType::F32),
+            };
             let b = lens.len();
             let y = Tensor::<1>::from_data(TensorData::new(ys, [b]), &ad);
             let wt = Tensor::<1>::from_data(TensorData::new(ws, [b]), &ad);

@@ -20,31 +20,7 @@ pub enum Backend {
     Cuda,
 }
 
-/// The float type the CNN computes and keeps its weights in. Half precision halves the memory
-/// and, on GPUs with matrix cores, speeds convolutions up; burn accumulates reductions in f32.
-/// Weights written in one load into any other (each parameter is cast on load).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
-pub enum Precision {
-    /// 32-bit floats.
-    #[default]
-    F32,
-    /// bfloat16: f32's range with 8 bits of mantissa.
-    Bf16,
-    /// IEEE half: 11 bits of mantissa, but values beyond ±65,504 overflow.
-    F16,
-}
-
-impl Precision {
-    fn dtype(self) -> burn::tensor::FloatDType {
-        use burn::tensor::FloatDType;
-        match self {
-            Precision::F32 => FloatDType::F32,
-            Precision::Bf16 => FloatDType::BF16,
-            Precision::F16 => FloatDType::F16,
-        }
-    }
-}
+pub use attcnn::Precision;
 
 /// Where and in which float type the CNN runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -60,25 +36,9 @@ impl Compute {
     }
 }
 
-/// The device of `compute.backend`, computing in `compute.precision`, or an error (never a panic)
-/// when this build or machine lacks it. A device's float type is set once per process, before
-/// its first tensor: asking for another one later is an error.
-pub fn device(compute: Compute) -> Result<burn::tensor::Device> {
-    let mut dev = backend_device(compute.backend)?;
-    let want = compute.precision.dtype();
-    let have = dev.settings().float_dtype;
-    if have != want {
-        dev.configure(want).map_err(|e| {
-            Error::Invalid(format!(
-                "{:?} on {:?}: {e} (this process computes in {have:?} already)",
-                compute.precision, compute.backend
-            ))
-        })?;
-    }
-    Ok(dev)
-}
-
-fn backend_device(backend: Backend) -> Result<burn::tensor::Device> {
+/// The device of `backend`, or an error (never a panic) when this build or machine lacks it. (The
+/// float type is the network's: `Trained::with_precision`, `TrainConfig::precision`.)
+pub fn device(backend: Backend) -> Result<burn::tensor::Device> {
     match backend {
         Backend::Cpu => Ok(attcnn::cpu_device()),
         #[cfg(feature = "wgpu")]
@@ -193,11 +153,7 @@ mod tests {
     #[test]
     fn cuda_is_opened_or_refused_with_what_is_missing() {
         let built = cfg!(feature = "cuda");
-        let cuda = Compute {
-            backend: Backend::Cuda,
-            ..Compute::cpu()
-        };
-        match device(cuda) {
+        match device(Backend::Cuda) {
             Ok(_) => assert!(built, "a build without CUDA opened a CUDA device"),
             Err(e) => {
                 let msg = e.to_string();
@@ -210,7 +166,7 @@ mod tests {
                 };
                 assert!(named, "{msg}");
                 // asked again, the same answer (the device is opened once per process)
-                assert_eq!(device(cuda).unwrap_err().to_string(), msg);
+                assert_eq!(device(Backend::Cuda).unwrap_err().to_string(), msg);
             }
         }
     }

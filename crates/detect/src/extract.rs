@@ -37,8 +37,9 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
     let bundle = Bundle::open(&job.model)?;
     let ds = Dataset::open(&job.dataset)?;
     bundle.check_preprocess(&job.dataset, &ds.manifest.config)?;
-    let dev = device(job.compute)?;
-    let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?;
+    let dev = device(job.compute.backend)?;
+    let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?
+        .with_precision(job.compute.precision);
     let mut w = FeaturesWriter::create(&job.out, bundle.cnn.model.dim)?;
     progress.stage("extracting features", ds.manifest.scans.len() as u64);
     for e in &ds.manifest.scans {

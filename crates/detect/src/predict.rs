@@ -133,8 +133,9 @@ impl Predictor {
         let projection = bundle.projection()?;
         let ood = bundle.ood()?;
         let evidence = bundle.evidence();
-        let dev = device(opts.compute)?;
-        let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?;
+        let dev = device(opts.compute.backend)?;
+        let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?
+            .with_precision(opts.compute.precision);
         Ok(Self {
             bundle,
             net,

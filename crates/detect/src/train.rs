@@ -124,13 +124,18 @@ pub fn train_cnn(
     };
     model.validate().map_err(Error::Invalid)?;
     job.train.validate().map_err(Error::Invalid)?;
+    // the float type is the compute's (kept in the bundle's training settings)
+    let tc = attcnn::TrainConfig {
+        precision: job.compute.precision,
+        ..job.train.clone()
+    };
     // before anything is written: a missing backend leaves no half-made bundle
-    let device = device(job.compute)?;
+    let device = device(job.compute.backend)?;
     std::fs::create_dir_all(&job.out).map_err(|e| Error::io(&job.out, e))?;
     let folder = CnnFolderConfig {
         format_version: MODEL_FORMAT,
         model: model.clone(),
-        train: Some(job.train.clone()),
+        train: Some(tc.clone()),
         preprocess: ds.manifest.config.clone(),
         dataset: job.dataset.display().to_string(),
         train_scans: train_idx.iter().map(|&i| entries[i].id.clone()).collect(),
@@ -179,7 +184,7 @@ pub fn train_cnn(
     let outcome = train(
         &TrainRun {
             model: &model,
-            config: &job.train,
+            config: &tc,
             train: &train_idx,
             valid: &valid_idx,
             device: &device,

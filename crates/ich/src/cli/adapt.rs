@@ -72,8 +72,9 @@ pub struct Args {
     fine_tune_lr: f64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    #[command(flatten)]
-    device: super::DeviceArgs,
+    /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).
+    #[arg(long, value_enum, default_value = "cpu")]
+    device: detect::Backend,
     #[command(flatten)]
     limits: super::preprocess::LimitArgs,
 }
@@ -98,7 +99,10 @@ pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode
         lr: a.fine_tune_lr,
         ..Default::default()
     });
-    job.compute = a.device.compute();
+    job.compute = detect::Compute {
+        backend: a.device,
+        ..detect::Compute::cpu()
+    };
     job.limits = a.limits.limits();
     job.evidence = a.evidence.clone();
     let r = detect::adapt::adapt(&job, progress)

@@ -72,6 +72,7 @@ pub fn train(a: TrainArgs, bars: &detect::progress::Bars) -> anyhow::Result<Exit
             seed: a.seed,
             augment: !a.no_augment,
             batch: a.batch,
+            precision: a.device.compute().precision,
         },
         valid_fraction: a.valid_fraction,
         resume: a.resume,

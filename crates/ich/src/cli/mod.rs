@@ -11,14 +11,14 @@ pub mod preprocess;
 pub mod serve;
 pub mod synth;
 
-/// Where the CNN runs and in which float type (train-cnn, extract, predict, serve, adapt, demo).
+/// Where the CNN runs and in which float type (train-cnn, extract, predict, serve, demo).
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct DeviceArgs {
     /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
     device: detect::Backend,
-    /// The float type the CNN computes in. Half precision (bf16, f16) halves its memory and on
-    /// GPUs with matrix cores speeds it up; the weights it writes load into any other.
+    /// The float type the CNN computes in. Half precision (bf16, f16) halves the memory of its
+    /// activations and on GPUs with matrix cores speeds it up; training keeps f32 weights.
     #[arg(long, value_enum, default_value = "f32")]
     precision: detect::Precision,
 }
