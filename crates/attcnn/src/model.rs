@@ -110,7 +110,9 @@ impl AttCnn {
         for &len in lens {
             let mut hb = h.clone().slice([off..off + len, 0..d]);
             if len < smax {
-                hb = Tensor::cat(vec![hb, Tensor::zeros([smax - len, d], &device)], 0);
+                // padding rows in the features' float type (bf16 in half-precision training)
+                let pad = Tensor::zeros([smax - len, d], (&device, h.dtype()));
+                hb = Tensor::cat(vec![hb, pad], 0);
             }
             rows.push(hb.unsqueeze_dim::<3>(0));
             mask.extend((0..smax).map(|k| k >= len));
@@ -133,6 +135,40 @@ mod tests {
 
     fn vec4(t: Tensor<4>) -> Vec<f32> {
         t.into_data().try_to_vec::<f32>().unwrap()
+    }
+
+    /// Bags of different lengths (padded per bag inside `forward_ragged`) run in bf16 as training
+    /// runs them, and give f32's logits within bf16's rounding. The padding rows were made in f32
+    /// and burn-flex panicked on the f32/bf16 concatenation.
+    #[test]
+    fn ragged_bags_run_in_bf16_within_its_rounding() {
+        use crate::precision::Precision;
+        let _rng = crate::RNG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+        let device = Device::flex();
+        device.seed(9);
+        let cfg = AttCnnConfig {
+            dim: 8,
+            size: 32,
+            ..AttCnnConfig::default()
+        };
+        let model = cfg.init(&device).valid();
+        let n = 32;
+        let px: Vec<f32> = (0..5 * 3 * n * n)
+            .map(|i| ((i * 37) % 251) as f32 / 255.0)
+            .collect();
+        let x: Tensor<4> = Tensor::from_data(TensorData::new(px, [5, 3, n, n]), &device);
+        let lens = [2, 3];
+        let logits = |t: Tensor<1>| t.into_data().convert::<f32>().to_vec::<f32>().unwrap();
+        let want = logits(model.forward_ragged(x.clone(), &lens));
+        let half = Precision::Bf16;
+        let got = logits(half.cast(model).forward_ragged(half.input(x), &lens));
+        assert_eq!(got.len(), 2);
+        for (w, g) in want.iter().zip(&got) {
+            assert!(
+                g.is_finite() && (w - g).abs() < 0.05,
+                "f32 {want:?}, bf16 {got:?}"
+            );
+        }
     }
 
     /// Weight gradients of the first and the last convolution (the kernels that train f_CNN)

@@ -3,19 +3,9 @@
 //! they made burn-flex panic at the first layer ("storage: dtype mismatch").
 
 use attcnn::inference::Trained;
-use attcnn::{AttCnn, AttCnnConfig};
-use burn::module::{Module, ModuleMapper, Param};
-use burn::tensor::{Device, FloatDType, Tensor};
-
-/// Casts every float parameter to one float type.
-struct CastTo(FloatDType);
-
-impl ModuleMapper for CastTo {
-    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
-        let dtype = self.0;
-        param.map(|t| t.cast(dtype))
-    }
-}
+use attcnn::{AttCnn, AttCnnConfig, Precision};
+use burn::module::Module;
+use burn::tensor::Device;
 
 #[test]
 fn bf16_weights_load_into_an_f32_network_as_their_values() {
@@ -27,7 +17,7 @@ fn bf16_weights_load_into_an_f32_network_as_their_values() {
         ..AttCnnConfig::default()
     };
     let model: AttCnn = cfg.init(&dev);
-    let bf16 = model.clone().map(&mut CastTo(FloatDType::BF16));
+    let bf16 = Precision::Bf16.cast(model.clone());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("weights-bf16");
     bf16.clone().save_file(&path).unwrap();
@@ -40,7 +30,7 @@ fn bf16_weights_load_into_an_f32_network_as_their_values() {
     let got = loaded.scan(slices, &px).unwrap();
 
     // what the file holds, as f32: the same values, so the same outputs to the last bit
-    let rounded = Trained::from_model(cfg.clone(), bf16.map(&mut CastTo(FloatDType::F32)), &dev);
+    let rounded = Trained::from_model(cfg.clone(), Precision::F32.cast(bf16), &dev);
     let want = rounded.scan(slices, &px).unwrap();
     assert_eq!(got.probability, want.probability);
     assert_eq!(got.slice_probability, want.slice_probability);
