@@ -158,7 +158,7 @@ mod tests {
             .collect();
         let x: Tensor<4> = Tensor::from_data(TensorData::new(px, [5, 3, n, n]), &device);
         let lens = [2, 3];
-        let logits = |t: Tensor<1>| t.into_data().convert::<f32>().to_vec::<f32>().unwrap();
+        let logits = |t: Tensor<1>| t.into_data().convert::<f32>().try_to_vec::<f32>().unwrap();
         let want = logits(model.forward_ragged(x.clone(), &lens));
         let half = Precision::Bf16;
         let got = logits(half.cast(model).forward_ragged(half.input(x), &lens));

@@ -645,7 +645,6 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
             "already holds a model bundle; give a new folder for the adapted one",
         ));
     }
-    let dev = device(job.compute.backend)?;
     if job.compute.precision != crate::device::Precision::F32 {
         return Err(Error::Invalid(
             "adapt computes in f32: its fine-tuning and calibration on a few dozen scans gain \
@@ -653,6 +652,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
                 .into(),
         ));
     }
+    let dev = device(job.compute.backend)?;
     let net = Trained::load(source.cnn.model.clone(), &source.weights(), &dev)?;
     let (scans, skipped) = site_scans(
         &source,

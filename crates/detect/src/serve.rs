@@ -367,13 +367,9 @@ impl Shared {
             return Err(Refusal::new(OUT_OF_RESOURCES, format!("cannot write: {e}")));
         }
         let now = rfc3339(SystemTime::now());
-        let study = studies.entry(h.study_uid.clone()).or_insert_with(|| Study {
-            state: StudyState::new(&h.study_uid),
-            last_rx: Instant::now(),
-            busy: false,
-            next_send: Instant::now(),
-            done_at: Instant::now(),
-        });
+        let study = studies
+            .entry(h.study_uid.clone())
+            .or_insert_with(|| Study::new(StudyState::new(&h.study_uid)));
         study.last_rx = Instant::now();
         study.state.last_received = now.clone();
         let mut changed = !known;

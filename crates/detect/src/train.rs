@@ -20,11 +20,13 @@ pub struct TrainJob {
     pub out: PathBuf,
     /// Architecture; its `size` is taken from the dataset.
     pub model: AttCnnConfig,
+    /// Training settings; their `precision` is taken from `compute`.
     pub train: TrainConfig,
     /// Fraction of the labelled scans (stratified) held out for validation, in [0, 1).
     pub valid_fraction: f64,
     /// Continue from the bundle's last checkpoint.
     pub resume: bool,
+    /// Where the CNN trains, and the float type of its arithmetic.
     pub compute: Compute,
 }
 

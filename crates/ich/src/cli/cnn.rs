@@ -72,7 +72,8 @@ pub fn train(a: TrainArgs, bars: &detect::progress::Bars) -> anyhow::Result<Exit
             seed: a.seed,
             augment: !a.no_augment,
             batch: a.batch,
-            precision: a.device.compute().precision,
+            // the float type is the job's compute (`--precision`), which train_cnn records here
+            ..TrainConfig::default()
         },
         valid_fraction: a.valid_fraction,
         resume: a.resume,
