@@ -103,10 +103,7 @@ case " $sections " in *" cli "*)
       --dim 32 --epochs 3 --device "$b" 2>&1 | grep -E "epoch|wall|rror" | tail -5
     "$bin/ich" -q extract --model "$w/model-$b" --dataset "$w/ds" --out "$w/f-$b.csv" --device "$b"
     "$bin/ich" -q extract --model "$w/model-$b" --dataset "$w/ds" --out "$w/f-$b-cpu.csv" --device cpu
-    awk -F, -v b="$b" 'NR == FNR { for (i = 1; i <= NF; i++) a[FNR, i] = $i; next }
-      FNR == 1 { for (i = 1; i <= NF; i++) num[i] = ($i ~ /^feature_/ || $i == "bag_cnn_probability" || $i == "cnn_attention"); next }
-      { for (i = 1; i <= NF; i++) if (num[i]) { d = $i - a[FNR, i]; if (d < 0) d = -d; if (d > max) max = d }; rows++ }
-      END { printf "extract %s vs cpu on %d slices: largest difference %.2e\n", b, rows, max }' \
+    awk -F, -v label="extract $b vs cpu" -v tol=1e-3 -f scripts/features-diff.awk \
       "$w/f-$b-cpu.csv" "$w/f-$b.csv"
   done
   rm -rf "$w"

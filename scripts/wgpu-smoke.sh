@@ -23,9 +23,6 @@ time "$ich" train-cnn --dataset "$work/ds" --out "$work/model" --dim 8 --epochs 
 time "$ich" extract --model "$work/model" --dataset "$work/ds" --out "$work/features.csv" --device wgpu
 # the same weights on the CPU backend must give the same features, CNN probabilities and attention
 "$ich" -q extract --model "$work/model" --dataset "$work/ds" --out "$work/features-cpu.csv" --device cpu
-awk -F, 'NR == FNR { for (i = 1; i <= NF; i++) a[FNR, i] = $i; next }
-  FNR == 1 { for (i = 1; i <= NF; i++) num[i] = ($i ~ /^feature_/ || $i == "bag_cnn_probability" || $i == "cnn_attention"); next }
-  { for (i = 1; i <= NF; i++) if (num[i]) { d = $i - a[FNR, i]; if (d < 0) d = -d; if (d > max) max = d }; rows++ }
-  END { printf "wgpu vs cpu on %d slices: largest difference %.2e\n", rows, max; exit !(rows > 0 && max < 1e-3) }' \
+awk -F, -v label="wgpu vs cpu" -v tol=1e-3 -f scripts/features-diff.awk \
   "$work/features-cpu.csv" "$work/features.csv"
 echo "wgpu smoke test passed (adapter backend: ${WGPU_BACKEND:-default})"
