@@ -12,7 +12,10 @@ With MODE `scan`: the CNN stage of `ich predict` for one scan, as ich's `Trained
 encoded, attention and classifier on the bag, and every slice's probability as a bag of its own,
 the results copied back to the host. Prints the median of STEPS scans and then the first scan's
 seconds (cuDNN and kernel start-up included).
-Usage: python3 scripts/cnn_torch.py SIZE SLICES STEPS [cpu|cuda] [train|infer|scan]   (default cpu train)
+With MODE `profile`: STEPS training steps after two warm-up steps under torch.profiler, the 15
+operators with the most device time (cuda) or CPU time.
+Usage: python3 scripts/cnn_torch.py SIZE SLICES STEPS [cpu|cuda] [train|infer|scan|profile]
+(default cpu train)
 """
 import sys
 import time
@@ -94,15 +97,32 @@ def main():
     x = torch.rand(slices, 3, size, size, device=device)
     y = torch.tensor(1.0, device=device)
     times = []
-    for step in range(steps + 1):
-        t = time.perf_counter()
+
+    def step():
         opt.zero_grad()
         loss = nn.functional.binary_cross_entropy_with_logits(model(x), y)
         loss.backward()
         opt.step()
         if device.type == "cuda":
             torch.cuda.synchronize()
-        if step > 0:
+
+    if mode == "profile":
+        from torch.profiler import ProfilerActivity, profile
+
+        step()
+        step()
+        acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == "cuda" else [])
+        with profile(activities=acts) as prof:
+            for _ in range(steps):
+                step()
+        key = "cuda_time_total" if device.type == "cuda" else "cpu_time_total"
+        print(f"pytorch  {device.type} {size}² × {slices} slices, {steps} training steps:")
+        print(prof.key_averages().table(sort_by=key, row_limit=15, max_name_column_width=60))
+        return
+    for step_no in range(steps + 1):
+        t = time.perf_counter()
+        step()
+        if step_no > 0:
             times.append(time.perf_counter() - t)
     times.sort()
     print(f"{times[len(times) // 2]:.4f}")

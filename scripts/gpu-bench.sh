@@ -13,13 +13,24 @@
 # The binaries are built elsewhere and carried to the card (gpu-bin.tar.xz, git-ignored):
 #   bash scripts/gpu-binaries.sh              # builds, strips and packs step, infer and ich
 # and there: tar -xJf gpu-bin.tar.xz && bash scripts/gpu-bench.sh gpu-bin [STEPS]
-# SECTIONS="train infer cli" (the default) picks sections.
+# SECTIONS="check train infer cli" (the default) picks sections. "check": each backend's agreement
+# with flex and its dropout, at 64². "profile": a per-kernel profile of a 512² × 32 training step
+# on each backend (PROFILE_BACKENDS) beside PyTorch's profiler. "demo": `ich demo --device` on the
+# card (DEMO_DEVICES, default cuda).
+# A fresh machine compiles the CUDA kernels for minutes (NVRTC, 1–2 s per matmul kernel, several
+# per shape under autotune; docs/notes/2026-11-26-cuda-h200.md). The compiled kernels and autotune
+# results stay in target/environment, which a warm machine keeps between calls.
 # PyTorch must be importable by python3 with CUDA; its NVRTC wheel (nvidia-cuda-nvrtc) is what the
 # CUDA backend compiles with when no CUDA toolkit is installed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bin="$(cd "$1" && pwd)"; steps="${2:-3}"; sections="${SECTIONS:-train infer cli}"
+bin="$(cd "$1" && pwd)"; steps="${2:-3}"; sections="${SECTIONS:-check train infer cli}"
 export WGPU_BACKEND="${WGPU_BACKEND:-vulkan}"
+# Vulkan: the loader (libvulkan.so.1) must be installed; where the NVIDIA driver is mounted outside
+# the loader's search path (containers), its ICD file is named explicitly
+ldconfig -p 2>/dev/null | grep -q libvulkan.so.1 || echo "no Vulkan loader (libvulkan.so.1): the wgpu rows will fail"
+icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$icd" ]; then export VK_DRIVER_FILES="$icd"; fi
 nvidia-smi -L || { echo "no NVIDIA GPU here"; exit 1; }
 nvidia-smi --query-gpu=driver_version,memory.total --format=csv,noheader
 python3 -c 'import torch; print("PyTorch", torch.__version__, "CUDA", torch.version.cuda)' || true
@@ -49,6 +60,24 @@ EOF
   fi
 fi
 
+# every process is stopped after PROC_TIMEOUT seconds (default 300), so that one that hangs or
+# compiles for minutes (a fresh CUDA process at 512²: more than 80 s on an H200) leaves the rest
+# of the table to run; its row then ends "(rc 124)"
+limit=${PROC_TIMEOUT:-300}
+limited() {
+  if declare -F "$1" >/dev/null; then "$@"; else timeout "$limit" "$@"; fi
+}
+
+# walltime LABEL CMD...: runs CMD, then prints LABEL and its wall-clock seconds (no /usr/bin/time
+# needed)
+walltime() {
+  local label=$1 t0 rc; shift
+  t0=$(date +%s.%N)
+  limited "$@"; rc=$?
+  echo "$label: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s wall (rc $rc)"
+  return $rc
+}
+
 # runs "$@", then prints the peak GPU memory it used above the baseline (MiB)
 peak() {
   local base log sampler rc
@@ -56,12 +85,20 @@ peak() {
   log=$(mktemp)
   nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0 -lms 50 >"$log" &
   sampler=$!
-  "$@"; rc=$?
+  limited "$@"; rc=$?
   kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null
   echo "         peak GPU memory: $(( $(sort -n "$log" | tail -1) - base )) MiB (rc $rc)"
   rm -f "$log"
   return $rc
 }
+
+case " $sections " in *" check "*)
+  echo "== each backend against flex (training from the same weights, dropout's statistics), 64² × 8"
+  for b in wgpu cuda; do
+    BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 peak "$bin/step" 8 1 64
+  done
+  ;;
+esac
 
 case " $sections " in *" train "*)
   echo "== training step, one bag, median of $steps after a warm-up step"
@@ -82,7 +119,7 @@ case " $sections " in *" infer "*)
   for b in wgpu cuda; do
     for run in first second; do
       echo "-- $b, $run process"
-      BENCH_BACKENDS=$b INFER_SKIP_FLEX=1 peak /usr/bin/time -f "         process wall %e s" "$bin/infer" 40 5 512
+      BENCH_BACKENDS=$b INFER_SKIP_FLEX=1 peak walltime "         process" "$bin/infer" 40 5 512
     done
     BENCH_BACKENDS=$b BENCH_PRECISION=bf16 peak "$bin/infer" 40 5 512
   done
@@ -99,7 +136,7 @@ case " $sections " in *" cli "*)
   "$bin/ich" -q preprocess "$w/dicom" --out "$w/ds" --size 256 \
     --labels "$w/dicom/labels.csv" --labels "$w/dicom/slice_labels.csv" >/dev/null
   for b in wgpu cuda; do
-    /usr/bin/time -f "train-cnn $b: %e s wall" "$bin/ich" train-cnn --dataset "$w/ds" --out "$w/model-$b" \
+    walltime "train-cnn $b" "$bin/ich" train-cnn --dataset "$w/ds" --out "$w/model-$b" \
       --dim 32 --epochs 3 --device "$b" 2>&1 | grep -E "epoch|wall|rror" | tail -5
     "$bin/ich" -q extract --model "$w/model-$b" --dataset "$w/ds" --out "$w/f-$b.csv" --device "$b"
     "$bin/ich" -q extract --model "$w/model-$b" --dataset "$w/ds" --out "$w/f-$b-cpu.csv" --device cpu
@@ -109,5 +146,36 @@ case " $sections " in *" cli "*)
   rm -rf "$w"
   ;;
 esac
+case " $sections " in *" profile "*)
+  echo "== per-kernel profile of two 512² × 32 training steps (after a warm-up step; autotune cached)"
+  # cubecl's profiling logger times every kernel it launches; its configuration is read from a
+  # cubecl.toml in the working directory, here for this one process
+  for b in ${PROFILE_BACKENDS:-cuda wgpu}; do
+    log=$(mktemp)
+    # (a cubecl.toml replaces ich's own settings, so it keeps the compiled-kernel cache on too)
+    printf '[compilation]\ncache = true\n\n[profiling.logger]\nlevel = "basic"\nfile = "%s"\nappend = false\n' \
+      "$log" >cubecl.toml
+    BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 "$bin/step" 32 2 512 | grep -v '^check'
+    rm -f cubecl.toml
+    sleep 1
+    python3 scripts/kernel_profile.py "$b" "$log" "${PROFILE_TOP:-15}"
+    [ -n "${OUT:-}" ] && cp "$log" "$OUT/profile-$b.log"
+    rm -f "$log"
+  done
+  python3 scripts/cnn_torch.py 512 32 2 cuda profile
+  ;;
+esac
+
+case " $sections " in *" demo "*)
+  # the README's main job with the CNN on the card; compare its figures with `ich demo` on the CPU
+  for b in ${DEMO_DEVICES:-cuda}; do
+    w=$(mktemp -d)
+    walltime "demo --device $b" "$bin/ich" demo --out "$w/demo" --device "$b" 2>&1 |
+      grep -v -E '^\s*$' | tail -30
+    rm -rf "$w"
+  done
+  ;;
+esac
+
 echo "== caches kept for the next process"
 ls -d target/environment "${XDG_CACHE_HOME:-$HOME/.cache}/cubecl" 2>/dev/null | while read -r d; do du -sh "$d"; done

@@ -71,7 +71,7 @@ fn bench(
 }
 
 fn main() {
-    common::keep_freed_memory();
+    common::set_up_as_ich();
     let args = common::numbers();
     let slices = args.first().copied().unwrap_or(40);
     let scans = args.get(1).copied().unwrap_or(5).max(1);
@@ -123,7 +123,7 @@ fn main() {
             got.len() - 1
         );
         assert!(
-            got.len() == want.len() && diff < if half { 5e-2 } else { 1e-3 },
+            got.len() == want.len() && diff < precision::tolerance(name),
             "{name} disagrees with flex"
         );
     }

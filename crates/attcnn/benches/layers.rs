@@ -121,7 +121,7 @@ fn layers(name: &str, base: Device, slices: usize, size: usize, steps: usize) {
 }
 
 fn main() {
-    common::keep_freed_memory();
+    common::set_up_as_ich();
     let args = common::numbers();
     let slices = args.first().copied().unwrap_or(32);
     let steps = args.get(1).copied().unwrap_or(3);

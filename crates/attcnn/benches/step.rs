@@ -2,7 +2,8 @@
 //! and 512², on the backends this build has (flex; ndarray, wgpu and cuda with their features). Prints
 //! one line per (backend, size). Before timing a backend other than flex it checks that backend
 //! against flex: from the same weights (dropout off), three forward passes with two Adam steps
-//! between them must give flex's logits and attention weights, else the bench fails.
+//! between them must give flex's logits and attention weights, and its dropout must drop 30 % of
+//! the entries at random (as flex's, checked when flex is timed), else the bench fails.
 //! `cargo bench -p attcnn --bench step [--features ndarray|wgpu|cuda] [-- SLICES STEPS [SIZE...]]`
 //! (`STEP_SKIP_FLEX=1` times only the other backends, still checked against flex first;
 //! `BENCH_BACKENDS=cuda` or `wgpu,cuda` runs only those; `BENCH_PRECISION=bf16|f16` trains
@@ -68,15 +69,6 @@ mod check {
         out
     }
 
-    /// How far the other backend may be from flex: float rounding in f32, the rounding of the half
-    /// precision type otherwise (bf16 keeps 8 bits of mantissa).
-    fn tolerance() -> f32 {
-        match crate::precision::precision() {
-            attcnn::Precision::F32 => 1e-3,
-            _ => 5e-2,
-        }
-    }
-
     /// Trains the same weights on `base` and on flex and panics unless they agree.
     pub fn check_against_flex(name: &str, base: Device) {
         let size = 64;
@@ -110,10 +102,46 @@ mod check {
             [got[0], got[9], got[18]]
         );
         assert!(
-            got.len() == want.len() && diff < tolerance(),
+            got.len() == want.len() && f64::from(diff) < crate::precision::tolerance(name),
             "{name} disagrees with flex"
         );
     }
+}
+
+/// burn's dropout on `base` in training mode (an autodiff device). The check against flex runs
+/// with dropout off, training with it on: on a tensor of ones, p = 0.3 must zero 30 % of the
+/// entries and scale the others by 1/0.7 (mean 1), and a second call must draw another mask
+/// (2 · 0.3 · 0.7 = 42 % of the entries differ). 262,144 entries: each figure's standard
+/// deviation is about 1e-3, its bound 1e-2.
+fn check_dropout(name: &str, base: Device) {
+    let device = base.autodiff();
+    let drop = burn::nn::DropoutConfig::new(0.3).init();
+    let ones = burn::tensor::Tensor::<2>::ones([256, 1024], &device);
+    let host = |t: burn::tensor::Tensor<2>| {
+        t.into_data()
+            .convert::<f32>()
+            .try_to_vec::<f32>()
+            .expect("f32 values")
+    };
+    let a = host(drop.forward(ones.clone()));
+    let b = host(drop.forward(ones));
+    let n = a.len() as f64;
+    let zeros = a.iter().filter(|v| **v == 0.0).count() as f64 / n;
+    let mean = a.iter().map(|v| f64::from(*v)).sum::<f64>() / n;
+    let differ = a
+        .iter()
+        .zip(&b)
+        .filter(|(x, y)| (**x == 0.0) != (**y == 0.0))
+        .count() as f64
+        / n;
+    println!(
+        "check    {name} dropout p = 0.3 on ones: {zeros:.4} zeroed, mean {mean:.4}, \
+         {differ:.4} of the entries differ between two calls"
+    );
+    assert!(
+        (zeros - 0.3).abs() < 1e-2 && (mean - 1.0).abs() < 1e-2 && (differ - 0.42).abs() < 1e-2,
+        "{name}: dropout does not drop 30 % of the entries at random"
+    );
 }
 
 /// Logits and attention of a bag `[B, S, 3, H, W]` in `prec`, as f32 (as `attcnn::training`).
@@ -166,8 +194,17 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
         }
     }
     times.sort_by(f64::total_cmp);
+    // what the check before the timing held this backend to
+    let checked = if name == "flex" {
+        String::new()
+    } else {
+        format!(
+            ", checked against flex within {:.0e}",
+            precision::tolerance(name)
+        )
+    };
     println!(
-        "{name:<8} {:<4} {size}² × {slices} slices: {:.3} s per training step (median of {steps}, min {:.3})",
+        "{name:<8} {:<4} {size}² × {slices} slices: {:.3} s per training step (median of {steps}, min {:.3}){checked}",
         format!("{prec:?}").to_lowercase(),
         times[times.len() / 2],
         times[0]
@@ -176,21 +213,24 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
 
 #[allow(deprecated)] // burn 0.22 deprecates burn-ndarray, measured here for comparison
 fn main() {
-    common::keep_freed_memory();
+    common::set_up_as_ich();
     let args = common::numbers();
     let slices = args.first().copied().unwrap_or(32);
     let steps = args.get(1).copied().unwrap_or(3);
     #[cfg(feature = "ndarray")]
     if common::wanted("ndarray") {
         check::check_against_flex("ndarray", Device::ndarray());
+        check_dropout("ndarray", Device::ndarray());
     }
     #[cfg(feature = "wgpu")]
     if common::wanted("wgpu") {
         check::check_against_flex("wgpu", Device::wgpu(Default::default()));
+        check_dropout("wgpu", Device::wgpu(Default::default()));
     }
     #[cfg(feature = "cuda")]
     if common::wanted("cuda") {
         check::check_against_flex("cuda", Device::cuda(0));
+        check_dropout("cuda", Device::cuda(0));
     }
     let sizes = if args.len() > 2 {
         args[2..].to_vec()
@@ -198,6 +238,9 @@ fn main() {
         vec![256, 512]
     };
     let flex = std::env::var_os("STEP_SKIP_FLEX").is_none() && common::wanted("flex");
+    if flex {
+        check_dropout("flex", Device::flex());
+    }
     for size in sizes {
         if flex {
             bench("flex", Device::flex(), size, slices, steps);

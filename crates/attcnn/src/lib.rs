@@ -12,6 +12,7 @@ pub mod config;
 pub mod data;
 pub mod encoder;
 pub mod finetune;
+pub mod gpu;
 pub mod import;
 pub mod inference;
 pub mod model;

@@ -39,7 +39,7 @@ use crate::bundle::{
     rfc3339, Bundle, DataSummary, GpPart, GpValidation, ADAPT_HTML, ADAPT_JSON, GP_MODEL, GP_TRACE,
     OOD,
 };
-use crate::device::{device, Compute};
+use crate::device::Compute;
 use crate::error::{Error, Result};
 use crate::evidence::{Evidence, OodSummary};
 use crate::report::reliability;
@@ -652,7 +652,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
                 .into(),
         ));
     }
-    let dev = device(job.compute.backend)?;
+    let dev = job.compute.device()?;
     let net = Trained::load(source.cnn.model.clone(), &source.weights(), &dev)?;
     let (scans, skipped) = site_scans(
         &source,

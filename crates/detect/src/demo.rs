@@ -150,14 +150,15 @@ pub fn run(
     )));
 
     tell(DemoEvent::Step(format!(
-        "ich train-cnn --dataset {} --out {} --dim {} --epochs {} --lr {} --patience {} --seed {}",
+        "ich train-cnn --dataset {} --out {} --dim {} --epochs {} --lr {} --patience {} --seed {}{}",
         p(&dataset),
         p(&bundle),
         o.dim,
         o.epochs,
         o.lr,
         o.epochs,
-        o.seed
+        o.seed,
+        o.compute.flags()
     )));
     let job = TrainJob {
         dataset: dataset.clone(),
@@ -190,10 +191,11 @@ pub fn run(
     tell(DemoEvent::Trained(&trained, &bundle));
 
     tell(DemoEvent::Step(format!(
-        "ich extract --model {} --dataset {} --out {}",
+        "ich extract --model {} --dataset {} --out {}{}",
         p(&bundle),
         p(&dataset),
-        p(&features)
+        p(&features),
+        o.compute.flags()
     )));
     let ex = extract(
         &ExtractJob {
@@ -268,12 +270,13 @@ pub fn run(
         },
     };
     tell(DemoEvent::Step(format!(
-        "ich predict --model {} {} --out {} --labels {} --labels {} --no-dicom",
+        "ich predict --model {} {} --out {} --labels {} --labels {} --no-dicom{}",
         p(&bundle),
         p(&test_dicom),
         p(&reports),
         p(&job.labels[0]),
-        p(&job.labels[1])
+        p(&job.labels[1]),
+        o.compute.flags()
     )));
     let outcome = crate::predict::run(&job, progress)?;
     if outcome.report.scans.is_empty() {

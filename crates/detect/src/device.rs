@@ -34,6 +34,33 @@ impl Compute {
     pub fn cpu() -> Self {
         Self::default()
     }
+
+    /// The command-line flags that ask for this compute (`--device`, `--precision`), each only
+    /// where it is not the default, with a leading space; empty for the CPU in f32.
+    pub fn flags(&self) -> String {
+        let mut f = String::new();
+        if self.backend != Backend::Cpu {
+            f += &format!(" --device {}", format!("{:?}", self.backend).to_lowercase());
+        }
+        if self.precision != Precision::F32 {
+            f += &format!(" --precision {}", format!("{:?}", self.precision).to_lowercase());
+        }
+        f
+    }
+
+    /// The device to run on, or an error (never a panic) when this build, this machine or the
+    /// backend cannot compute in the float type asked for: wgpu compiles its kernels to WGSL,
+    /// which has no bf16 (cubecl-wgpu panics on its first bf16 kernel).
+    pub fn device(&self) -> Result<burn::tensor::Device> {
+        if self.backend == Backend::Wgpu && self.precision == Precision::Bf16 {
+            return Err(Error::Invalid(
+                "--precision bf16 does not run on --device wgpu: its kernels are WGSL, which has \
+                 no bf16 type (use --device cuda, or f16 where the adapter has shader-f16)"
+                    .into(),
+            ));
+        }
+        device(self.backend)
+    }
 }
 
 /// The device of `backend`, or an error (never a panic) when this build or machine lacks it. (The
@@ -91,6 +118,7 @@ fn cuda_device() -> Result<burn::tensor::Device> {
                     .into(),
             );
         }
+        attcnn::gpu::keep_compiled_kernels();
         let device = burn::tensor::Device::cuda(0);
         let probe = device.clone();
         match std::panic::catch_unwind(move || probe.identity()) {
@@ -135,6 +163,7 @@ fn wgpu_device() -> Result<burn::tensor::Device> {
             )))
         }
     };
+    attcnn::gpu::keep_compiled_kernels();
     let device = burn::tensor::Device::wgpu_options()
         .graphics_api(api)
         .init()
@@ -146,6 +175,33 @@ fn wgpu_device() -> Result<burn::tensor::Device> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The flags echo the command line that asks for the same compute.
+    #[test]
+    fn flags_name_what_is_not_the_default() {
+        assert_eq!(Compute::cpu().flags(), "");
+        let cuda = Compute {
+            backend: Backend::Cuda,
+            precision: Precision::Bf16,
+        };
+        assert_eq!(cuda.flags(), " --device cuda --precision bf16");
+        let f16 = Compute {
+            backend: Backend::Cpu,
+            precision: Precision::F16,
+        };
+        assert_eq!(f16.flags(), " --precision f16");
+    }
+
+    /// bf16 on wgpu is refused before any device opens, in every build.
+    #[test]
+    fn bf16_on_wgpu_is_refused() {
+        let compute = Compute {
+            backend: Backend::Wgpu,
+            precision: Precision::Bf16,
+        };
+        let msg = compute.device().unwrap_err().to_string();
+        assert!(msg.contains("bf16") && msg.contains("WGSL"), "{msg}");
+    }
 
     /// `--device cuda` where the build or the machine lacks CUDA is an error that says what is
     /// missing (the cargo feature; the driver's libcuda or NVRTC's libnvrtc), never a panic; where

@@ -9,7 +9,7 @@ use milbase::Progress;
 use preprocess::dataset::Dataset;
 
 use crate::bundle::Bundle;
-use crate::device::{device, Compute};
+use crate::device::Compute;
 use crate::error::{Error, Result};
 use crate::features::{FeatureRow, FeaturesWriter};
 
@@ -37,7 +37,7 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
     let bundle = Bundle::open(&job.model)?;
     let ds = Dataset::open(&job.dataset)?;
     bundle.check_preprocess(&job.dataset, &ds.manifest.config)?;
-    let dev = device(job.compute.backend)?;
+    let dev = job.compute.device()?;
     let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?
         .with_precision(job.compute.precision);
     let mut w = FeaturesWriter::create(&job.out, bundle.cnn.model.dim)?;

@@ -19,7 +19,7 @@ use preprocess::pipeline::{apply_labels, decode_scan, decode_scan_float, find_sc
 use preprocess::scan::Scan;
 
 use crate::bundle::{rfc3339, Bundle};
-use crate::device::{device, Compute};
+use crate::device::Compute;
 use preprocess::dataset::write_atomic;
 
 use crate::dicomout::{
@@ -133,7 +133,7 @@ impl Predictor {
         let projection = bundle.projection()?;
         let ood = bundle.ood()?;
         let evidence = bundle.evidence();
-        let dev = device(opts.compute.backend)?;
+        let dev = opts.compute.device()?;
         let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?
             .with_precision(opts.compute.precision);
         Ok(Self {
