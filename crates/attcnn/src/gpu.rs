@@ -70,7 +70,10 @@ mod tests {
         use burn::cubecl::config::{CubeClRuntimeConfig, RuntimeConfig};
         let cwd = std::env::current_dir().unwrap();
         assert_eq!(user_config_file(&cwd), None, "a cubecl.toml above {cwd:?}");
-        assert!(!CubeClRuntimeConfig::default().compilation.cache, "cubecl's default");
+        assert!(
+            !CubeClRuntimeConfig::default().compilation.cache,
+            "cubecl's default"
+        );
         assert!(keep_compiled_kernels());
         assert!(CubeClRuntimeConfig::get().compilation.cache);
         // cubecl's configuration is set once per process: a second call changes nothing

@@ -43,7 +43,10 @@ impl Compute {
             f += &format!(" --device {}", format!("{:?}", self.backend).to_lowercase());
         }
         if self.precision != Precision::F32 {
-            f += &format!(" --precision {}", format!("{:?}", self.precision).to_lowercase());
+            f += &format!(
+                " --precision {}",
+                format!("{:?}", self.precision).to_lowercase()
+            );
         }
         f
     }
