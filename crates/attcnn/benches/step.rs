@@ -2,8 +2,9 @@
 //! and 512², on the backends this build has (flex; ndarray, wgpu and cuda with their features). Prints
 //! one line per (backend, size). Before timing a backend other than flex it checks that backend
 //! against flex: from the same weights (dropout off), three forward passes with two Adam steps
-//! between them must give flex's logits and attention weights, and its dropout must drop 30 % of
-//! the entries at random (as flex's, checked when flex is timed), else the bench fails.
+//! between them must give flex's logits and attention weights, its dropout must drop 30 % of the
+//! entries at random and its uniform and normal draws (the weights' initialisation) must have
+//! their moments (as flex's, checked when flex is timed), else the bench fails.
 //! `cargo bench -p attcnn --bench step [--features ndarray|wgpu|cuda] [-- SLICES STEPS [SIZE...]]`
 //! (`STEP_SKIP_FLEX=1` times only the other backends, still checked against flex first;
 //! `BENCH_BACKENDS=cuda` or `wgpu,cuda` runs only those; `BENCH_PRECISION=bf16|f16` trains
@@ -144,6 +145,59 @@ fn check_dropout(name: &str, base: Device) {
     );
 }
 
+/// burn's random draws on `base`, which initialise every weight when training starts there (the
+/// check against flex initialises on flex and forks the weights, so it does not see them): after
+/// `seed`, 262,144 draws of Uniform(-1, 1) must have mean 0 and variance 1/3, stay in [-1, 1),
+/// be nearly all distinct and differ from the next draw; Normal(0, 1) must have mean 0 and
+/// variance 1. Standard deviations of those figures: 1.1e-3 (uniform mean), 5.8e-4 (its
+/// variance), 2.0e-3 (normal mean), 2.8e-3 (its variance); bounds 1e-2 and 2e-2.
+fn check_random(name: &str, base: Device) {
+    use burn::tensor::{Distribution, Tensor};
+    base.seed(5);
+    let draw = |d: Distribution| -> Vec<f64> {
+        Tensor::<2>::random([256, 1024], d, &base)
+            .into_data()
+            .convert::<f32>()
+            .try_to_vec::<f32>()
+            .expect("f32 values")
+            .into_iter()
+            .map(f64::from)
+            .collect()
+    };
+    let moments = |v: &[f64]| {
+        let m = v.iter().sum::<f64>() / v.len() as f64;
+        (
+            m,
+            v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / v.len() as f64,
+        )
+    };
+    let u = draw(Distribution::Uniform(-1.0, 1.0));
+    let u2 = draw(Distribution::Uniform(-1.0, 1.0));
+    let n = draw(Distribution::Normal(0.0, 1.0));
+    let (um, uv) = moments(&u);
+    let (nm, nv) = moments(&n);
+    let mut head: Vec<u64> = u[..4096].iter().map(|x| x.to_bits()).collect();
+    head.sort_unstable();
+    head.dedup();
+    let distinct = head.len() as f64 / 4096.0;
+    let same = u.iter().zip(&u2).filter(|(a, b)| a == b).count() as f64 / u.len() as f64;
+    let inside = u.iter().all(|x| (-1.0..1.0).contains(x));
+    println!(
+        "check    {name} random: uniform mean {um:.4} variance {uv:.4} (1/3), {distinct:.4} of 4096 \
+         distinct, {same:.4} equal to the next draw; normal mean {nm:.4} variance {nv:.4}"
+    );
+    assert!(
+        um.abs() < 1e-2
+            && (uv - 1.0 / 3.0).abs() < 1e-2
+            && inside
+            && distinct > 0.99
+            && same < 1e-2
+            && nm.abs() < 1e-2
+            && (nv - 1.0).abs() < 2e-2,
+        "{name}: random draws are not what they claim to be"
+    );
+}
+
 /// Logits and attention of a bag `[B, S, 3, H, W]` in `prec`, as f32 (as `attcnn::training`).
 fn forward(
     model: &attcnn::AttCnn,
@@ -221,16 +275,19 @@ fn main() {
     if common::wanted("ndarray") {
         check::check_against_flex("ndarray", Device::ndarray());
         check_dropout("ndarray", Device::ndarray());
+        check_random("ndarray", Device::ndarray());
     }
     #[cfg(feature = "wgpu")]
     if common::wanted("wgpu") {
         check::check_against_flex("wgpu", Device::wgpu(Default::default()));
         check_dropout("wgpu", Device::wgpu(Default::default()));
+        check_random("wgpu", Device::wgpu(Default::default()));
     }
     #[cfg(feature = "cuda")]
     if common::wanted("cuda") {
         check::check_against_flex("cuda", Device::cuda(0));
         check_dropout("cuda", Device::cuda(0));
+        check_random("cuda", Device::cuda(0));
     }
     let sizes = if args.len() > 2 {
         args[2..].to_vec()
@@ -240,6 +297,7 @@ fn main() {
     let flex = std::env::var_os("STEP_SKIP_FLEX").is_none() && common::wanted("flex");
     if flex {
         check_dropout("flex", Device::flex());
+        check_random("flex", Device::flex());
     }
     for size in sizes {
         if flex {
