@@ -1,10 +1,11 @@
-//! Benchmark: seconds per training step (forward, backward, Adam) for one 32-slice bag, at 256²
-//! and 512², on the backends this build has (flex; ndarray, wgpu and cuda with their features). Prints
-//! one line per (backend, size). Before timing a backend other than flex it checks that backend
-//! against flex: from the same weights (dropout off), three forward passes with two Adam steps
-//! between them must give flex's logits and attention weights, its dropout must drop 30 % of the
-//! entries at random and its uniform and normal draws (the weights' initialisation) must have
-//! their moments (as flex's, checked when flex is timed), else the bench fails.
+//! Benchmark: seconds per training step (forward, backward, Adam; `training::batch_logits`, as
+//! training runs it) for one 32-slice bag, at 256² and 512², on the backends this build has (flex;
+//! ndarray, wgpu and cuda with their features). Prints one line per (backend, size). Before timing
+//! a backend other than flex it checks that backend against flex: from the same weights (dropout
+//! off), three passes over two bags of 5 and 3 slices with two Adam steps between them, as
+//! training takes its steps, must give flex's logits; its dropout must drop 30 % of the entries
+//! at random, and its uniform and normal draws (the weights' initialisation) must have their
+//! moments (as flex's, checked when flex is timed); else the bench fails.
 //! `cargo bench -p attcnn --bench step [--features ndarray|wgpu|cuda] [-- SLICES STEPS [SIZE...]]`
 //! (`STEP_SKIP_FLEX=1` times only the other backends, still checked against flex first;
 //! `BENCH_BACKENDS=cuda` or `wgpu,cuda` runs only those; `BENCH_PRECISION=bf16|f16` trains
@@ -20,7 +21,7 @@ mod common;
 #[path = "common/precision.rs"]
 mod precision;
 
-use attcnn::training::{bag_tensor, weighted_bce};
+use attcnn::training::{bag_tensor, batch_logits, weighted_bce};
 use attcnn::AttCnnConfig;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::Device;
@@ -28,14 +29,15 @@ use burn::tensor::Device;
 /// Checks of the other backends against flex (built with `--features ndarray`, `wgpu` or `cuda`).
 #[cfg(any(feature = "ndarray", feature = "wgpu", feature = "cuda"))]
 mod check {
-    use attcnn::training::{bag_tensor, weighted_bce};
+    use attcnn::training::{bag_tensor, batch_logits, weighted_bce};
     use attcnn::{AttCnn, AttCnnConfig};
     use burn::module::Module;
     use burn::optim::{AdamConfig, GradientsParams};
-    use burn::tensor::Device;
+    use burn::tensor::{Device, Tensor, TensorData};
 
-    /// Logits and attention weights of three forward passes of `model` on one 8-slice bag, with an
-    /// Adam step (lr 1e-3) after each of the first two.
+    /// The logits of three passes of `model` over two bags (the 8 slices split 5 + 3, so the
+    /// shorter one is padded and masked), with an Adam step (lr 1e-3) on their class-weighted
+    /// loss after each of the first two: a training step as `attcnn::training::train` takes it.
     fn trajectory(
         mut model: AttCnn,
         device: &Device,
@@ -45,24 +47,21 @@ mod check {
     ) -> Vec<f32> {
         let mut optim = AdamConfig::new().init();
         let mut out = Vec::new();
+        let y = Tensor::<1>::from_data(TensorData::new(vec![1.0f32, 0.0], [2]), device);
+        let w = Tensor::<1>::from_data(TensorData::new(vec![0.8f32, 1.2], [2]), device);
         for step in 0..3 {
-            let (logit, att) = crate::forward(&model, bag_tensor(px, 8, size, device), prec);
+            let x = bag_tensor(px, 8, size, device).reshape([8, 3, size, size]);
+            let logits = batch_logits(&model, x, &[5, 3], prec);
             out.extend(
-                logit
+                logits
                     .clone()
                     .into_data()
                     .convert::<f32>()
                     .try_to_vec::<f32>()
                     .expect("f32 logits"),
             );
-            out.extend(
-                att.into_data()
-                    .convert::<f32>()
-                    .try_to_vec::<f32>()
-                    .expect("f32 attention"),
-            );
             if step < 2 {
-                let loss = weighted_bce(logit, 1.0, 1.0);
+                let loss = weighted_bce(logits, y.clone(), w.clone()).mean();
                 let grads = GradientsParams::from_grads(loss.backward(), &model);
                 model = optim.step(1e-3, model, grads);
             }
@@ -95,12 +94,12 @@ mod check {
             .zip(&got)
             .map(|(a, b)| (a - b).abs())
             .fold(0.0f32, f32::max);
-        // per pass: one logit, then 8 attention weights
+        // per pass: the two bags' logits
         println!(
-            "check    {name} vs flex, 3 forward passes and 2 Adam steps: logits {:?} vs {:?}, \
+            "check    {name} vs flex, two bags (5 + 3 slices), 3 passes and 2 Adam steps: logits {:?} vs {:?}, \
              largest difference {diff:.2e}",
-            [want[0], want[9], want[18]],
-            [got[0], got[9], got[18]]
+            [want[0], want[2], want[4]],
+            [got[0], got[2], got[4]]
         );
         assert!(
             got.len() == want.len() && f64::from(diff) < crate::precision::tolerance(name),
@@ -198,27 +197,6 @@ fn check_random(name: &str, base: Device) {
     );
 }
 
-/// Logits and attention of a bag `[B, S, 3, H, W]` in `prec`, as f32 (as `attcnn::training`).
-fn forward(
-    model: &attcnn::AttCnn,
-    x: burn::tensor::Tensor<5>,
-    prec: attcnn::Precision,
-) -> (burn::tensor::Tensor<1>, burn::tensor::Tensor<2>) {
-    match prec {
-        attcnn::Precision::F32 => {
-            let (logit, att, _) = model.forward(x, None);
-            (logit, att)
-        }
-        p => {
-            let (logit, att, _) = p.cast(model.clone()).forward(p.input(x), None);
-            (
-                logit.cast(burn::tensor::FloatDType::F32),
-                att.cast(burn::tensor::FloatDType::F32),
-            )
-        }
-    }
-}
-
 fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
     let device = base.autodiff();
     let prec = precision::precision();
@@ -236,8 +214,8 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
     let mut times = Vec::new();
     for step in 0..steps + 1 {
         let t = Instant::now();
-        let x = bag_tensor(&px, slices, size, &device);
-        let (logit, _) = forward(&model, x, prec);
+        let x = bag_tensor(&px, slices, size, &device).reshape([slices, 3, size, size]);
+        let logit = batch_logits(&model, x, &[slices], prec);
         let loss = weighted_bce(logit, 1.0, 1.0);
         let grads = GradientsParams::from_grads(loss.backward(), &model);
         model = optim.step(5e-5, model, grads);

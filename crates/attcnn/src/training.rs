@@ -133,6 +133,26 @@ where
     (sp - logit * y) * w
 }
 
+/// The logits of a batch of bags as a training step computes them: `x` holds the bags' slices one
+/// after another (`[Σ lens, 3, H, W]`, values in [0, 1]), `lens` their slice counts. In half
+/// precision the network runs on a copy cast to that type, whose casts lead the gradients back to
+/// the f32 weights; the logits come back in f32.
+pub fn batch_logits(
+    model: &AttCnn,
+    x: Tensor<4>,
+    lens: &[usize],
+    precision: Precision,
+) -> Tensor<1> {
+    let x = precision.input(x);
+    match precision {
+        Precision::F32 => model.forward_ragged(x, lens),
+        p => p
+            .cast(model.clone())
+            .forward_ragged(x, lens)
+            .cast(burn::tensor::FloatDType::F32),
+    }
+}
+
 /// Class weights `N / (2 N_c)` so that both classes weigh the same.
 pub fn class_weights(labels: &[u8]) -> [f32; 2] {
     let n = labels.len() as f32;
@@ -352,15 +372,7 @@ pub fn train(
             let n: usize = lens.iter().sum();
             let x = bag_tensor(&px_all, n, cfg.size, &ad);
             let [_, s, c, h, w] = x.dims();
-            // in half precision on a copy whose casts lead back to the f32 weights
-            let x = tc.precision.input(x.reshape([s, c, h, w]));
-            let logits = match tc.precision {
-                Precision::F32 => model.forward_ragged(x, &lens),
-                p => p
-                    .cast(model.clone())
-                    .forward_ragged(x, &lens)
-                    .cast(burn::tensor::FloatDType::F32),
-            };
+            let logits = batch_logits(&model, x.reshape([s, c, h, w]), &lens, tc.precision);
             let b = lens.len();
             let y = Tensor::<1>::from_data(TensorData::new(ys, [b]), &ad);
             let wt = Tensor::<1>::from_data(TensorData::new(ws, [b]), &ad);

@@ -15,7 +15,7 @@ pub fn precision() -> Precision {
 /// How far a timed backend may be from flex's f32 (logits, attention, probabilities): float
 /// rounding in f32; on CUDA in f32 the rounding of TF32, in which cubek's matmuls (and so the
 /// convolutions) run on tensor cores, as PyTorch's cuDNN convolutions do by default (10 bits of
-/// mantissa: 3.2e-3 after the step bench's two Adam steps on an H200); the half precision type's
+/// mantissa: 3.2e-3 after two Adam steps of the step bench's first check, on an H200); the half precision type's
 /// rounding otherwise (bf16 keeps 8 bits of mantissa).
 pub fn tolerance(backend: &str) -> f64 {
     match (precision(), backend) {
