@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds what scripts/gpu-bench.sh runs on a GPU machine: the step and infer benches and `ich`,
-# all with the wgpu and cuda backends (release; about 40 min cold on 2 cores), stripped and packed
+# all with the wgpu and cuda backends (bench profile; on this 2-core machine 18 min for the
+# dependencies, then 3.5 min with them built, 2026-11-26), stripped and packed
 # into gpu-bin.tar.xz (git-ignored), small enough to carry to the card.
 # Usage: scripts/gpu-binaries.sh
 set -euo pipefail
