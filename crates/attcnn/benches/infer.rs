@@ -88,16 +88,10 @@ fn main() {
         .map(|i| (i * 31 % 251) as u8)
         .collect();
     // the GPU backends first, so that their first scan is what a process that starts on them pays
-    let runs: Vec<(&str, Vec<f64>)> = [
-        #[cfg(feature = "wgpu")]
-        ("wgpu", Device::wgpu(Default::default())),
-        #[cfg(feature = "cuda")]
-        ("cuda", Device::cuda(0)),
-    ]
-    .into_iter()
-    .filter(|(name, _): &(&str, Device)| common::wanted(name))
-    .map(|(name, device)| (name, bench(name, device, &model, &cfg, slices, scans, &px)))
-    .collect();
+    let runs: Vec<(&str, Vec<f64>)> = common::gpus()
+        .into_iter()
+        .map(|(name, device)| (name, bench(name, device, &model, &cfg, slices, scans, &px)))
+        .collect();
     // flex holds the f32 reference: in half precision it is not timed
     let half = precision::precision() != attcnn::Precision::F32;
     let flex_scans =

@@ -129,18 +129,7 @@ fn main() {
     if std::env::var_os("LAYERS_SKIP_FLEX").is_none() && common::wanted("flex") {
         layers("flex", Device::flex(), slices, size, steps);
     }
-    #[cfg(feature = "wgpu")]
-    if common::wanted("wgpu") {
-        layers(
-            "wgpu",
-            Device::wgpu(Default::default()),
-            slices,
-            size,
-            steps,
-        );
-    }
-    #[cfg(feature = "cuda")]
-    if common::wanted("cuda") {
-        layers("cuda", Device::cuda(0), slices, size, steps);
+    for (name, device) in common::gpus() {
+        layers(name, device, slices, size, steps);
     }
 }

@@ -27,7 +27,6 @@ use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::Device;
 
 /// Checks of the other backends against flex (built with `--features ndarray`, `wgpu` or `cuda`).
-#[cfg(any(feature = "ndarray", feature = "wgpu", feature = "cuda"))]
 mod check {
     use attcnn::training::{bag_tensor, batch_logits, weighted_bce};
     use attcnn::{AttCnn, AttCnnConfig};
@@ -197,6 +196,13 @@ fn check_random(name: &str, base: Device) {
     );
 }
 
+/// Every check of a backend other than flex, before it is timed.
+fn check_all(name: &str, base: Device) {
+    check::check_against_flex(name, base.clone());
+    check_dropout(name, base.clone());
+    check_random(name, base);
+}
+
 fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
     let device = base.autodiff();
     let prec = precision::precision();
@@ -251,21 +257,10 @@ fn main() {
     let steps = args.get(1).copied().unwrap_or(3);
     #[cfg(feature = "ndarray")]
     if common::wanted("ndarray") {
-        check::check_against_flex("ndarray", Device::ndarray());
-        check_dropout("ndarray", Device::ndarray());
-        check_random("ndarray", Device::ndarray());
+        check_all("ndarray", Device::ndarray());
     }
-    #[cfg(feature = "wgpu")]
-    if common::wanted("wgpu") {
-        check::check_against_flex("wgpu", Device::wgpu(Default::default()));
-        check_dropout("wgpu", Device::wgpu(Default::default()));
-        check_random("wgpu", Device::wgpu(Default::default()));
-    }
-    #[cfg(feature = "cuda")]
-    if common::wanted("cuda") {
-        check::check_against_flex("cuda", Device::cuda(0));
-        check_dropout("cuda", Device::cuda(0));
-        check_random("cuda", Device::cuda(0));
+    for (name, device) in common::gpus() {
+        check_all(name, device);
     }
     let sizes = if args.len() > 2 {
         args[2..].to_vec()
@@ -285,19 +280,8 @@ fn main() {
         if common::wanted("ndarray") {
             bench("ndarray", Device::ndarray(), size, slices, steps);
         }
-        #[cfg(feature = "wgpu")]
-        if common::wanted("wgpu") {
-            bench(
-                "wgpu",
-                Device::wgpu(Default::default()),
-                size,
-                slices,
-                steps,
-            );
-        }
-        #[cfg(feature = "cuda")]
-        if common::wanted("cuda") {
-            bench("cuda", Device::cuda(0), size, slices, steps);
+        for (name, device) in common::gpus() {
+            bench(name, device, size, slices, steps);
         }
     }
 }

@@ -1,4 +1,7 @@
-//! What the benches share: the `ich` binary's allocator set-up and the numeric arguments.
+//! What the benches share: the `ich` binary's allocator set-up, the numeric arguments and the
+//! backends to run.
+
+use burn::tensor::Device;
 
 /// Set up as the `ich` binary runs: freed memory stays in the process (mimalloc's purge delay −1,
 /// the option before `mi_option_use_numa_nodes`) unless `MIMALLOC_PURGE_DELAY` says otherwise,
@@ -28,4 +31,23 @@ pub fn wanted(name: &str) -> bool {
         Ok(list) if !list.trim().is_empty() => list.split(',').any(|b| b.trim() == name),
         _ => true,
     }
+}
+
+/// A backend's name and how to open its device.
+type Backend = (&'static str, fn() -> Device);
+
+/// The GPU backends this bench was built with (features `wgpu`, `cuda`) that [`wanted`] lets
+/// run, named; a device is made only for those.
+pub fn gpus() -> Vec<(&'static str, Device)> {
+    let built: &[Backend] = &[
+        #[cfg(feature = "wgpu")]
+        ("wgpu", || Device::wgpu(Default::default())),
+        #[cfg(feature = "cuda")]
+        ("cuda", || Device::cuda(0)),
+    ];
+    built
+        .iter()
+        .filter(|(name, _)| wanted(name))
+        .map(|(name, open)| (*name, open()))
+        .collect()
 }
