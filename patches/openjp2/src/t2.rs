@@ -1208,15 +1208,17 @@ fn opj_t2_read_packet_header(
                 i += 1;
               }
               (*l_cblk).Mb = (*l_band).numbps as OPJ_UINT32;
-              if (*l_band).numbps as u32 + 1 < i {
+              /* C's unsigned arithmetic, which wraps: a band's numbps is -1 when its QCD
+               * gives exponent 0 and no guard bits, and `+ 1` overflowed here */
+              if ((*l_band).numbps as u32).wrapping_add(1) < i {
                 /* Not totally sure what we should do in that situation,
                  * but that avoids the integer overflow of
                  * https://github.com/uclouvain/openjpeg/pull/1488
                  * while keeping the regression test suite happy.
                  */
-                (*l_cblk).numbps = ((*l_band).numbps + 1 - i as i32) as u32;
+                (*l_cblk).numbps = (*l_band).numbps.wrapping_add(1).wrapping_sub(i as i32) as u32;
               } else {
-                (*l_cblk).numbps = (*l_band).numbps as u32 + 1 - i;
+                (*l_cblk).numbps = ((*l_band).numbps as u32).wrapping_add(1).wrapping_sub(i);
               }
               (*l_cblk).numlenbits = 3 as OPJ_UINT32
             }
