@@ -13,7 +13,8 @@
 # The binaries are built elsewhere and carried to the card (gpu-bin.tar.xz, git-ignored):
 #   bash scripts/gpu-binaries.sh              # builds, strips and packs step, infer and ich
 # and there: tar -xJf gpu-bin.tar.xz && bash scripts/gpu-bench.sh gpu-bin [STEPS]
-# SECTIONS="check train infer cli" (the default) picks sections. "check": each backend's agreement
+# SECTIONS="check train infer cli" (the default) picks sections. "warm": every bench's first
+# process at once (compilation), before the others. "check": each backend's agreement
 # with flex and its dropout, at 64². "profile": a per-kernel profile of a 512² × 32 training step
 # on each backend (PROFILE_BACKENDS) beside PyTorch's profiler. "demo": `ich demo --device` on the
 # card (DEMO_DEVICES, default cuda).
@@ -25,6 +26,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin="$(cd "$1" && pwd)"; steps="${2:-3}"; sections="${SECTIONS:-check train infer cli}"
+# the burn backends timed (GPU_BACKENDS="cuda" where the card has no Vulkan adapter)
+backends="${GPU_BACKENDS:-wgpu cuda}"
 export WGPU_BACKEND="${WGPU_BACKEND:-vulkan}"
 # Vulkan: the loader (libvulkan.so.1) must be installed; where the NVIDIA driver is mounted outside
 # the loader's search path (containers), its ICD file is named explicitly
@@ -92,9 +95,35 @@ peak() {
   return $rc
 }
 
+case " $sections " in *" warm "*)
+  # a fresh machine's kernel compilation, paid once: the first process of every bench below, all
+  # at once (NVRTC compiles on the CPU, one core per process), each stopped after WARM_TIMEOUT
+  # seconds; their walls are what a first process pays, on a busy card. The sections after it
+  # then run with the compiled kernels and autotune results on disk, as a second process would.
+  echo "== first processes, at once: compilation and autotuning (their timings are on a shared card)"
+  wlimit=${WARM_TIMEOUT:-300}
+  wdir=$(mktemp -d)
+  for b in $backends; do
+    BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 walltime "first step process $b 32 × 256² 512²" \
+      timeout "$wlimit" "$bin/step" 32 1 256 512 >"$wdir/step-$b-32" 2>&1 &
+    BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 walltime "first step process $b 64 × 512²" \
+      timeout "$wlimit" "$bin/step" 64 1 512 >"$wdir/step-$b-64" 2>&1 &
+    BENCH_BACKENDS=$b INFER_SKIP_FLEX=1 walltime "first infer process $b 40 × 512²" \
+      timeout "$wlimit" "$bin/infer" 40 1 512 >"$wdir/infer-$b" 2>&1 &
+  done
+  BENCH_BACKENDS=cuda BENCH_PRECISION=bf16 STEP_SKIP_FLEX=1 walltime "first step process cuda bf16 32 × 512²" \
+    timeout "$wlimit" "$bin/step" 32 1 512 >"$wdir/step-cuda-bf16" 2>&1 &
+  BENCH_BACKENDS=cuda BENCH_PRECISION=bf16 INFER_SKIP_FLEX=1 walltime "first infer process cuda bf16 40 × 512²" \
+    timeout "$wlimit" "$bin/infer" 40 1 512 >"$wdir/infer-cuda-bf16" 2>&1 &
+  wait
+  for f in "$wdir"/*; do echo "-- $(basename "$f")"; grep -v '^check' "$f" | tail -4; grep '^check' "$f"; done
+  rm -rf "$wdir"
+  ;;
+esac
+
 case " $sections " in *" check "*)
   echo "== each backend against flex (training from the same weights, dropout's statistics), 64² × 8"
-  for b in wgpu cuda; do
+  for b in $backends; do
     BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 peak "$bin/step" 8 1 64
   done
   ;;
@@ -102,7 +131,7 @@ esac
 
 case " $sections " in *" train "*)
   echo "== training step, one bag, median of $steps after a warm-up step"
-  for b in wgpu cuda; do
+  for b in $backends; do
     BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 peak "$bin/step" 32 "$steps" 256 512
     BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 peak "$bin/step" 64 "$steps" 512
   done
@@ -117,7 +146,7 @@ esac
 
 case " $sections " in *" infer "*)
   echo "== inference of a 40-slice 512² scan (ich predict's CNN stage), two processes each"
-  for b in wgpu cuda; do
+  for b in $backends; do
     for run in first second; do
       echo "-- $b, $run process"
       BENCH_BACKENDS=$b INFER_SKIP_FLEX=1 peak walltime "         process" "$bin/infer" 40 5 512
@@ -136,7 +165,7 @@ case " $sections " in *" cli "*)
   "$bin/ich" -q synth --out "$w/dicom" --scans 16 --slices 16 --size 256 --seed 3 >/dev/null
   "$bin/ich" -q preprocess "$w/dicom" --out "$w/ds" --size 256 \
     --labels "$w/dicom/labels.csv" --labels "$w/dicom/slice_labels.csv" >/dev/null
-  for b in wgpu cuda; do
+  for b in $backends; do
     walltime "train-cnn $b" "$bin/ich" train-cnn --dataset "$w/ds" --out "$w/model-$b" \
       --dim 32 --epochs 3 --device "$b" 2>&1 | grep -E "epoch|wall|rror" | tail -5
     "$bin/ich" -q extract --model "$w/model-$b" --dataset "$w/ds" --out "$w/f-$b.csv" --device "$b"

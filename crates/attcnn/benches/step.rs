@@ -3,9 +3,10 @@
 //! ndarray, wgpu and cuda with their features). Prints one line per (backend, size). Before timing
 //! a backend other than flex it checks that backend against flex: from the same weights (dropout
 //! off), three passes over two bags of 5 and 3 slices with two Adam steps between them, as
-//! training takes its steps, must give flex's logits; its dropout must drop 30 % of the entries
-//! at random, and its uniform and normal draws (the weights' initialisation) must have their
-//! moments (as flex's, checked when flex is timed); else the bench fails.
+//! training takes its steps, must give flex's logits; training's initial weights there must be
+//! flex's; its dropout must drop 30 % of the entries at random, and its uniform and normal draws
+//! must have their moments (as flex's, checked when flex is timed); all are run, then the bench
+//! fails if one failed.
 //! `cargo bench -p attcnn --bench step [--features ndarray|wgpu|cuda] [-- SLICES STEPS [SIZE...]]`
 //! (`STEP_SKIP_FLEX=1` times only the other backends, still checked against flex first;
 //! `BENCH_BACKENDS=cuda` or `wgpu,cuda` runs only those; `BENCH_PRECISION=bf16|f16` trains
@@ -69,7 +70,7 @@ mod check {
     }
 
     /// Trains the same weights on `base` and on flex and panics unless they agree.
-    pub fn check_against_flex(name: &str, base: Device) {
+    pub fn check_against_flex(name: &str, base: Device) -> Result<(), String> {
         let size = 64;
         let cfg = AttCnnConfig {
             size,
@@ -79,10 +80,9 @@ mod check {
             ..AttCnnConfig::default()
         };
         let flex = Device::flex().autodiff();
-        flex.seed(1);
-        let model = cfg.init(&flex);
+        let model = attcnn::training::init_on_host(&cfg, 1, &flex);
         let other = base.autodiff();
-        let on_other = model.clone().fork(&other);
+        let on_other = attcnn::training::init_on_host(&cfg, 1, &other);
         let px: Vec<u8> = (0..8 * 3 * size * size)
             .map(|i| (i * 37 % 253) as u8)
             .collect();
@@ -100,10 +100,59 @@ mod check {
             [want[0], want[2], want[4]],
             [got[0], got[2], got[4]]
         );
-        assert!(
-            got.len() == want.len() && f64::from(diff) < crate::precision::tolerance(name),
-            "{name} disagrees with flex"
+        if got.len() == want.len() && f64::from(diff) < crate::precision::tolerance(name) {
+            Ok(())
+        } else {
+            Err(format!("{name} disagrees with flex"))
+        }
+    }
+
+    /// The weights training starts from on `base` (`attcnn::training::init_on_host`, drawn on the
+    /// CPU and copied) must be flex's, bit for bit.
+    pub fn check_initial_weights(name: &str, base: Device) -> Result<(), String> {
+        use burn::module::{ModuleVisitor, Param};
+        struct Collect(Vec<f32>);
+        impl ModuleVisitor for Collect {
+            fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+                self.0.extend(
+                    param
+                        .val()
+                        .into_data()
+                        .convert::<f32>()
+                        .try_to_vec::<f32>()
+                        .expect("f32 weights"),
+                );
+            }
+        }
+        let weights = |m: &AttCnn| {
+            let mut c = Collect(Vec::new());
+            m.visit(&mut c);
+            c.0
+        };
+        let cfg = AttCnnConfig {
+            size: 64,
+            dim: 8,
+            ..AttCnnConfig::default()
+        };
+        let want = weights(&attcnn::training::init_on_host(
+            &cfg,
+            7,
+            &Device::flex().autodiff(),
+        ));
+        let got = weights(&attcnn::training::init_on_host(&cfg, 7, &base.autodiff()));
+        let same = got.len() == want.len() && got.iter().zip(&want).all(|(a, b)| a == b);
+        println!(
+            "check    {name} initial weights (init_on_host, seed 7): {} of {} equal to flex's",
+            got.iter().zip(&want).filter(|(a, b)| a == b).count(),
+            want.len()
         );
+        if same {
+            Ok(())
+        } else {
+            Err(format!(
+                "{name}: training would not start from flex's weights"
+            ))
+        }
     }
 }
 
@@ -112,7 +161,7 @@ mod check {
 /// entries and scale the others by 1/0.7 (mean 1), and a second call must draw another mask
 /// (2 · 0.3 · 0.7 = 42 % of the entries differ). 262,144 entries: each figure's standard
 /// deviation is about 1e-3, its bound 1e-2.
-fn check_dropout(name: &str, base: Device) {
+fn check_dropout(name: &str, base: Device) -> Result<(), String> {
     let device = base.autodiff();
     let drop = burn::nn::DropoutConfig::new(0.3).init();
     let ones = burn::tensor::Tensor::<2>::ones([256, 1024], &device);
@@ -137,10 +186,13 @@ fn check_dropout(name: &str, base: Device) {
         "check    {name} dropout p = 0.3 on ones: {zeros:.4} zeroed, mean {mean:.4}, \
          {differ:.4} of the entries differ between two calls"
     );
-    assert!(
-        (zeros - 0.3).abs() < 1e-2 && (mean - 1.0).abs() < 1e-2 && (differ - 0.42).abs() < 1e-2,
-        "{name}: dropout does not drop 30 % of the entries at random"
-    );
+    if (zeros - 0.3).abs() < 1e-2 && (mean - 1.0).abs() < 1e-2 && (differ - 0.42).abs() < 1e-2 {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name}: dropout does not drop 30 % of the entries at random"
+        ))
+    }
 }
 
 /// burn's random draws on `base`, which initialise every weight when training starts there (the
@@ -149,7 +201,7 @@ fn check_dropout(name: &str, base: Device) {
 /// be nearly all distinct and differ from the next draw; Normal(0, 1) must have mean 0 and
 /// variance 1. Standard deviations of those figures: 1.1e-3 (uniform mean), 5.8e-4 (its
 /// variance), 2.0e-3 (normal mean), 2.8e-3 (its variance); bounds 1e-2 and 2e-2.
-fn check_random(name: &str, base: Device) {
+fn check_random(name: &str, base: Device) -> Result<(), String> {
     use burn::tensor::{Distribution, Tensor};
     base.seed(5);
     let draw = |d: Distribution| -> Vec<f64> {
@@ -184,23 +236,35 @@ fn check_random(name: &str, base: Device) {
         "check    {name} random: uniform mean {um:.4} variance {uv:.4} (1/3), {distinct:.4} of 4096 \
          distinct, {same:.4} equal to the next draw; normal mean {nm:.4} variance {nv:.4}"
     );
-    assert!(
-        um.abs() < 1e-2
-            && (uv - 1.0 / 3.0).abs() < 1e-2
-            && inside
-            && distinct > 0.99
-            && same < 1e-2
-            && nm.abs() < 1e-2
-            && (nv - 1.0).abs() < 2e-2,
-        "{name}: random draws are not what they claim to be"
-    );
+    if um.abs() < 1e-2
+        && (uv - 1.0 / 3.0).abs() < 1e-2
+        && inside
+        && distinct > 0.99
+        && same < 1e-2
+        && nm.abs() < 1e-2
+        && (nv - 1.0).abs() < 2e-2
+    {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name}: random draws are not what they claim to be"
+        ))
+    }
 }
 
-/// Every check of a backend other than flex, before it is timed.
+/// Every check of a backend other than flex, before it is timed: all of them run (each prints
+/// its figures), then the bench fails if any failed.
 fn check_all(name: &str, base: Device) {
-    check::check_against_flex(name, base.clone());
-    check_dropout(name, base.clone());
-    check_random(name, base);
+    let failed: Vec<String> = [
+        check::check_against_flex(name, base.clone()),
+        check::check_initial_weights(name, base.clone()),
+        check_dropout(name, base.clone()),
+        check_random(name, base),
+    ]
+    .into_iter()
+    .filter_map(|r| r.err())
+    .collect();
+    assert!(failed.is_empty(), "{}", failed.join("; "));
 }
 
 fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize) {
@@ -269,8 +333,8 @@ fn main() {
     };
     let flex = std::env::var_os("STEP_SKIP_FLEX").is_none() && common::wanted("flex");
     if flex {
-        check_dropout("flex", Device::flex());
-        check_random("flex", Device::flex());
+        check_dropout("flex", Device::flex()).unwrap();
+        check_random("flex", Device::flex()).unwrap();
     }
     for size in sizes {
         if flex {

@@ -162,6 +162,28 @@ pub fn class_weights(labels: &[u8]) -> [f32; 2] {
 }
 
 /// A bag's pixels, checked: at least one slice and as many bytes as its slices need.
+/// Visits every float parameter, which draws the lazily initialised ones where they are.
+struct Materialise;
+
+impl burn::module::ModuleVisitor for Materialise {
+    fn visit_float<const D: usize>(&mut self, param: &burn::module::Param<Tensor<D>>) {
+        let _ = param.val();
+    }
+}
+
+/// A fresh model for `device` (an autodiff device, as training's) whose initial weights are drawn
+/// on the CPU from `seed`, then copied there: every backend (flex, wgpu, CUDA) starts training
+/// from the same weights, the ones `--device cpu` starts from, rather than from its own random
+/// generator. burn initialises parameters lazily and moving an untouched one only retargets its
+/// initialisation, so the weights are drawn before they move.
+pub fn init_on_host(cfg: &AttCnnConfig, seed: u64, device: &Device) -> AttCnn {
+    let host = crate::cpu_device().autodiff();
+    host.seed(seed);
+    let model = cfg.init(&host);
+    model.visit(&mut Materialise);
+    model.fork(device)
+}
+
 fn bag_pixels(source: &dyn BagSource, i: usize, cfg: &AttCnnConfig) -> Result<(usize, Vec<u8>)> {
     let (s, px) = source.pixels(i).map_err(CnnError::Data)?;
     if s == 0 {
@@ -320,9 +342,8 @@ pub fn train(
         let from = st.epoch;
         (model, optim, st, Some(from))
     } else {
-        ad.seed(tc.seed);
         (
-            cfg.init(&ad),
+            init_on_host(cfg, tc.seed, &ad),
             AdamConfig::new().init(),
             State {
                 epoch: 0,
@@ -420,4 +441,52 @@ pub fn train(
         best_epoch: state.best_epoch,
         resumed_from,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every float parameter's values, in visiting order.
+    struct Collect(Vec<f32>);
+
+    impl burn::module::ModuleVisitor for Collect {
+        fn visit_float<const D: usize>(&mut self, param: &burn::module::Param<Tensor<D>>) {
+            self.0
+                .extend(crate::host_f32(param.val()).expect("f32 weights"));
+        }
+    }
+
+    fn weights(model: &AttCnn) -> Vec<f32> {
+        let mut c = Collect(Vec::new());
+        model.visit(&mut c);
+        c.0
+    }
+
+    /// The weights training starts from are drawn from the seed when the model is made, on the
+    /// CPU, not later from whatever the random generator holds by then (nor, on a GPU, from that
+    /// device's generator): reseeding after `init_on_host` changes nothing, and they equal a model
+    /// drawn right after seeding.
+    #[test]
+    fn initial_weights_are_drawn_from_the_seed_on_the_cpu() {
+        let _rng = crate::RNG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+        let cfg = AttCnnConfig {
+            dim: 8,
+            size: 32,
+            ..AttCnnConfig::default()
+        };
+        let ad = crate::cpu_device().autodiff();
+        ad.seed(3);
+        let want = weights(&cfg.init(&ad));
+        let model = init_on_host(&cfg, 3, &ad);
+        ad.seed(4);
+        let got = weights(&model);
+        assert!(want.len() > 1000, "{} weights", want.len());
+        assert!(got == want, "the weights were drawn after the reseeding");
+        ad.seed(4);
+        assert!(
+            weights(&cfg.init(&ad)) != want,
+            "another seed, other weights"
+        );
+    }
 }
