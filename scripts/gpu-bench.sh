@@ -8,8 +8,9 @@
 #     checked against flex, in two processes one after the other: the first pays kernel
 #     compilation and autotuning, the second reads their on-disk caches; then in bf16;
 #   - peak GPU memory of every process (nvidia-smi, sampled every 50 ms, above the idle baseline);
-#   - `ich train-cnn --device wgpu|cuda` (3 epochs, 16 scans × 16 slices at 256²) and `ich extract`
-#     on that device against `--device cpu` from the same weights.
+#   - `ich train-cnn --device wgpu|cuda` (3 epochs, 16 scans × 16 slices at 256², no dropout) and
+#     `ich extract` on that device against `--device cpu` from the same weights, and the network
+#     it trained against the one `--device cpu` trains from the same seed.
 # The binaries are built elsewhere and carried to the card (gpu-bin.tar.xz, git-ignored):
 #   bash scripts/gpu-binaries.sh              # builds, strips and packs step, infer and ich
 # and there: tar -xJf gpu-bin.tar.xz && bash scripts/gpu-bench.sh gpu-bin [STEPS]
@@ -169,15 +170,26 @@ case " $sections " in *" cli "*)
   "$bin/ich" -q synth --out "$w/dicom" --scans 16 --slices 16 --size 256 --seed 3 >/dev/null
   "$bin/ich" -q preprocess "$w/dicom" --out "$w/ds" --size 256 \
     --labels "$w/dicom/labels.csv" --labels "$w/dicom/slice_labels.csv" >/dev/null
+  # without dropout (the only draws made on the device) every device trains from the CPU's
+  # initial weights on the same bags: the networks it trains must give the CPU-trained one's
+  # features, to the device's rounding
+  "$bin/ich" -q train-cnn --dataset "$w/ds" --out "$w/model-cpu" --dim 32 --epochs 3 \
+    --conv-dropout 0 --head-dropout 0 --seed 0 --device cpu
+  "$bin/ich" -q extract --model "$w/model-cpu" --dataset "$w/ds" --out "$w/f-cpu-trained.csv" --device cpu
   for b in $backends; do
     walltime "train-cnn $b" "$bin/ich" train-cnn --dataset "$w/ds" --out "$w/model-$b" \
-      --dim 32 --epochs 3 --device "$b" 2>&1 | grep -E "epoch|wall|rror" | tail -5
+      --dim 32 --epochs 3 --conv-dropout 0 --head-dropout 0 --seed 0 --device "$b" 2>&1 |
+      grep -E "epoch|wall|rror" | tail -5
     "$bin/ich" -q extract --model "$w/model-$b" --dataset "$w/ds" --out "$w/f-$b.csv" --device "$b"
     "$bin/ich" -q extract --model "$w/model-$b" --dataset "$w/ds" --out "$w/f-$b-cpu.csv" --device cpu
     # CUDA runs f32 matrix products as TF32 (the benches' precision::tolerance)
     tol=1e-3; [ "$b" = cuda ] && tol=1e-2
     awk -F, -v label="extract $b vs cpu" -v tol="$tol" -f scripts/features-diff.awk \
       "$w/f-$b-cpu.csv" "$w/f-$b.csv"
+    # three epochs of Adam steps carry the first pass's rounding: a measurement (wgpu on llvmpipe, 2
+    # epochs of 6 bags: 5.0e-5)
+    awk -F, -v label="trained on $b vs trained on cpu" -v tol="$tol" -f scripts/features-diff.awk \
+      "$w/f-cpu-trained.csv" "$w/f-$b-cpu.csv"
   done
   rm -rf "$w"
   ;;
