@@ -161,7 +161,6 @@ pub fn class_weights(labels: &[u8]) -> [f32; 2] {
     [n / (2.0 * neg), n / (2.0 * pos)]
 }
 
-/// A bag's pixels, checked: at least one slice and as many bytes as its slices need.
 /// Visits every float parameter, which draws the lazily initialised ones where they are.
 struct Materialise;
 
@@ -184,6 +183,7 @@ pub fn init_on_host(cfg: &AttCnnConfig, seed: u64, device: &Device) -> AttCnn {
     model.fork(device)
 }
 
+/// A bag's pixels, checked: at least one slice and as many bytes as its slices need.
 fn bag_pixels(source: &dyn BagSource, i: usize, cfg: &AttCnnConfig) -> Result<(usize, Vec<u8>)> {
     let (s, px) = source.pixels(i).map_err(CnnError::Data)?;
     if s == 0 {
