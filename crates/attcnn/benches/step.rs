@@ -32,7 +32,6 @@ use burn::tensor::Device;
 mod check {
     use attcnn::training::{bag_tensor, batch_logits, weighted_bce};
     use attcnn::{AttCnn, AttCnnConfig};
-    use burn::module::Module;
     use burn::optim::{AdamConfig, GradientsParams};
     use burn::tensor::{Device, Tensor, TensorData};
 
@@ -53,14 +52,7 @@ mod check {
         for step in 0..3 {
             let x = bag_tensor(px, 8, size, device).reshape([8, 3, size, size]);
             let logits = batch_logits(&model, x, &[5, 3], prec);
-            out.extend(
-                logits
-                    .clone()
-                    .into_data()
-                    .convert::<f32>()
-                    .try_to_vec::<f32>()
-                    .expect("f32 logits"),
-            );
+            out.extend(attcnn::host_f32(logits.clone()).expect("f32 logits"));
             if step < 2 {
                 let loss = weighted_bce(logits, y.clone(), w.clone()).mean();
                 let grads = GradientsParams::from_grads(loss.backward(), &model);
@@ -110,23 +102,7 @@ mod check {
 
     /// Every float parameter of a model, one vector per parameter, in visiting order.
     fn parameters(model: &AttCnn) -> Vec<Vec<f32>> {
-        use burn::module::{ModuleVisitor, Param};
-        struct Collect(Vec<Vec<f32>>);
-        impl ModuleVisitor for Collect {
-            fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-                self.0.push(
-                    param
-                        .val()
-                        .into_data()
-                        .convert::<f32>()
-                        .try_to_vec::<f32>()
-                        .expect("f32 weights"),
-                );
-            }
-        }
-        let mut c = Collect(Vec::new());
-        model.visit(&mut c);
-        c.0
+        model.parameter_values().expect("f32 weights")
     }
 
     fn small_cfg() -> AttCnnConfig {
@@ -179,8 +155,8 @@ mod check {
         other.seed(11);
         let got = parameters(&cfg.init(&other));
         let sd = |v: &[f32]| {
-            let m = v.iter().map(|x| f64::from(*x)).sum::<f64>() / v.len() as f64;
-            (v.iter().map(|x| (f64::from(*x) - m).powi(2)).sum::<f64>() / v.len() as f64).sqrt()
+            let v: Vec<f64> = v.iter().map(|x| f64::from(*x)).collect();
+            crate::moments(&v).1.sqrt()
         };
         let distinct = |v: &[f32]| {
             let mut b: Vec<u32> = v.iter().map(|x| x.to_bits()).collect();
@@ -241,12 +217,7 @@ fn check_dropout(name: &str, base: Device) -> Result<(), String> {
     let device = base.autodiff();
     let drop = burn::nn::DropoutConfig::new(0.3).init();
     let ones = burn::tensor::Tensor::<2>::ones([256, 1024], &device);
-    let host = |t: burn::tensor::Tensor<2>| {
-        t.into_data()
-            .convert::<f32>()
-            .try_to_vec::<f32>()
-            .expect("f32 values")
-    };
+    let host = |t: burn::tensor::Tensor<2>| attcnn::host_f32(t).expect("f32 values");
     let a = host(drop.forward(ones.clone()));
     let b = host(drop.forward(ones));
     let n = a.len() as f64;
@@ -271,8 +242,17 @@ fn check_dropout(name: &str, base: Device) -> Result<(), String> {
     }
 }
 
-/// burn's random draws on `base`, which initialise every weight when training starts there (the
-/// check against flex initialises on flex and forks the weights, so it does not see them): after
+/// The mean and (population) variance of `v`.
+fn moments(v: &[f64]) -> (f64, f64) {
+    let m = v.iter().sum::<f64>() / v.len() as f64;
+    (
+        m,
+        v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / v.len() as f64,
+    )
+}
+
+/// burn's random draws on `base`, which dropout and burn's own initialisation draw there
+/// (training initialises on the CPU, `attcnn::training::init_on_host`): after
 /// `seed`, 262,144 draws of Uniform(-1, 1) must have mean 0 and variance 1/3, stay in [-1, 1),
 /// be nearly all distinct and differ from the next draw; Normal(0, 1) must have mean 0 and
 /// variance 1. Standard deviations of those figures: 1.1e-3 (uniform mean), 5.8e-4 (its
@@ -281,21 +261,11 @@ fn check_random(name: &str, base: Device) -> Result<(), String> {
     use burn::tensor::{Distribution, Tensor};
     base.seed(5);
     let draw = |d: Distribution| -> Vec<f64> {
-        Tensor::<2>::random([256, 1024], d, &base)
-            .into_data()
-            .convert::<f32>()
-            .try_to_vec::<f32>()
+        attcnn::host_f32(Tensor::<2>::random([256, 1024], d, &base))
             .expect("f32 values")
             .into_iter()
             .map(f64::from)
             .collect()
-    };
-    let moments = |v: &[f64]| {
-        let m = v.iter().sum::<f64>() / v.len() as f64;
-        (
-            m,
-            v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / v.len() as f64,
-        )
     };
     let u = draw(Distribution::Uniform(-1.0, 1.0));
     let u2 = draw(Distribution::Uniform(-1.0, 1.0));

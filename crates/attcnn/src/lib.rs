@@ -53,7 +53,7 @@ pub type Result<T, E = CnnError> = std::result::Result<T, E>;
 
 /// A tensor's values on the host as f32, whatever float type its device computes in (bf16 and
 /// f16 are widened exactly).
-pub(crate) fn host_f32<const D: usize>(t: burn::tensor::Tensor<D>) -> Result<Vec<f32>> {
+pub fn host_f32<const D: usize>(t: burn::tensor::Tensor<D>) -> Result<Vec<f32>> {
     t.into_data()
         .convert::<f32>()
         .try_to_vec::<f32>()

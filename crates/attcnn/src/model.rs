@@ -75,6 +75,20 @@ impl AttCnn {
         self.try_load_record(record).map_err(|e| e.to_string())
     }
 
+    /// Every float parameter's values on the host, one vector per parameter in visiting order
+    /// (the lazily initialised ones are drawn first): to compare two models weight by weight.
+    pub fn parameter_values(&self) -> crate::Result<Vec<Vec<f32>>> {
+        struct Collect(Vec<crate::Result<Vec<f32>>>);
+        impl burn::module::ModuleVisitor for Collect {
+            fn visit_float<const D: usize>(&mut self, param: &burn::module::Param<Tensor<D>>) {
+                self.0.push(crate::host_f32(param.val()));
+            }
+        }
+        let mut c = Collect(Vec::new());
+        self.visit(&mut c);
+        c.0.into_iter().collect()
+    }
+
     /// f_c on pooled features `[B, D]` → logits `[B]`.
     pub fn classify(&self, z: Tensor<2>) -> Tensor<1> {
         self.classifier.forward(z)

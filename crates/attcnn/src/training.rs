@@ -447,20 +447,8 @@ pub fn train(
 mod tests {
     use super::*;
 
-    /// Every float parameter's values, in visiting order.
-    struct Collect(Vec<f32>);
-
-    impl burn::module::ModuleVisitor for Collect {
-        fn visit_float<const D: usize>(&mut self, param: &burn::module::Param<Tensor<D>>) {
-            self.0
-                .extend(crate::host_f32(param.val()).expect("f32 weights"));
-        }
-    }
-
     fn weights(model: &AttCnn) -> Vec<f32> {
-        let mut c = Collect(Vec::new());
-        model.visit(&mut c);
-        c.0
+        model.parameter_values().expect("f32 weights").concat()
     }
 
     /// The weights training starts from are drawn from the seed when the model is made, on the
