@@ -16,9 +16,9 @@
 # and there: tar -xJf gpu-bin.tar.xz && bash scripts/gpu-bench.sh gpu-bin [STEPS]
 # SECTIONS="check train infer cli" (the default) picks sections. "warm": every bench's first
 # process at once (compilation), before the others. "check": each backend's agreement
-# with flex and its dropout, at 64². "profile": a per-kernel profile of a 512² × 32 training step
-# on each backend (PROFILE_BACKENDS) beside PyTorch's profiler. "demo": `ich demo --device` on the
-# card (DEMO_DEVICES, default cuda).
+# with flex and its dropout, at 64². "profile": a per-kernel profile of training steps at
+# PROFILE_SIZE² × 32 (default 512) on each backend (PROFILE_BACKENDS) beside PyTorch's
+# profiler. "demo": `ich demo --device` on the card (DEMO_DEVICES, default cuda).
 # A fresh machine compiles the CUDA kernels for minutes (NVRTC, 1–2 s per matmul kernel, several
 # per shape under autotune; docs/notes/2026-11-26-cuda-h200.md). The compiled kernels and autotune
 # results stay in target/environment, which a warm machine keeps between calls.
@@ -198,8 +198,10 @@ case " $sections " in *" cli "*)
 esac
 
 case " $sections " in *" profile "*)
-  echo "== per-kernel profile of a step bench process at 512² × 32: its 64² check, a warm-up step and"
-  echo "   two timed steps (a kernel's first launch includes its compilation unless it is cached)"
+  # PROFILE_SIZE (default 512) and PROFILE_STEPS timed steps (default 4), after STEP_WARMUP
+  psize=${PROFILE_SIZE:-512}; psteps=${PROFILE_STEPS:-4}
+  echo "== per-kernel profile of a step bench process at ${psize}² × 32, the last $psteps (timed) steps"
+  echo "   (their kernels' times only: the check, compilation and warm-up steps before them are left out)"
   # cubecl's profiling logger times every kernel it launches; its configuration is read from a
   # cubecl.toml in the working directory, here for this one process
   for b in ${PROFILE_BACKENDS:-cuda wgpu}; do
@@ -207,14 +209,14 @@ case " $sections " in *" profile "*)
     # (a cubecl.toml replaces ich's own settings, so it keeps the compiled-kernel cache on too)
     printf '[compilation]\ncache = true\n\n[profiling.logger]\nlevel = "basic"\nfile = "%s"\nappend = false\n' \
       "$log" >cubecl.toml
-    BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 "$bin/step" 32 2 512 | grep -v '^check'
+    BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 limited "$bin/step" 32 "$psteps" "$psize" | grep -v '^check'
     rm -f cubecl.toml
     sleep 1
-    python3 scripts/kernel_profile.py "$b" "$log" "${PROFILE_TOP:-15}"
-    [ -n "${OUT:-}" ] && cp "$log" "$OUT/profile-$b.log"
+    python3 scripts/kernel_profile.py "$b" "$log" "${PROFILE_TOP:-15}" "$psteps"
+    [ -n "${OUT:-}" ] && cp "$log" "$OUT/profile-$b-$psize.log"
     rm -f "$log"
   done
-  python3 scripts/cnn_torch.py 512 32 2 cuda profile
+  python3 scripts/cnn_torch.py "$psize" 32 "$psteps" cuda profile
   ;;
 esac
 
