@@ -6,7 +6,9 @@
 #     512² × 32 in bf16 (BENCH_PRECISION; checked against flex's f32 within bf16's rounding);
 #   - inference of a 40-slice 512² scan as `ich predict` runs it, each backend's probabilities
 #     checked against flex, in two processes one after the other: the first pays kernel
-#     compilation and autotuning, the second reads their on-disk caches; then in bf16;
+#     compilation and autotuning, the second reads their on-disk caches; then in bf16; each
+#     process times the card's own encoding chunk (the whole scan) and then the CPU's 8 slices
+#     at a time, which the cards used until 2026-11-26;
 #   - peak GPU memory of every process (nvidia-smi, sampled every 50 ms, above the idle baseline);
 #   - `ich train-cnn --device wgpu|cuda` (3 epochs, 16 scans × 16 slices at 256², no dropout) and
 #     `ich extract` on that device against `--device cpu` from the same weights, and the network

@@ -1,9 +1,11 @@
 //! Benchmark: inference of one scan as `ich predict` runs it (`Trained::scan`: slices encoded in
-//! chunks of `ENCODE_CHUNK`, then attention, pooling, classifier and the one-slice bags), on the
-//! backends this build has (flex; wgpu and cuda with their features). For each backend it
-//! prints the time from moving the weights onto the device to the first scan's result (device
-//! start-up, kernel compilation and autotuning, or their on-disk caches in a second process) and
-//! the median of the scans after it. Every backend gets the same seeded weights (made on flex and forked), and its
+//! chunks, `encode_chunk_for` the device, then attention, pooling, classifier and the one-slice
+//! bags), on the backends this build has (flex; wgpu and cuda with their features). For each
+//! backend it prints the time from moving the weights onto the device to the first scan's result
+//! (device start-up, kernel compilation and autotuning, or their on-disk caches in a second
+//! process) and the median of the scans after it. A GPU backend whose chunk is not the CPU's
+//! `ENCODE_CHUNK` is then timed again with that chunk, the setting it ran with before, in the
+//! same process. Every backend gets the same seeded weights (made on flex and forked), and its
 //! scan probability and slice probabilities must match flex's, else the bench fails.
 //! `cargo bench -p attcnn --bench infer [--features wgpu|cuda] [-- SLICES SCANS SIZE]`
 //! (defaults 40 slices, 5 scans, 512²; `INFER_SKIP_FLEX=1`: flex is not timed, and runs the scan
@@ -21,7 +23,7 @@ mod common;
 #[path = "common/precision.rs"]
 mod precision;
 
-use attcnn::inference::Trained;
+use attcnn::inference::{Trained, ENCODE_CHUNK};
 use attcnn::AttCnnConfig;
 use burn::module::Module;
 use burn::tensor::Device;
@@ -34,20 +36,37 @@ fn outputs(trained: &Trained, slices: usize, px: &[u8]) -> Vec<f64> {
     v
 }
 
-/// Times `scans + 1` scans on `device` and returns the first scan's outputs.
+/// The network and the scan every backend runs.
+struct Input<'a> {
+    model: &'a attcnn::AttCnn,
+    cfg: &'a AttCnnConfig,
+    slices: usize,
+    px: &'a [u8],
+}
+
+/// Times `scans + 1` scans on `device`, encoding `chunk` slices at a time (the device's own
+/// where `None`), and returns the first scan's outputs.
 fn bench(
     name: &str,
     device: Device,
-    model: &attcnn::AttCnn,
-    cfg: &AttCnnConfig,
-    slices: usize,
+    input: &Input,
     scans: usize,
-    px: &[u8],
+    chunk: Option<usize>,
 ) -> Vec<f64> {
+    let Input {
+        model,
+        cfg,
+        slices,
+        px,
+    } = *input;
     let start = Instant::now();
     let prec = precision::precision();
-    let trained =
+    let mut trained =
         Trained::from_model(cfg.clone(), model.clone().fork(&device), &device).with_precision(prec);
+    if let Some(c) = chunk {
+        trained = trained.with_encode_chunk(c);
+    }
+    let chunk = trained.encode_chunk();
     let prec = format!("{prec:?}").to_lowercase();
     let first = outputs(&trained, slices, px);
     let cold = start.elapsed().as_secs_f64();
@@ -61,7 +80,7 @@ fn bench(
     times.sort_by(f64::total_cmp);
     let size = cfg.size;
     println!(
-        "infer    {name:<8} {prec:<4} {size}² × {slices} slices: first scan {cold:.3} s with the device's start, \
+        "infer    {name:<8} {prec:<4} {size}² × {slices} slices, {chunk} at a time: first scan {cold:.3} s with the device's start, \
          then {:.4} s per scan (median of {scans}, min {:.4}); p = {:.6}",
         times[times.len() / 2],
         times[0],
@@ -87,11 +106,22 @@ fn main() {
     let px: Vec<u8> = (0..slices * 3 * size * size)
         .map(|i| (i * 31 % 251) as u8)
         .collect();
+    let input = Input {
+        model: &model,
+        cfg: &cfg,
+        slices,
+        px: &px,
+    };
     // the GPU backends first, so that their first scan is what a process that starts on them pays
-    let runs: Vec<(&str, Vec<f64>)> = common::gpus()
-        .into_iter()
-        .map(|(name, device)| (name, bench(name, device, &model, &cfg, slices, scans, &px)))
-        .collect();
+    let mut runs: Vec<(&str, Vec<f64>)> = Vec::new();
+    for (name, device) in common::gpus() {
+        let own = attcnn::inference::encode_chunk_for(size, &device);
+        runs.push((name, bench(name, device.clone(), &input, scans, None)));
+        // the CPU's chunk beside it, as this backend encoded before it had its own
+        if own != ENCODE_CHUNK {
+            runs.push((name, bench(name, device, &input, scans, Some(ENCODE_CHUNK))));
+        }
+    }
     // flex holds the f32 reference: in half precision it is not timed
     let half = precision::precision() != attcnn::Precision::F32;
     let flex_scans =
@@ -104,7 +134,7 @@ fn main() {
         let trained = Trained::from_model(cfg.clone(), model.clone(), &flex);
         outputs(&trained, slices, &px)
     } else {
-        bench("flex", flex.clone(), &model, &cfg, slices, flex_scans, &px)
+        bench("flex", flex.clone(), &input, flex_scans, None)
     };
     for (name, got) in runs {
         let diff = want

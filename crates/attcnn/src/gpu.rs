@@ -12,6 +12,17 @@
 
 use std::path::{Path, PathBuf};
 
+/// Whether `device` runs on a GPU through cubecl (wgpu or CUDA, or an autodiff device over one).
+/// Always false in a build without the `wgpu` and `cuda` features.
+pub fn is_gpu(device: &burn::tensor::Device) -> bool {
+    #[cfg(any(feature = "wgpu", feature = "cuda"))]
+    if device.identity().is_some() {
+        return true;
+    }
+    let _ = device;
+    false
+}
+
 /// The cubecl configuration file that cubecl would read when started in `dir`: the first of
 /// `cubecl.toml`, `CubeCL.toml`, or a `burn.toml`/`Burn.toml` that has a `cubecl` section, in
 /// `dir` or the nearest folder above it. `None` when there is none (cubecl's defaults apply).

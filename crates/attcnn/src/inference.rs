@@ -19,6 +19,7 @@ pub struct Trained {
     model: AttCnn,
     device: Device,
     precision: Precision,
+    encode_chunk: usize,
 }
 
 /// What the CNN says about one scan.
@@ -66,10 +67,28 @@ impl Pixels<'_> {
     }
 }
 
-/// Slices encoded at a time at inference (batch norm uses its running statistics there, so the
-/// chunks do not change what a slice gives). Small chunks keep each layer's output small: a
-/// 40-slice 256² scan in one chunk of 40 made 168 MB tensors per layer.
+/// Slices encoded at a time at inference on the CPU (batch norm uses its running statistics
+/// there, so the chunks do not change what a slice gives). Small chunks keep each layer's output
+/// small: a 40-slice 256² scan in one chunk of 40 made 168 MB tensors per layer.
 pub const ENCODE_CHUNK: usize = 8;
+
+/// On a GPU, the bytes the first block's output (16 f32 channels at full size, the largest
+/// activation) may take for one chunk of slices: 1 GiB, 64 slices of 512². A chunk costs every
+/// layer one more round of kernel launches, and the host's work per launch, not the card's
+/// arithmetic, is what a GPU's inference waits on (on an H200, bf16 encoded a 40-slice 512² scan
+/// no faster than f32; docs/notes/2026-11-26-cuda-h200-3.md), so a card takes whole scans of
+/// usual length at once, as PyTorch does.
+pub const GPU_ENCODE_BYTES: usize = 1 << 30;
+
+/// The slices [`Trained`] encodes at a time for `size`² slices on `device`: [`ENCODE_CHUNK`] on
+/// the CPU; on a GPU as many as fit [`GPU_ENCODE_BYTES`], and never fewer than on the CPU.
+pub fn encode_chunk_for(size: usize, device: &Device) -> usize {
+    if crate::gpu::is_gpu(device) {
+        (GPU_ENCODE_BYTES / (16 * size * size * 4).max(1)).max(ENCODE_CHUNK)
+    } else {
+        ENCODE_CHUNK
+    }
+}
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
@@ -94,6 +113,7 @@ impl Trained {
             )));
         }
         Ok(Self {
+            encode_chunk: encode_chunk_for(config.size, device),
             config,
             model,
             device: device.clone(),
@@ -103,11 +123,26 @@ impl Trained {
 
     pub fn from_model(config: AttCnnConfig, model: AttCnn, device: &Device) -> Self {
         Self {
+            encode_chunk: encode_chunk_for(config.size, device),
             config,
             model: model.valid(),
             device: device.clone(),
             precision: Precision::F32,
         }
+    }
+
+    /// The network encoding `chunk` slices at a time (at least 1) instead of the device's
+    /// [`encode_chunk_for`]; what a slice gives does not change.
+    pub fn with_encode_chunk(self, chunk: usize) -> Self {
+        Self {
+            encode_chunk: chunk.max(1),
+            ..self
+        }
+    }
+
+    /// The slices encoded at a time.
+    pub fn encode_chunk(&self) -> usize {
+        self.encode_chunk
     }
 
     /// The network computing in `precision` (its weights rounded to that float type once, its
@@ -134,8 +169,8 @@ impl Trained {
         self.scan_pixels(slices, Pixels::Bytes(pixels))
     }
 
-    /// Runs a scan through the network; slices are encoded in chunks of [`ENCODE_CHUNK`], so
-    /// memory stays bounded for long scans.
+    /// Runs a scan through the network; slices are encoded in chunks ([`Self::encode_chunk`]),
+    /// so memory stays bounded for long scans.
     pub fn scan_pixels(&self, slices: usize, pixels: Pixels) -> Result<ScanOutput> {
         let size = self.config.size;
         let per = 3 * size * size;
@@ -160,8 +195,8 @@ impl Trained {
             }
         };
         let mut feats: Vec<Tensor<2>> = Vec::new();
-        for start in (0..slices).step_by(ENCODE_CHUNK) {
-            let end = (start + ENCODE_CHUNK).min(slices);
+        for start in (0..slices).step_by(self.encode_chunk) {
+            let end = (start + self.encode_chunk).min(slices);
             let x = self.precision.input(chunk(start, end));
             feats.push(self.model.encoder.encode(x));
         }

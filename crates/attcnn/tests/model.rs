@@ -204,3 +204,53 @@ fn scan_inference_refuses_buffers_that_do_not_fit() {
     assert_eq!(out.features.len(), 2);
     assert_eq!(out.attention.len(), 2);
 }
+
+/// How many slices inference encodes at a time changes nothing a slice gives (batch norm uses its
+/// running statistics there): one at a time, the CPU's 8 (an 11-slice scan as 8 + 3) and all at
+/// once agree; the CPU encodes 8 at a time.
+#[test]
+fn scan_outputs_do_not_depend_on_how_many_slices_are_encoded_at_a_time() {
+    use attcnn::inference::{encode_chunk_for, Trained, ENCODE_CHUNK};
+    let device = attcnn::cpu_device();
+    let cfg = small(8);
+    let model = cfg.init(&device);
+    let px = pixels(11, 32, 5);
+    let net = |chunk: Option<usize>| {
+        let t = Trained::from_model(cfg.clone(), model.clone(), &device);
+        match chunk {
+            Some(c) => t.with_encode_chunk(c),
+            None => t,
+        }
+    };
+    assert_eq!(ENCODE_CHUNK, 8);
+    assert_eq!(net(None).encode_chunk(), 8);
+    assert_eq!(encode_chunk_for(512, &device), 8);
+    assert_eq!(net(Some(0)).encode_chunk(), 1);
+    let want = net(None).scan(11, &px).unwrap();
+    for chunk in [1, 11, 64] {
+        let got = net(Some(chunk)).scan(11, &px).unwrap();
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-5 * (1.0 + b.abs());
+        assert_eq!(got.features.len(), 11);
+        for (g, w) in got
+            .features
+            .iter()
+            .flatten()
+            .zip(want.features.iter().flatten())
+        {
+            assert!(
+                close(*g as f64, *w as f64),
+                "chunk {chunk}: feature {g} vs {w}"
+            );
+        }
+        assert!(close(got.probability, want.probability), "chunk {chunk}");
+        for (g, w) in got.attention.iter().zip(&want.attention) {
+            assert!(
+                close(*g as f64, *w as f64),
+                "chunk {chunk}: attention {g} vs {w}"
+            );
+        }
+        for (g, w) in got.slice_probability.iter().zip(&want.slice_probability) {
+            assert!(close(*g, *w), "chunk {chunk}: slice probability {g} vs {w}");
+        }
+    }
+}
