@@ -73,11 +73,12 @@ impl Pixels<'_> {
 pub const ENCODE_CHUNK: usize = 8;
 
 /// On a GPU, the bytes the first block's output (16 f32 channels at full size, the largest
-/// activation) may take for one chunk of slices: 1 GiB, 64 slices of 512². A chunk costs every
-/// layer one more round of kernel launches, and the host's work per launch, not the card's
-/// arithmetic, is what a GPU's inference waits on (on an H200, bf16 encoded a 40-slice 512² scan
-/// no faster than f32; docs/notes/2026-11-26-cuda-h200-3.md), so a card takes whole scans of
-/// usual length at once, as PyTorch does.
+/// activation) may take for one chunk of slices: 1 GiB, 64 slices of 512² (a few GiB of
+/// activations at the peak). Every chunk costs each layer another round of kernel launches and
+/// the host's work for them; on an H200, bf16 encoded a 40-slice 512² scan no faster than f32
+/// in chunks of 8 (docs/notes/2026-11-26-cuda-h200-3.md), which points at that overhead rather
+/// than the arithmetic. So a card takes a scan of usual length at once, as PyTorch does; the
+/// infer bench times this beside chunks of 8.
 pub const GPU_ENCODE_BYTES: usize = 1 << 30;
 
 /// The slices [`Trained`] encodes at a time for `size`² slices on `device`: [`ENCODE_CHUNK`] on
