@@ -5,9 +5,9 @@
 # The features it extracts on wgpu must equal those of the CPU backend. Then it trains the same
 # network on the CPU, from the same seed and without dropout (the only draws on the device):
 # the two trained networks must give the same features (training's initial weights are drawn on
-# the CPU for every backend; 5.0e-5 and 5.2e-5 apart in two runs on llvmpipe, 2026-11-26). Not part of the default CI
-# run: building burn with wgpu takes ≈ 35 min on 2 cores, and the first GL run compiles kernels
-# for minutes. ICH=BINARY uses an ich built with wgpu already (e.g. scripts/gpu-binaries.sh's).
+# the CPU for every backend; 5.0e-5 and 5.2e-5 apart in two runs on llvmpipe, 2026-11-26). Not
+# part of the default CI run: building burn with wgpu takes ≈ 35 min on 2 cores, and the first GL
+# run compiles kernels for minutes. ICH=BINARY uses an ich built with wgpu already (e.g. scripts/gpu-binaries.sh's).
 #   bash scripts/wgpu-smoke.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
