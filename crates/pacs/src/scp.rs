@@ -307,15 +307,24 @@ fn accept_loop(
                     );
                     continue;
                 }
-                active.fetch_add(1, Ordering::SeqCst);
-                let (opts, sink, active) = (opts.clone(), sink.clone(), active.clone());
+                let slot = Slot::take(&active);
+                let (opts, sink) = (opts.clone(), sink.clone());
                 let spawned = std::thread::Builder::new()
                     .name(format!("dicom-{peer}"))
                     .spawn(move || {
-                        if let Err(e) = serve_one(stream, peer, &opts, sink.as_ref()) {
-                            tracing::warn!("DICOM association from {peer}: {e}");
+                        // the slot is given back however the association ends, a panic included
+                        let _slot = slot;
+                        let served = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            serve_one(stream, peer, &opts, sink.as_ref())
+                        }));
+                        match served {
+                            Ok(Ok(())) => {}
+                            Ok(Err(e)) => tracing::warn!("DICOM association from {peer}: {e}"),
+                            Err(_) => tracing::error!(
+                                "DICOM association from {peer}: ended by a panic (a bug); the \
+                                 connection is closed, the node goes on"
+                            ),
                         }
-                        active.fetch_sub(1, Ordering::SeqCst);
                     });
                 if let Err(e) = spawned {
                     tracing::error!("DICOM: no thread for {peer}: {e}");
@@ -330,6 +339,33 @@ fn accept_loop(
             }
         }
     }
+}
+
+/// One of the [`ScpOptions::max_associations`] places, held by an association's thread and
+/// given back when it is dropped (also when the thread unwinds).
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    fn take(active: &Arc<AtomicUsize>) -> Slot {
+        active.fetch_add(1, Ordering::SeqCst);
+        Slot(active.clone())
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Serves one accepted connection on this thread, to the association's end: what each
+/// association thread of a running [`Scp`] does (without its limit on associations at once).
+/// For tests and fuzzing, which drive the SCP's protocol handling with bytes of their own.
+pub fn serve_connection(stream: TcpStream, opts: &ScpOptions, sink: &dyn StoreSink) -> Result<()> {
+    let peer = stream
+        .peer_addr()
+        .map_err(|e| Error::Invalid(format!("connection without a peer: {e}")))?;
+    serve_one(stream, peer, opts, sink)
 }
 
 /// A file being received: removed unless kept.
@@ -768,6 +804,77 @@ mod tests {
 
     fn node(scp: &Scp) -> crate::store::Node {
         crate::store::Node::parse(&format!("ICH@{}", scp.addr)).unwrap()
+    }
+
+    /// A sink with a bug: its first `store` panics, later ones keep.
+    struct PanicsOnce {
+        keep: Keep,
+        panicked: AtomicBool,
+    }
+
+    impl StoreSink for PanicsOnce {
+        fn receiving_dir(&self) -> PathBuf {
+            self.keep.receiving_dir()
+        }
+        fn store(&self, r: &Received<'_>) -> std::result::Result<(), Refusal> {
+            if !self.panicked.swap(true, Ordering::SeqCst) {
+                panic!("a sink's bug");
+            }
+            self.keep.store(r)
+        }
+    }
+
+    #[test]
+    fn an_association_ended_by_a_panic_gives_its_place_back() {
+        // one association at a time: before, a panicking association thread never gave its
+        // place back, and every later sender was closed unanswered
+        let tmp = tempfile::tempdir().unwrap();
+        let src = tmp.path().join("src.dcm");
+        ct_file(&src, "1.2.3.4.5", 12);
+        let sink = Arc::new(PanicsOnce {
+            keep: Keep {
+                dir: tmp.path().to_path_buf(),
+                kept: Mutex::new(Vec::new()),
+                refuse: None,
+            },
+            panicked: AtomicBool::new(false),
+        });
+        let opts = ScpOptions {
+            max_associations: 1,
+            ..ScpOptions::default()
+        };
+        let scp = Scp::start("127.0.0.1:0", opts, sink.clone()).unwrap();
+        let send = || {
+            crate::store::c_store(
+                "SENDER",
+                &node(&scp),
+                std::slice::from_ref(&src),
+                Duration::from_secs(10),
+            )
+        };
+        // the panic costs that sender its instance (the connection closes unanswered)
+        let first = send();
+        assert!(
+            first
+                .as_ref()
+                .map_or(true, |r| r.iter().all(|x| x.is_err())),
+            "{first:?}"
+        );
+        assert!(sink.panicked.load(Ordering::SeqCst));
+        // the place comes back as the thread unwinds: the next sender is served
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            match send() {
+                Ok(r) if r.iter().all(|x| x.is_ok()) => break,
+                other => assert!(
+                    std::time::Instant::now() < deadline,
+                    "the SCP stays closed after a panic: {other:?}"
+                ),
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(sink.keep.kept.lock().unwrap().len(), 1);
+        scp.stop();
     }
 
     #[test]
