@@ -3,7 +3,8 @@
 #   bash scripts/fuzz.sh corpus                  seed corpora under fuzz/corpus/<target>/
 #   bash scripts/fuzz.sh build                   the fuzz binaries (fuzz/target/.../release/)
 #   bash scripts/fuzz.sh run TARGET SECONDS      one target for SECONDS (crashes: fuzz/artifacts/)
-# Targets: dicom dataset features bundle gp_model. A crash found is copied to
+# Targets: dicom dataset features bundle gp_model, and the network: pdu association dicomweb
+# (their seeds recorded from dcmtk's echoscu/storescu, `setup-system.sh --pacs`). A crash found is copied to
 # fuzz/regressions/<target>/ and replayed by `cargo test` (crates/detect/tests/fuzz_regressions.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,13 +17,15 @@ corpus)
   ICH="${CARGO_TARGET_DIR:-target}/debug/ich"
   W="$(mktemp -d)"
   trap 'rm -rf "$W"' EXIT
-  rm -rf fuzz/corpus && mkdir -p fuzz/corpus/{dicom,dataset,features,bundle,gp_model}
+  rm -rf fuzz/corpus && mkdir -p fuzz/corpus/{dicom,dataset,features,bundle,gp_model,pdu,association,dicomweb}
   # DICOM: the shared pydicom corpus and synthetic CT slices
   cp "$data"/dicom/*.dcm fuzz/corpus/dicom/
   "$ICH" -q synth --out "$W/dicom" --scans 4 --slices 4 --size 32 --seed 1
   i=0; for f in $(find "$W/dicom" -name '*.dcm' | sort | head -8); do cp "$f" "fuzz/corpus/dicom/synth$i.dcm"; i=$((i+1)); done
   # the hostile classes' seeds: standard attributes stored as VR UN, sequences nested 1,800 deep
   python3 scripts/fuzz-seeds.py fuzz/corpus/dicom
+  # the network: a sender's and an SCP's PDUs (recorded), DICOMweb answers around a synth slice
+  python3 scripts/fuzz-net-seeds.py fuzz/corpus fuzz/corpus/dicom/synth0.dcm
   # a dataset, a bundle with a GP head and a features file made from them
   "$ICH" -q preprocess "$W/dicom" --out "$W/ds" --size 16 --labels "$W/dicom/labels.csv" \
     --labels "$W/dicom/slice_labels.csv"

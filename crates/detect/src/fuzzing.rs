@@ -1,12 +1,19 @@
 //! Entry points that take any bytes and must never panic, abort or allocate without bound: the
 //! bodies of the `cargo fuzz` targets (`fuzz/`) and of the test that replays every input the
-//! fuzzers ever found (`tests/fuzz_regressions.rs`). Each writes the bytes where the product
-//! reads them from (a file in `scratch`), then runs the product's own reader on it — and, when
-//! the reader accepts, what the product does next with what it read.
+//! fuzzers ever found (`tests/fuzz_regressions.rs`). Each puts the bytes where the product
+//! reads them from — a file in `scratch`, or a peer on a loopback connection (`association`: a
+//! sender to `ich serve`; `dicomweb`: a DICOMweb server) — then runs the product's own reader on
+//! them, and, when the reader accepts, what the product does next with what it read.
 
 use std::fs;
-use std::io;
-use std::path::Path;
+use std::io::{self, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use pacs::scp::{Received, Refusal, ScpOptions, StoreSink, CANNOT_UNDERSTAND};
 
 /// Cuts `data` at `0xFF 0xFE` pairs into `n` parts (several files from one input).
 pub fn parts(data: &[u8], n: usize) -> Vec<&[u8]> {
@@ -103,6 +110,114 @@ pub fn gp_model(scratch: &Path, data: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// The DICOM upper layer's PDU reader (dicom-ul), strict and lenient, on `data` as a stream of
+/// PDUs: what `ich serve` reads from a sender and `ich send` from a PACS.
+pub fn pdu(_scratch: &Path, data: &[u8]) -> io::Result<()> {
+    for strict in [true, false] {
+        let mut rest = data;
+        // a PDU is at least its 6-byte header, so the input holds a bounded number of them
+        while let Ok(Some(_)) = dicom_ul::read_pdu(&mut rest, 64 * 1024, strict) {}
+    }
+    Ok(())
+}
+
+/// Reads each instance it is given with the header reader `ich serve` uses, then removes it.
+struct ReadEach {
+    dir: PathBuf,
+}
+
+impl StoreSink for ReadEach {
+    fn receiving_dir(&self) -> PathBuf {
+        self.dir.clone()
+    }
+
+    fn store(&self, r: &Received<'_>) -> std::result::Result<(), Refusal> {
+        let read = preprocess::read::read_header_within(r.file, &Default::default());
+        let _ = fs::remove_file(r.file);
+        read.map(|_| ())
+            .map_err(|e| Refusal::new(CANNOT_UNDERSTAND, e.problem.to_string()))
+    }
+}
+
+/// `ich serve`'s Storage SCP on one association whose sender sends `data` (then closes its
+/// side): association negotiation, C-ECHO, C-STORE with the instance streamed to a file and read
+/// back. What the SCP answers is read and dropped.
+pub fn association(scratch: &Path, data: &[u8]) -> io::Result<()> {
+    let listener = TcpListener::bind("127.0.0.1:0")?;
+    let client = TcpStream::connect(listener.local_addr()?)?;
+    let (server, _) = listener.accept()?;
+    let mut answers = client.try_clone()?;
+    let reader = std::thread::spawn(move || {
+        let _ = io::copy(&mut answers, &mut io::sink());
+    });
+    let input = data.to_vec();
+    let writer = std::thread::spawn(move || {
+        let mut c = client;
+        let _ = c.write_all(&input);
+        let _ = c.shutdown(Shutdown::Write);
+    });
+    let sink = ReadEach {
+        dir: scratch.join("rx"),
+    };
+    let opts = ScpOptions {
+        timeout: Duration::from_secs(5),
+        ..ScpOptions::default()
+    };
+    // the server's end is closed when this returns: the sender's threads see it and end
+    let _ = pacs::scp::serve_connection(server, &opts, &sink);
+    let _ = writer.join();
+    let _ = reader.join();
+    Ok(())
+}
+
+/// The DICOMweb client against a server that answers every request with `data`: a QIDO-RS
+/// search (`ich serve --poll`) and a WADO-RS retrieval into files (`predict --pull`).
+pub fn dicomweb(scratch: &Path, data: &[u8]) -> io::Result<()> {
+    let listener = TcpListener::bind("127.0.0.1:0")?;
+    let port = listener.local_addr()?.port();
+    listener.set_nonblocking(true)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = stop.clone();
+    let answer = data.to_vec();
+    let server = std::thread::spawn(move || {
+        while !stopped.load(Ordering::SeqCst) {
+            match listener.accept() {
+                Ok((s, _)) => answer_once(s, &answer),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    std::thread::sleep(Duration::from_micros(200))
+                }
+                Err(_) => break,
+            }
+        }
+    });
+    let dir = scratch.join("pulled");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir)?;
+    if let Ok(service) = pacs::web::Service::parse(&format!("http://127.0.0.1:{port}/dicom-web")) {
+        let timeout = Duration::from_secs(2);
+        let _ = pacs::web::search_studies(&service, "CT", "", 10, timeout);
+        let _ = pacs::web::retrieve_study(&service, "1.2.3", 1 << 20, timeout, &dir);
+    }
+    stop.store(true, Ordering::SeqCst);
+    let _ = server.join();
+    Ok(())
+}
+
+/// Reads a request's head (to its empty line, at most 64 KiB), then sends `answer` and closes.
+fn answer_once(mut s: TcpStream, answer: &[u8]) {
+    let _ = s.set_nonblocking(false);
+    let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+    let mut head = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 64 * 1024 {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    let _ = s.write_all(answer);
+}
+
 /// A fuzz target's body: a scratch folder and the input.
 pub type Target = fn(&Path, &[u8]) -> io::Result<()>;
 
@@ -114,6 +229,9 @@ pub fn by_name(name: &str) -> Option<Target> {
         "features" => features,
         "bundle" => bundle,
         "gp_model" => gp_model,
+        "pdu" => pdu,
+        "association" => association,
+        "dicomweb" => dicomweb,
         _ => return None,
     })
 }

@@ -1,0 +1,11 @@
+//! Fuzz target `association`: [`detect::fuzzing::association`] on every input.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    detect::fuzzing::association(&common::scratch(), data).expect("scratch folder and loopback usable");
+});
