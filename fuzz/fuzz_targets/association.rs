@@ -7,5 +7,6 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    detect::fuzzing::association(&common::scratch(), data).expect("scratch folder and loopback usable");
+    detect::fuzzing::association(&common::scratch(), data)
+        .expect("scratch folder and loopback usable");
 });
