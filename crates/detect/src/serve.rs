@@ -20,7 +20,7 @@
 //! is acknowledged only once it is synced into `studies/`.
 
 use std::collections::{HashMap, VecDeque};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -998,13 +998,48 @@ fn status_loop(l: TcpListener, shared: &Shared, stop: &AtomicBool) {
     }
 }
 
+/// The status endpoint's bounds on a request: its first line, and the time it may take to come.
+const STATUS_LINE_BYTES: usize = 8192;
+const STATUS_WITHIN: Duration = Duration::from_secs(5);
+
+/// A request's first line (without its line end), read within `within` in all — a timeout per
+/// read would let a client sending a byte now and then hold the endpoint for hours.
+fn read_request_line(stream: &mut TcpStream, within: Duration) -> std::io::Result<String> {
+    let deadline = Instant::now() + within;
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    let late = || std::io::Error::new(std::io::ErrorKind::TimedOut, "no request line in time");
+    while line.len() < STATUS_LINE_BYTES {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(late());
+        }
+        stream.set_read_timeout(Some(left))?;
+        match stream.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) if byte[0] == b'\n' => break,
+            Ok(_) => line.push(byte[0]),
+            // a read timeout is WouldBlock on Unix, TimedOut elsewhere
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return Err(late())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(String::from_utf8_lossy(&line).trim_end().to_string())
+}
+
 /// One HTTP exchange: `GET /` (or `/status`) gets the JSON, anything else 404.
 fn answer_status(mut stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     stream.set_nonblocking(false)?;
-    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
-    stream.set_write_timeout(Some(Duration::from_secs(5)))?;
-    let mut line = String::new();
-    BufReader::new((&mut stream).take(8192)).read_line(&mut line)?;
+    stream.set_write_timeout(Some(STATUS_WITHIN))?;
+    let line = read_request_line(&mut stream, STATUS_WITHIN)?;
     let path = line.split_whitespace().nth(1).unwrap_or("");
     let (code, body, kind) = if line.starts_with("GET ") && (path == "/" || path == "/status") {
         ("200 OK", status_json(shared), "application/json")
@@ -1022,4 +1057,47 @@ fn answer_status(mut stream: TcpStream, shared: &Shared) -> std::io::Result<()> 
     )?;
     stream.write_all(&body)?;
     stream.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A connected pair on loopback: (the client's end, the endpoint's end).
+    fn pair() -> (TcpStream, TcpStream) {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let c = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (s, _) = l.accept().unwrap();
+        (c, s)
+    }
+
+    #[test]
+    fn a_request_line_is_read_whole_or_given_up_on_within_its_time_in_all() {
+        let (mut c, mut s) = pair();
+        c.write_all(b"GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
+            .unwrap();
+        assert_eq!(
+            read_request_line(&mut s, Duration::from_secs(5)).unwrap(),
+            "GET /status HTTP/1.1"
+        );
+        // a client sending a byte every 50 ms for 3 s: each read alone comes in time, the line
+        // does not (before, each byte renewed a 5 s timeout: 8192 such bytes held the endpoint
+        // for 11 hours)
+        let (c, mut s) = pair();
+        let trickle = std::thread::spawn(move || {
+            let mut c = c;
+            for b in b"GET /status HTTP/1.1 and more, slowly, byte by byte.............".iter() {
+                if c.write_all(&[*b]).is_err() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        let t0 = Instant::now();
+        let e = read_request_line(&mut s, Duration::from_millis(300)).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::TimedOut, "{e}");
+        assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
+        drop(s);
+        trickle.join().unwrap();
+    }
 }
