@@ -41,6 +41,12 @@ impl Url {
         if s.bytes().any(|b| b.is_ascii_control() || b == b' ') {
             return Err(format!("{:?}: spaces or control characters", clip(s)));
         }
+        if !s.is_ascii() {
+            return Err(format!(
+                "{:?}: characters beyond ASCII (percent-encode them)",
+                clip(s)
+            ));
+        }
         let rest = s
             .strip_prefix("http://")
             .ok_or_else(|| format!("{:?}: not an http:// address", clip(s)))?;
@@ -79,9 +85,12 @@ impl Url {
     /// Where a redirect's `Location` leads: an absolute `http://` address or an absolute path on
     /// this host. Anything else (another scheme, `//host`, a relative path) is refused.
     pub fn follow(&self, location: &str) -> Result<Url, String> {
-        if location.bytes().any(|b| b.is_ascii_control() || b == b' ') {
+        if location
+            .bytes()
+            .any(|b| b.is_ascii_control() || b == b' ' || !b.is_ascii())
+        {
             return Err(format!(
-                "redirect to {:?} refused: control characters",
+                "redirect to {:?} refused: control characters or characters beyond ASCII",
                 clip(location)
             ));
         }
@@ -90,9 +99,12 @@ impl Url {
                 target: location.to_string(),
                 ..self.clone()
             }
-        } else if location.len() >= 7 && location[..7].eq_ignore_ascii_case("http://") {
-            Url::parse(&format!("http://{}", &location[7..]))
-                .map_err(|e| format!("redirect refused: {e}"))?
+        } else if let Some(rest) = location
+            .get(..7)
+            .filter(|scheme| scheme.eq_ignore_ascii_case("http://"))
+            .map(|_| &location[7..])
+        {
+            Url::parse(&format!("http://{rest}")).map_err(|e| format!("redirect refused: {e}"))?
         } else {
             return Err(format!(
                 "redirect to {:?} refused: only http:// on the same host is followed",
@@ -704,6 +716,26 @@ pub(crate) mod tests {
             let e = get(&format!("{root}{path}"), t, 10).unwrap_err();
             assert!(e.contains(why), "{path}: {e}");
         }
+    }
+
+    #[test]
+    fn locations_beyond_ascii_are_refused_not_a_panic() {
+        // the fuzzer's find: `Location:` followed by 0xFF bytes (read as U+FFFD, three bytes
+        // each) made `follow` cut a character in two at byte 7 — a panic of the whole run
+        let here = Url::parse("http://127.0.0.1:8042/dicom-web").unwrap();
+        for loc in [
+            "\u{FFFD}\u{FFFD}\u{FFFD}er",
+            "http:/\u{e9}x",
+            "/caf\u{e9}",
+            "http://127.0.0.1:8042/\u{e9}",
+        ] {
+            let e = here.follow(loc).unwrap_err();
+            assert!(e.contains("beyond ASCII"), "{loc}: {e}");
+        }
+        let e = Url::parse("http://h\u{f6}st/x").unwrap_err();
+        assert!(e.contains("beyond ASCII"), "{e}");
+        // ASCII ones are still followed on the same host
+        assert_eq!(here.follow("HTTP://127.0.0.1:8042/x").unwrap().target, "/x");
     }
 
     #[test]
