@@ -5,10 +5,14 @@ from a small CT file:
 - `association`: what dcmtk's echoscu and storescu send to a Storage SCP (called AE title ICH,
   as `ich serve` has it), recorded by a proxy in front of dcmtk's storescp;
 - `pdu`: those streams and the SCP's answers (A-ASSOCIATE-AC, C-STORE-RSP, A-RELEASE-RP);
+- `store`: storescp's answers to a C-STORE association, as a PACS answers `ich send`;
 - `dicomweb`: HTTP answers of a DICOMweb server: a WADO-RS multipart study (by Content-Length and
   chunked), a QIDO-RS JSON search answer, a redirect, a 100 Continue before the answer.
 
-    python3 scripts/fuzz-net-seeds.py CORPUS_ROOT CT_FILE.dcm
+    python3 scripts/fuzz-net-seeds.py CORPUS_ROOT CT_FILE.dcm [ICH_BINARY]
+
+With ICH_BINARY, `ich send`'s own association is recorded too (the `store` target's client is
+ich's, so storescp's answers to it are the seed that reaches a stored instance).
 
 Needs dcmtk (storescp, echoscu, storescu: `bash scripts/setup-system.sh --pacs`).
 """
@@ -110,7 +114,8 @@ def http(status: str, headers, body: bytes, chunked=False) -> bytes:
 
 def main() -> None:
     root, ct = Path(sys.argv[1]), Path(sys.argv[2])
-    for t in ("association", "pdu", "dicomweb"):
+    ich = sys.argv[3] if len(sys.argv) > 3 else None
+    for t in ("association", "pdu", "dicomweb", "store"):
         (root / t).mkdir(parents=True, exist_ok=True)
     data = ct.read_bytes()
 
@@ -130,8 +135,13 @@ def main() -> None:
                 "store-implicit": ["storescu", "-xi", "-aet", "SENDER", "-aec", "ICH"],
                 "store-two": ["storescu", "-aet", "SENDER", "-aec", "ICH"],
             }
+            if ich:
+                runs["ich-send"] = [ich, "-q", "send", "--send-retries", "0", "--to"]
             for name, cmd in runs.items():
-                args = cmd + ["127.0.0.1", str(proxy.port)]
+                if name == "ich-send":
+                    args = cmd + [f"ICH@127.0.0.1:{proxy.port}", str(ct)]
+                else:
+                    args = cmd + ["127.0.0.1", str(proxy.port)]
                 if name.startswith("store"):
                     args += [str(ct)] * (2 if name == "store-two" else 1)
                 subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
@@ -139,6 +149,8 @@ def main() -> None:
                 (root / "association" / name).write_bytes(c2s)
                 (root / "pdu" / f"{name}-sender").write_bytes(c2s)
                 (root / "pdu" / f"{name}-scp").write_bytes(s2c)
+                if name.startswith("store") or name == "ich-send":
+                    (root / "store" / name).write_bytes(s2c)
         finally:
             scp.terminate()
             scp.wait()
@@ -165,6 +177,12 @@ def main() -> None:
         "redirect": http("302 Found", [("Location", "/dicom-web/other")], b""),
         "continue": b"HTTP/1.1 100 Continue\r\n\r\n" + http("200 OK", mp, parts),
         "error": http("503 Service Unavailable", [("Content-Type", "text/plain")], b"busy"),
+        "stow-stored": http("200 OK", [("Content-Type", "application/dicom+json")], b"{}"),
+        "stow-failed": http(
+            "202 Accepted",
+            [("Content-Type", "application/dicom+json")],
+            b'{"00081198": {"vr": "SQ", "Value": [{"00081150": {"vr": "UI", "Value": ["1.2"]}}]}}',
+        ),
     }
     for name, bytes_ in seeds.items():
         (root / "dicomweb" / name).write_bytes(bytes_)

@@ -3,7 +3,7 @@
 #   bash scripts/fuzz.sh corpus                  seed corpora under fuzz/corpus/<target>/
 #   bash scripts/fuzz.sh build                   the fuzz binaries (fuzz/target/.../release/)
 #   bash scripts/fuzz.sh run TARGET SECONDS      one target for SECONDS (crashes: fuzz/artifacts/)
-# Targets: dicom dataset features bundle gp_model, and the network: pdu association dicomweb
+# Targets: dicom dataset features bundle gp_model, and the network: pdu association dicomweb store
 # (their seeds recorded from dcmtk's echoscu/storescu, `setup-system.sh --pacs`). A crash found is copied to
 # fuzz/regressions/<target>/ and replayed by `cargo test` (crates/detect/tests/fuzz_regressions.rs).
 set -euo pipefail
@@ -17,7 +17,7 @@ corpus)
   ICH="${CARGO_TARGET_DIR:-target}/debug/ich"
   W="$(mktemp -d)"
   trap 'rm -rf "$W"' EXIT
-  rm -rf fuzz/corpus && mkdir -p fuzz/corpus/{dicom,dataset,features,bundle,gp_model,pdu,association,dicomweb}
+  rm -rf fuzz/corpus && mkdir -p fuzz/corpus/{dicom,dataset,features,bundle,gp_model,pdu,association,dicomweb,store}
   # DICOM: the shared pydicom corpus and synthetic CT slices
   cp "$data"/dicom/*.dcm fuzz/corpus/dicom/
   "$ICH" -q synth --out "$W/dicom" --scans 4 --slices 4 --size 32 --seed 1
@@ -25,7 +25,7 @@ corpus)
   # the hostile classes' seeds: standard attributes stored as VR UN, sequences nested 1,800 deep
   python3 scripts/fuzz-seeds.py fuzz/corpus/dicom
   # the network: a sender's and an SCP's PDUs (recorded), DICOMweb answers around a synth slice
-  python3 scripts/fuzz-net-seeds.py fuzz/corpus fuzz/corpus/dicom/synth0.dcm
+  python3 scripts/fuzz-net-seeds.py fuzz/corpus fuzz/corpus/dicom/synth0.dcm "$ICH"
   # a dataset, a bundle with a GP head and a features file made from them
   "$ICH" -q preprocess "$W/dicom" --out "$W/ds" --size 16 --labels "$W/dicom/labels.csv" \
     --labels "$W/dicom/slice_labels.csv"

@@ -171,7 +171,8 @@ pub fn association(scratch: &Path, data: &[u8]) -> io::Result<()> {
 }
 
 /// The DICOMweb client against a server that answers every request with `data`: a QIDO-RS
-/// search (`ich serve --poll`) and a WADO-RS retrieval into files (`predict --pull`).
+/// search (`ich serve --poll`), a WADO-RS retrieval into files (`predict --pull`) and a STOW-RS
+/// store (`ich send`, `predict --send`).
 pub fn dicomweb(scratch: &Path, data: &[u8]) -> io::Result<()> {
     let listener = TcpListener::bind("127.0.0.1:0")?;
     let port = listener.local_addr()?.port();
@@ -197,9 +198,47 @@ pub fn dicomweb(scratch: &Path, data: &[u8]) -> io::Result<()> {
         let timeout = Duration::from_secs(2);
         let _ = pacs::web::search_studies(&service, "CT", "", 10, timeout);
         let _ = pacs::web::retrieve_study(&service, "1.2.3", 1 << 20, timeout, &dir);
+        let _ = pacs::web::stow(&service, &[b"DICM".to_vec()], timeout);
     }
     stop.store(true, Ordering::SeqCst);
     let _ = server.join();
+    Ok(())
+}
+
+/// The C-STORE client (`ich send`, `predict --send`) sending one small CT slice to a PACS
+/// whose every answer is `data` (association answer, C-STORE responses, release).
+pub fn store(scratch: &Path, data: &[u8]) -> io::Result<()> {
+    let file = scratch.join("send.dcm");
+    if !file.is_file() {
+        let slice = preprocess::dicomfile::CtSlice {
+            rows: 4,
+            cols: 4,
+            stored: vec![1024; 16],
+            ..Default::default()
+        };
+        fs::write(&file, slice.to_bytes().map_err(io::Error::other)?)?;
+    }
+    let listener = TcpListener::bind("127.0.0.1:0")?;
+    let node = pacs::store::Node::parse(&format!("PACS@{}", listener.local_addr()?))
+        .map_err(io::Error::other)?;
+    let answer = data.to_vec();
+    let pacs = std::thread::spawn(move || {
+        let Ok((s, _)) = listener.accept() else {
+            return;
+        };
+        let Ok(mut sent) = s.try_clone() else {
+            return;
+        };
+        let reader = std::thread::spawn(move || {
+            let _ = io::copy(&mut sent, &mut io::sink());
+        });
+        let mut s = s;
+        let _ = s.write_all(&answer);
+        let _ = s.shutdown(Shutdown::Write);
+        let _ = reader.join();
+    });
+    let _ = pacs::store::c_store("ICH", &node, &[file], Duration::from_secs(2));
+    let _ = pacs.join();
     Ok(())
 }
 
@@ -232,6 +271,7 @@ pub fn by_name(name: &str) -> Option<Target> {
         "pdu" => pdu,
         "association" => association,
         "dicomweb" => dicomweb,
+        "store" => store,
         _ => return None,
     })
 }
