@@ -41,6 +41,12 @@ corpus)
   head -40 "$data/mil/musk1.csv" > fuzz/corpus/features/musk1_head.csv
   head -40 "$data/ich-features/rsna_d8_fold0.csv" > fuzz/corpus/features/rsna_head.csv
   head -20 "$data/splits/rsna_d8_halves.csv" > fuzz/corpus/features/splits_head.csv
+  # labels files (the features target reads them too)
+  head -40 "$W/dicom/labels.csv" > fuzz/corpus/features/labels_head.csv
+  head -40 "$W/dicom/slice_labels.csv" > fuzz/corpus/features/slice_labels_head.csv
+  { echo ID,Label; for s in any epidural intraparenchymal intraventricular subarachnoid subdural; do
+      echo "ID_12cadc6af_$s,$([ $s = any ] || [ $s = subdural ] && echo 1 || echo 0)"; done; } \
+    > fuzz/corpus/features/rsna_labels.csv
   du -sh fuzz/corpus/*
   ;;
 build)

@@ -65,7 +65,8 @@ pub fn dataset(scratch: &Path, data: &[u8]) -> io::Result<()> {
 }
 
 /// The features reader (features CSV, ich-features, MIL benchmark tables) and the splits reader;
-/// an accepted table is standardised, as `fit-gp` does first.
+/// an accepted table is standardised, as `fit-gp` does first. The labels reader (scan and slice
+/// labels files, RSNA's subtype table) reads the same text.
 pub fn features(scratch: &Path, data: &[u8]) -> io::Result<()> {
     let p = scratch.join("features.csv");
     fs::write(&p, data)?;
@@ -73,6 +74,10 @@ pub fn features(scratch: &Path, data: &[u8]) -> io::Result<()> {
         let _ = gphead::Standardizer::fit(&d);
     }
     let _ = crate::features::read_splits(&p);
+    let mut labels = preprocess::labels::Labels::default();
+    if labels.load(&p).is_ok() {
+        let _ = labels.scan("1.2.3", &[labels.slice("1.2.3.4").map(|l| l.label)]);
+    }
     Ok(())
 }
 
