@@ -56,6 +56,9 @@ pub struct FitData {
 /// The held-out bags' figures.
 #[derive(Debug, Clone)]
 pub struct Validation {
+    /// How many bags were held out: 0 when there were too few bags to hold any out (then there
+    /// are no held-out figures, and the others below are those of an empty set).
+    pub bags: usize,
     pub auc: Option<f64>,
     pub log_likelihood: f64,
     pub ece: f64,
@@ -144,6 +147,7 @@ fn fit_head(
             ece(&l, &p, 10),
         );
         let mut val = Validation {
+            bags: v.bags.len(),
             auc,
             log_likelihood: ll,
             ece: e,
@@ -334,8 +338,9 @@ pub fn fit_gp(
                 .as_ref()
                 .map(|v| GpValidation {
                     bag_auc: v.auc,
-                    bag_log_likelihood: Some(v.log_likelihood),
-                    bag_ece: Some(v.ece),
+                    // no figures of an empty set of bags
+                    bag_log_likelihood: (v.bags > 0).then_some(v.log_likelihood),
+                    bag_ece: (v.bags > 0).then_some(v.ece),
                     calibrated: v.platt.is_some(),
                 })
                 .unwrap_or_default(),

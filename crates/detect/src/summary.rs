@@ -96,7 +96,24 @@ pub fn fitted(f: &Fitted) -> String {
             d.chains, d.draws_per_chain, d.seconds, d.r_hat_max, d.ess_min
         );
     }
-    if let Some(v) = &f.validation {
+    if let Some(v) = f.validation.as_ref().filter(|v| v.bags == 0) {
+        s.push_str(
+            "\nvalidation bags: none held out (too few bags for the validation fraction), so no held-out figures",
+        );
+        if let Some((c, _, _)) = &v.platt {
+            let _ = write!(
+                s,
+                "\ncalibration map ({}, fitted on {}; pull toward the identity {} by cross-validation)",
+                calibration_map(c),
+                if v.calibration_folds >= 2 {
+                    format!("{}-fold out-of-fold draws of every bag", v.calibration_folds)
+                } else {
+                    "the held-out bags, of which there are none".to_string()
+                },
+                pull(v.calibration_strength),
+            );
+        }
+    } else if let Some(v) = &f.validation {
         let _ = write!(
             s,
             "\nvalidation bags: AUC {:.4}, log-likelihood {:.4}, ECE {:.4}",

@@ -45,6 +45,33 @@ fn features_file() -> (tempfile::TempDir, std::path::PathBuf) {
 }
 
 #[test]
+fn too_few_bags_to_hold_any_out_give_no_held_out_figures() {
+    // 4 bags and the default validation fraction: none is held out. Before, the summary printed
+    // an empty set's figures (AUC NaN, log-likelihood -0.0000, ECE -0.0000) and the model kept
+    // them as if measured.
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("features.csv");
+    std::fs::write(&f, features_shifted(4, 0.0)).unwrap();
+    let model = tmp.path().join("gp.json");
+    let o = ich(&[
+        "fit-gp",
+        "--features",
+        f.to_str().unwrap(),
+        "--inducing",
+        "4",
+        "--calibrate",
+        "--out",
+        model.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("validating on 0"), "{t}");
+    assert!(t.contains("validation bags: none held out"), "{t}");
+    assert!(t.contains("calibration map ("), "{t}");
+    assert!(!t.contains("NaN") && !t.contains("-0.0000"), "{t}");
+}
+
+#[test]
 fn fit_and_eval_write_their_files() {
     let (tmp, f) = features_file();
     let model = tmp.path().join("gp.json");
