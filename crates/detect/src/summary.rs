@@ -96,48 +96,42 @@ pub fn fitted(f: &Fitted) -> String {
             d.chains, d.draws_per_chain, d.seconds, d.r_hat_max, d.ess_min
         );
     }
-    if let Some(v) = f.validation.as_ref().filter(|v| v.bags == 0) {
-        s.push_str(
-            "\nvalidation bags: none held out (too few bags for the validation fraction), so no held-out figures",
-        );
-        if let Some((c, _, _)) = &v.platt {
+    if let Some(v) = &f.validation {
+        if v.bags == 0 {
+            s.push_str(
+                "\nvalidation bags: none held out (too few bags for the validation fraction), so no held-out figures",
+            );
+        } else {
             let _ = write!(
                 s,
-                "\ncalibration map ({}, fitted on {}; pull toward the identity {} by cross-validation)",
-                calibration_map(c),
-                if v.calibration_folds >= 2 {
-                    format!("{}-fold out-of-fold draws of every bag", v.calibration_folds)
-                } else {
-                    "the held-out bags, of which there are none".to_string()
-                },
-                pull(v.calibration_strength),
+                "\nvalidation bags: AUC {:.4}, log-likelihood {:.4}, ECE {:.4}",
+                v.auc.unwrap_or(f64::NAN),
+                v.log_likelihood,
+                v.ece
             );
-        }
-    } else if let Some(v) = &f.validation {
-        let _ = write!(
-            s,
-            "\nvalidation bags: AUC {:.4}, log-likelihood {:.4}, ECE {:.4}",
-            v.auc.unwrap_or(f64::NAN),
-            v.log_likelihood,
-            v.ece
-        );
-        if let Some(auc) = v.auc.filter(|&a| a < 0.5) {
-            warn_backwards("the fitted head", auc);
+            if let Some(auc) = v.auc.filter(|&a| a < 0.5) {
+                warn_backwards("the fitted head", auc);
+            }
         }
         if let Some((c, ll, e)) = &v.platt {
             let _ = write!(
                 s,
-                "\ncalibration map ({}, fitted on {}; pull toward the identity {} by cross-validation): held-out bags' log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4}",
+                "\ncalibration map ({}, fitted on {}; pull toward the identity {} by cross-validation)",
                 calibration_map(c),
-                if v.calibration_folds >= 2 {
-                    format!("{}-fold out-of-fold draws of every bag", v.calibration_folds)
-                } else {
-                    "the held-out bags".to_string()
+                match (v.calibration_folds >= 2, v.bags) {
+                    (true, _) => format!("{}-fold out-of-fold draws of every bag", v.calibration_folds),
+                    (false, 0) => "the held-out bags, of which there are none".to_string(),
+                    (false, _) => "the held-out bags".to_string(),
                 },
                 pull(v.calibration_strength),
-                v.log_likelihood,
-                v.ece
             );
+            if v.bags > 0 {
+                let _ = write!(
+                    s,
+                    ": held-out bags' log-likelihood {:.4} → {ll:.4}, ECE {:.4} → {e:.4}",
+                    v.log_likelihood, v.ece
+                );
+            }
         }
     }
     s
