@@ -151,16 +151,8 @@ pub fn association(scratch: &Path, data: &[u8]) -> io::Result<()> {
     let listener = TcpListener::bind("127.0.0.1:0")?;
     let client = TcpStream::connect(listener.local_addr()?)?;
     let (server, _) = listener.accept()?;
-    let mut answers = client.try_clone()?;
-    let reader = std::thread::spawn(move || {
-        let _ = io::copy(&mut answers, &mut io::sink());
-    });
     let input = data.to_vec();
-    let writer = std::thread::spawn(move || {
-        let mut c = client;
-        let _ = c.write_all(&input);
-        let _ = c.shutdown(Shutdown::Write);
-    });
+    let sender = std::thread::spawn(move || send_and_drain(client, &input));
     let sink = ReadEach {
         dir: scratch.join("rx"),
     };
@@ -170,8 +162,7 @@ pub fn association(scratch: &Path, data: &[u8]) -> io::Result<()> {
     };
     // the server's end is closed when this returns: the sender's threads see it and end
     let _ = pacs::scp::serve_connection(server, &opts, &sink);
-    let _ = writer.join();
-    let _ = reader.join();
+    let _ = sender.join();
     Ok(())
 }
 
@@ -228,23 +219,28 @@ pub fn store(scratch: &Path, data: &[u8]) -> io::Result<()> {
         .map_err(io::Error::other)?;
     let answer = data.to_vec();
     let pacs = std::thread::spawn(move || {
-        let Ok((s, _)) = listener.accept() else {
-            return;
-        };
-        let Ok(mut sent) = s.try_clone() else {
-            return;
-        };
-        let reader = std::thread::spawn(move || {
-            let _ = io::copy(&mut sent, &mut io::sink());
-        });
-        let mut s = s;
-        let _ = s.write_all(&answer);
-        let _ = s.shutdown(Shutdown::Write);
-        let _ = reader.join();
+        if let Ok((s, _)) = listener.accept() {
+            send_and_drain(s, &answer);
+        }
     });
     let _ = pacs::store::c_store("ICH", &node, &[file], Duration::from_secs(2));
     let _ = pacs.join();
     Ok(())
+}
+
+/// One side of a connection driven by the input: sends `data`, closes its sending half, and reads
+/// (and drops) what the other side says until that side closes.
+fn send_and_drain(s: TcpStream, data: &[u8]) {
+    let Ok(mut incoming) = s.try_clone() else {
+        return;
+    };
+    let reader = std::thread::spawn(move || {
+        let _ = io::copy(&mut incoming, &mut io::sink());
+    });
+    let mut s = s;
+    let _ = s.write_all(data);
+    let _ = s.shutdown(Shutdown::Write);
+    let _ = reader.join();
 }
 
 /// Reads a request's head (to its empty line, at most 64 KiB), then sends `answer` and closes.
