@@ -7,8 +7,8 @@
 #   - inference of a 40-slice 512² scan as `ich predict` runs it, each backend's probabilities
 #     checked against flex, in two processes one after the other: the first pays kernel
 #     compilation and autotuning, the second reads their on-disk caches; then in bf16; each
-#     process times the card's own encoding chunk (the whole scan) and then the CPU's 8 slices
-#     at a time, which the cards used until 2026-11-26;
+#     process times ich's 8 slices at a time and then the whole scan at once, as PyTorch does
+#     (slower on an H200: docs/notes/2026-11-26-cuda-h200-4.md);
 #   - peak GPU memory of every process (nvidia-smi, sampled every 50 ms, above the idle baseline);
 #   - `ich train-cnn --device wgpu|cuda` (3 epochs, 16 scans × 16 slices at 256², no dropout) and
 #     `ich extract` on that device against `--device cpu` from the same weights, and the network
@@ -24,6 +24,8 @@
 # A fresh machine compiles the CUDA kernels for minutes (NVRTC, 1–2 s per matmul kernel, several
 # per shape under autotune; docs/notes/2026-11-26-cuda-h200.md). The compiled kernels and autotune
 # results stay in target/environment, which a warm machine keeps between calls.
+# TRAIN_BF16=0 / INFER_BF16=0 leave the bf16 rows of "train" / "infer" out (a second set of
+# kernels to compile on a bare machine).
 # PyTorch must be importable by python3 with CUDA; its NVRTC wheel (nvidia-cuda-nvrtc) is what the
 # CUDA backend compiles with when no CUDA toolkit is installed.
 set -uo pipefail
@@ -149,8 +151,11 @@ case " $sections " in *" train "*)
     BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 peak "$bin/step" 32 "$steps" 256 512
     BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 peak "$bin/step" 64 "$steps" 512
   done
-  # bf16 on CUDA only: wgpu's kernels are WGSL, which has no bf16
-  BENCH_BACKENDS=cuda BENCH_PRECISION=bf16 STEP_SKIP_FLEX=1 peak "$bin/step" 32 "$steps" 512
+  # bf16 on CUDA only: wgpu's kernels are WGSL, which has no bf16 (TRAIN_BF16=0 leaves it out: on a
+  # bare machine its kernels are a second set to compile)
+  if [ "${TRAIN_BF16:-1}" = 1 ]; then
+    BENCH_BACKENDS=cuda BENCH_PRECISION=bf16 STEP_SKIP_FLEX=1 peak "$bin/step" 32 "$steps" 512
+  fi
   for cfg in "256 32" "512 32" "512 64"; do
     set -- $cfg
     peak bash -c "echo \"pytorch  cuda $1² × $2 slices: \$(python3 scripts/cnn_torch.py $1 $2 $steps cuda) s per training step\""
@@ -166,7 +171,9 @@ case " $sections " in *" infer "*)
       BENCH_BACKENDS=$b INFER_SKIP_FLEX=1 peak walltime "         process" "$bin/infer" 40 5 512
     done
   done
-  BENCH_BACKENDS=cuda BENCH_PRECISION=bf16 peak "$bin/infer" 40 5 512
+  if [ "${INFER_BF16:-1}" = 1 ]; then
+    BENCH_BACKENDS=cuda BENCH_PRECISION=bf16 peak "$bin/infer" 40 5 512
+  fi
   for run in first second; do
     peak bash -c "read med first < <(python3 scripts/cnn_torch.py 512 40 5 cuda scan); echo \"infer    pytorch cuda 512² × 40 slices ($run process): first scan \$first s, then \$med s per scan (median of 5)\""
   done

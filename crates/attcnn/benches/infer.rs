@@ -1,12 +1,12 @@
 //! Benchmark: inference of one scan as `ich predict` runs it (`Trained::scan`: slices encoded in
-//! chunks, `encode_chunk_for` the device, then attention, pooling, classifier and the one-slice
-//! bags), on the backends this build has (flex; wgpu and cuda with their features). For each
-//! backend it prints the time from moving the weights onto the device to the first scan's result
-//! (device start-up, kernel compilation and autotuning, or their on-disk caches in a second
-//! process) and the median of the scans after it. A GPU backend whose chunk is not the CPU's
-//! `ENCODE_CHUNK` is then timed again with that chunk, the setting it ran with before, in the
-//! same process. Every backend gets the same seeded weights (made on flex and forked), and its
-//! scan probability and slice probabilities must match flex's, else the bench fails.
+//! chunks of `ENCODE_CHUNK`, then attention, pooling, classifier and the one-slice bags), on the
+//! backends this build has (flex; wgpu and cuda with their features). For each backend it prints
+//! the time from moving the weights onto the device to the first scan's result (device start-up,
+//! kernel compilation and autotuning, or their on-disk caches in a second process) and the median
+//! of the scans after it. A GPU backend is then timed again encoding the whole scan at once, as
+//! PyTorch does, in the same process. Every backend gets the same seeded weights (made on flex
+//! and forked), and its scan probability and slice probabilities must match flex's, else the
+//! bench fails.
 //! `cargo bench -p attcnn --bench infer [--features wgpu|cuda] [-- SLICES SCANS SIZE]`
 //! (defaults 40 slices, 5 scans, 512²; `INFER_SKIP_FLEX=1`: flex is not timed, and runs the scan
 //! once only, for the reference probabilities; `BENCH_BACKENDS=cuda` runs only those listed;
@@ -115,11 +115,11 @@ fn main() {
     // the GPU backends first, so that their first scan is what a process that starts on them pays
     let mut runs: Vec<(&str, Vec<f64>)> = Vec::new();
     for (name, device) in common::gpus() {
-        let own = attcnn::inference::encode_chunk_for(size, &device);
         runs.push((name, bench(name, device.clone(), &input, scans, None)));
-        // the CPU's chunk beside it, as this backend encoded before it had its own
-        if own != ENCODE_CHUNK {
-            runs.push((name, bench(name, device, &input, scans, Some(ENCODE_CHUNK))));
+        // the whole scan at once beside it, as PyTorch encodes it (on an H200 slower than chunks
+        // of ENCODE_CHUNK: docs/notes/2026-11-26-cuda-h200-4.md)
+        if slices > ENCODE_CHUNK {
+            runs.push((name, bench(name, device, &input, scans, Some(slices))));
         }
     }
     // flex holds the f32 reference: in half precision it is not timed

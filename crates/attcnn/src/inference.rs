@@ -67,29 +67,13 @@ impl Pixels<'_> {
     }
 }
 
-/// Slices encoded at a time at inference on the CPU (batch norm uses its running statistics
+/// Slices encoded at a time at inference, on every device (batch norm uses its running statistics
 /// there, so the chunks do not change what a slice gives). Small chunks keep each layer's output
-/// small: a 40-slice 256² scan in one chunk of 40 made 168 MB tensors per layer.
+/// small: a 40-slice 256² scan in one chunk of 40 made 168 MB tensors per layer. A card gains
+/// nothing from larger ones: on an H200 with burn's CUDA backend, a 40-slice 512² scan took
+/// 0.0311 s and 0.0350 s in chunks of 8 against 0.0437 s and 0.0493 s at once, in two processes
+/// (docs/notes/2026-11-26-cuda-h200-4.md); the infer bench times both on each card.
 pub const ENCODE_CHUNK: usize = 8;
-
-/// On a GPU, the bytes the first block's output (16 f32 channels at full size, the largest
-/// activation) may take for one chunk of slices: 1 GiB, 64 slices of 512² (a few GiB of
-/// activations at the peak). Every chunk costs each layer another round of kernel launches and
-/// the host's work for them; on an H200, bf16 encoded a 40-slice 512² scan no faster than f32
-/// in chunks of 8 (docs/notes/2026-11-26-cuda-h200-3.md), which points at that overhead rather
-/// than the arithmetic. So a card takes a scan of usual length at once, as PyTorch does; the
-/// infer bench times this beside chunks of 8.
-pub const GPU_ENCODE_BYTES: usize = 1 << 30;
-
-/// The slices [`Trained`] encodes at a time for `size`² slices on `device`: [`ENCODE_CHUNK`] on
-/// the CPU; on a GPU as many as fit [`GPU_ENCODE_BYTES`], and never fewer than on the CPU.
-pub fn encode_chunk_for(size: usize, device: &Device) -> usize {
-    if crate::gpu::is_gpu(device) {
-        (GPU_ENCODE_BYTES / (16 * size * size * 4).max(1)).max(ENCODE_CHUNK)
-    } else {
-        ENCODE_CHUNK
-    }
-}
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
@@ -114,7 +98,7 @@ impl Trained {
             )));
         }
         Ok(Self {
-            encode_chunk: encode_chunk_for(config.size, device),
+            encode_chunk: ENCODE_CHUNK,
             config,
             model,
             device: device.clone(),
@@ -124,7 +108,7 @@ impl Trained {
 
     pub fn from_model(config: AttCnnConfig, model: AttCnn, device: &Device) -> Self {
         Self {
-            encode_chunk: encode_chunk_for(config.size, device),
+            encode_chunk: ENCODE_CHUNK,
             config,
             model: model.valid(),
             device: device.clone(),
@@ -132,8 +116,8 @@ impl Trained {
         }
     }
 
-    /// The network encoding `chunk` slices at a time (at least 1) instead of the device's
-    /// [`encode_chunk_for`]; what a slice gives does not change.
+    /// The network encoding `chunk` slices at a time (at least 1) instead of [`ENCODE_CHUNK`];
+    /// what a slice gives does not change.
     pub fn with_encode_chunk(self, chunk: usize) -> Self {
         Self {
             encode_chunk: chunk.max(1),

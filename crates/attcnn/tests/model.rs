@@ -210,7 +210,7 @@ fn scan_inference_refuses_buffers_that_do_not_fit() {
 /// once agree; the CPU encodes 8 at a time.
 #[test]
 fn scan_outputs_do_not_depend_on_how_many_slices_are_encoded_at_a_time() {
-    use attcnn::inference::{encode_chunk_for, Trained, ENCODE_CHUNK};
+    use attcnn::inference::{Trained, ENCODE_CHUNK};
     let device = attcnn::cpu_device();
     let cfg = small(8);
     let model = cfg.init(&device);
@@ -224,7 +224,6 @@ fn scan_outputs_do_not_depend_on_how_many_slices_are_encoded_at_a_time() {
     };
     assert_eq!(ENCODE_CHUNK, 8);
     assert_eq!(net(None).encode_chunk(), 8);
-    assert_eq!(encode_chunk_for(512, &device), 8);
     assert_eq!(net(Some(0)).encode_chunk(), 1);
     let want = net(None).scan(11, &px).unwrap();
     for chunk in [1, 11, 64] {
