@@ -207,7 +207,7 @@ fn scan_inference_refuses_buffers_that_do_not_fit() {
 
 /// How many slices inference encodes at a time changes nothing a slice gives (batch norm uses its
 /// running statistics there): one at a time, the CPU's 8 (an 11-slice scan as 8 + 3) and all at
-/// once agree; the CPU encodes 8 at a time.
+/// once agree; every device encodes 8 at a time.
 #[test]
 fn scan_outputs_do_not_depend_on_how_many_slices_are_encoded_at_a_time() {
     use attcnn::inference::{Trained, ENCODE_CHUNK};

@@ -38,9 +38,14 @@ fn features_shifted(bags: usize, shift: f64) -> String {
 
 /// A temporary folder holding `features()` as `features.csv`.
 fn features_file() -> (tempfile::TempDir, std::path::PathBuf) {
+    features_file_of(&features())
+}
+
+/// A temporary folder holding `features.csv` with `text`.
+fn features_file_of(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let f = tmp.path().join("features.csv");
-    std::fs::write(&f, features()).unwrap();
+    std::fs::write(&f, text).unwrap();
     (tmp, f)
 }
 
@@ -49,9 +54,7 @@ fn too_few_bags_to_hold_any_out_give_no_held_out_figures() {
     // 4 bags and the default validation fraction: none is held out. Before, the summary printed
     // an empty set's figures (AUC NaN, log-likelihood -0.0000, ECE -0.0000) and the model kept
     // them as if measured.
-    let tmp = tempfile::tempdir().unwrap();
-    let f = tmp.path().join("features.csv");
-    std::fs::write(&f, features_shifted(4, 0.0)).unwrap();
+    let (tmp, f) = features_file_of(&features_shifted(4, 0.0));
     let model = tmp.path().join("gp.json");
     let o = ich(&[
         "fit-gp",
