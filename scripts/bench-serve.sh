@@ -6,14 +6,17 @@
 # instance → results sent) in the burst and for one study arriving alone afterwards, peak memory
 # of the node (VmHWM), and whether every study was predicted and sent exactly once. Then the same
 # studies through `ich predict --send` one by one, as a script calling ich per study would, on
-# the same machine in the same run.
-# Usage: scripts/bench-serve.sh [STUDIES] [SETTLE_S] ["WORKERS …"]
+# the same machine in the same run. Each number of workers runs twice: alone, and with SLOW peers
+# trickling at the node all along (half of them an A-ASSOCIATE-RQ a byte every 2 s, reconnecting
+# when closed; half bare idle connections, reopened when closed), as a hostile or broken host would.
+# Usage: scripts/bench-serve.sh [STUDIES] [SETTLE_S] ["WORKERS …"] [SLOW]
 # (needs dcmtk: scripts/setup-system.sh --pacs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 studies="${1:-50}"
 settle="${2:-5}"
 workers_list="${3:-1 2}"
+slow_peers="${4:-16}"
 cargo build --release --locked -p ich >/dev/null
 ich="$(realpath "${CARGO_TARGET_DIR:-target}/release/ich")"
 w=bench-out/serve
@@ -33,7 +36,7 @@ mkdir -p "$w/dest"
 # the destination: every object it receives is one line of received.txt
 storescp -q -aet PACS -od "$w/dest" -xcr "echo #f >> $(pwd)/$w/received.txt" "$dport" &
 dest=$!
-trap 'kill $dest 2>/dev/null || true; kill ${serve:-0} 2>/dev/null || true' EXIT
+trap 'kill $dest 2>/dev/null || true; kill ${serve:-0} ${tricklers:-0} 2>/dev/null || true' EXIT
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 mapfile -t dirs < <(ls -d "$w"/studies/scan-* | sort)
 mapfile -t alone < <(ls -d "$w"/alone/scan-* | sort)
@@ -41,8 +44,49 @@ sent_count() {
   curl -sf "http://127.0.0.1:$1/status" | python3 -c \
     'import json,sys; print(json.load(sys.stdin)["queue"].get("sent", 0))'
 }
+# SLOW peers against 127.0.0.1:PORT until interrupted; then says how often the node closed them
+trickle() {
+  exec python3 - "$1" "$2" <<'PY'
+import signal, socket, sys, threading, time
+port, n = int(sys.argv[1]), int(sys.argv[2])
+def rq():
+    """An A-ASSOCIATE-RQ for verification (what a real sender's first PDU looks like)."""
+    ae = lambda s: s.ljust(16).encode()
+    item = lambda t, b: bytes([t, 0]) + len(b).to_bytes(2, "big") + b
+    ctx = item(0x10, b"1.2.840.10008.3.1.1.1")
+    pc = item(0x20, b"\x01\x00\x00\x00" + item(0x30, b"1.2.840.10008.1.1")
+              + item(0x40, b"1.2.840.10008.1.2"))
+    ui = item(0x50, item(0x51, (16384).to_bytes(4, "big")))
+    body = b"\x00\x01\x00\x00" + ae("ICH") + ae("SLOW") + b"\x00" * 32 + ctx + pc + ui
+    return b"\x01\x00" + len(body).to_bytes(4, "big") + body
+closed = [0]
+def peer(k):
+    while True:
+        try:
+            s = socket.create_connection(("127.0.0.1", port))
+            if k % 2 == 0:
+                for b in rq():
+                    s.send(bytes([b]))
+                    time.sleep(2)
+            else:
+                s.recv(1)
+        except OSError:
+            pass
+        closed[0] += 1
+        time.sleep(0.1)
+for k in range(n):
+    threading.Thread(target=peer, args=(k,), daemon=True).start()
+signal.signal(signal.SIGINT, lambda *a: sys.exit(0))
+try:
+    while True:
+        time.sleep(1)
+finally:
+    print(f"  {n} slow peers: closed by the node {closed[0]} times", flush=True)
+PY
+}
 run=0
 for workers in $workers_list; do
+for slow in 0 $slow_peers; do
   port=$(free_port); sport=$(free_port)
   rm -rf "$w/spool" "$w/serve.log"; : >"$w/received.txt"
   "$ich" --log-json serve --model "$w/bundle" --spool "$w/spool" --host 127.0.0.1 --port "$port" \
@@ -50,7 +94,13 @@ for workers in $workers_list; do
     --max-queue 1000 --workers "$workers" 2>"$w/serve.log" >/dev/null &
   serve=$!
   until curl -sf "http://127.0.0.1:$sport/status" >/dev/null; do sleep 0.2; done
-  echo "ich serve: $studies studies of 40 slices (512²), 4 associations at once, settle $settle s, $workers worker(s)"
+  tricklers=""
+  if [ "$slow" != 0 ]; then
+    trickle "$port" "$slow" >"$w/slow.txt" 2>&1 &
+    tricklers=$!
+    sleep 3
+  fi
+  echo "ich serve: $studies studies of 40 slices (512²), 4 associations at once, settle $settle s, $workers worker(s), $slow slow peers"
   t0=$(date +%s.%N)
   pushes=()
   for k in 0 1 2 3; do
@@ -68,6 +118,10 @@ for workers in $workers_list; do
   until [ "$(sent_count "$sport")" -ge "$((studies + 1))" ]; do sleep 0.2; done
   run=$((run + 1))
   peak=$(grep VmHWM "/proc/$serve/status" | awk '{print $2}')
+  if [ -n "$tricklers" ]; then
+    kill -INT "$tricklers"; wait "$tricklers" 2>/dev/null || true
+    cat "$w/slow.txt"
+  fi
   kill -TERM "$serve"; wait "$serve" || true
   sleep 1
   python3 - "$w" "$studies" "$t0" "$t_pushed" "$t_done" "$peak" "$(basename "${alone[$((run - 1))]}")" <<'PY'
@@ -94,6 +148,7 @@ print(f"  studies {len(states)}, rounds {dict(rounds)}, 'predicted' log lines {l
 ok = len(states) == n + 1 and rounds == {1: n + 1} and len(lines) == len(set(lines)) == files
 print("  exactly once:", "yes" if ok else "NO")
 PY
+done
 done
 # the same studies, one `ich predict --send` per study
 mkdir -p "$w/predict"

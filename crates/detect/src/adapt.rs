@@ -6,7 +6,8 @@
 //! 2. Candidate heads: a VGPMIL head on each kind of evidence (the one-slice logit; the logit and
 //!    the attention score; the Dense-128 layer projected on a few principal components; the
 //!    encoder's features projected likewise).
-//! 3. Nested cross-validation over the site's patients (a scan each): in each outer fold the
+//! 3. Nested cross-validation over the site's patients (every scan of a patient in one fold, outer
+//!    and inner; PatientID, or the study where a scan names none): in each outer fold the
 //!    candidates are compared on the fold's training scans only, by their cross-fitted scan
 //!    log-likelihood after a calibration map (inner folds); the winner is fitted on those scans,
 //!    its calibration map from the same cross-fitting, and predicts the fold's test scans. The
@@ -120,6 +121,9 @@ impl AdaptJob {
 /// network made of it.
 pub struct SiteScan {
     pub id: String,
+    /// Its patient, as a key of the folds only (a digest of the PatientID, or of the
+    /// StudyInstanceUID where the scan names no patient): never written anywhere.
+    pub patient: u64,
     pub label: u8,
     pub slice_labels: Vec<Option<u8>>,
     pub out: ScanOutput,
@@ -320,6 +324,12 @@ pub struct AdaptReport {
     pub bundle: String,
     pub scans: usize,
     pub positive_scans: usize,
+    /// Patients (PatientID, or the study where a scan names none), the unit of the folds, and
+    /// those with a positive scan.
+    #[serde(default)]
+    pub patients: usize,
+    #[serde(default)]
+    pub positive_patients: usize,
     pub slices: usize,
     pub labelled_slices: usize,
     pub folds: usize,
@@ -415,8 +425,13 @@ pub fn site_scans(
     let mut out = Vec::new();
     // a scan through the network; `Ok(Err(id))` when it has no scan label
     let run = |mut meta: preprocess::dataset::ScanMeta,
-               px: Vec<u8>|
+               px: Vec<u8>,
+               patient: Option<String>|
      -> Result<std::result::Result<SiteScan, String>> {
+        let patient = match patient.as_deref().map(str::trim) {
+            Some(p) if !p.is_empty() => fnv(&format!("patient\n{p}")),
+            _ => fnv(&format!("study\n{}", meta.study_instance_uid)),
+        };
         if !labels.is_empty() {
             apply_labels(&mut meta, &labels);
         }
@@ -428,6 +443,7 @@ pub fn site_scans(
             .map_err(|e| Error::scan(&meta.id, e))?;
         Ok(Ok(SiteScan {
             id: meta.id.clone(),
+            patient,
             label,
             slice_labels: meta.slices.iter().map(|s| s.label).collect(),
             out: o,
@@ -442,7 +458,9 @@ pub fn site_scans(
         }
     };
     for (meta, px) in metas {
-        keep(run(meta, px));
+        // a dataset keeps the PatientID only when preprocessed with --keep-phi
+        let patient = meta.patient_id.clone();
+        keep(run(meta, px, patient));
         progress.inc(1);
     }
     for scan in &scans {
@@ -455,7 +473,10 @@ pub fn site_scans(
             &skipped,
         )
         .map_err(|e| Error::scan(&scan.id, e))
-        .and_then(|(meta, px)| run(meta, px));
+        .and_then(|(meta, px)| {
+            let patient = scan.slices.first().and_then(|h| h.patient_id.clone());
+            run(meta, px, patient)
+        });
         keep(r);
         progress.inc(1);
     }
@@ -492,11 +513,16 @@ impl Ctx<'_> {
     ) -> Result<CrossFit> {
         let pca = c.projection(scans)?;
         let data = c.design(scans, pca.as_ref())?;
-        let oof = gphead::crossfit::out_of_fold(
+        // the inner folds keep each patient whole too (the design has a bag per scan, in order)
+        let labels: Vec<u8> = scans.iter().map(|s| s.label).collect();
+        let patients: Vec<u64> = scans.iter().map(|s| s.patient).collect();
+        let parts = milbase::grouped_stratified_folds(&labels, &patients, self.inner, seed)
+            .map_err(|e| Error::Invalid(e.to_string()))?;
+        let oof = gphead::crossfit::out_of_fold_in(
             params,
             params.max_epochs,
             &data,
-            self.inner,
+            &parts,
             self.samples,
             seed,
             &milbase::Quiet,
@@ -663,12 +689,15 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         progress,
     )?;
     let labels: Vec<u8> = scans.iter().map(|s| s.label).collect();
-    let pos = labels.iter().filter(|&&l| l == 1).count();
-    let need = 2 * job.folds;
-    if pos < job.folds || scans.len() - pos < job.folds || scans.len() < need {
+    // the folds are of patients: each needs one with a bleed and one without to test on
+    let (patients, pos) = (count_patients(&scans, false), count_patients(&scans, true));
+    if pos < job.folds || patients - pos < job.folds {
         return Err(Error::Invalid(format!(
-            "{} labelled scans ({pos} positive): {}-fold cross-validation needs at least {} of each label",
+            "{} labelled scans of {patients} patients ({pos} with a positive scan): {}-fold \
+             cross-validation over patients needs at least {} patients with a positive scan and \
+             {} without",
             scans.len(),
+            job.folds,
             job.folds,
             job.folds
         )));
@@ -691,7 +720,9 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         samples: job.samples,
         candidates: &candidates,
     };
-    let folds = milbase::stratified_folds(&labels, job.folds, job.seed)
+    // folds of patients, not scans: a patient's follow-up scans are all tested in one fold
+    let patients: Vec<u64> = scans.iter().map(|s| s.patient).collect();
+    let folds = milbase::grouped_stratified_folds(&labels, &patients, job.folds, job.seed)
         .map_err(|e| Error::Invalid(e.to_string()))?;
     let curve_sizes: Vec<usize> = {
         let smallest = folds
@@ -800,6 +831,8 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         source_bundle: job.model.display().to_string(),
         bundle: job.out.display().to_string(),
         scans: scans.len(),
+        patients: count_patients(&scans, false),
+        positive_patients: count_patients(&scans, true),
         positive_scans: pos,
         slices: scans.iter().map(|s| s.out.features.len()).sum(),
         labelled_slices: scans
@@ -893,6 +926,7 @@ impl Tune<'_> {
             .map(|s| {
                 Ok(SiteScan {
                     id: s.id.clone(),
+                    patient: s.patient,
                     label: s.label,
                     slice_labels: s.slice_labels.clone(),
                     out: net
@@ -978,6 +1012,16 @@ fn cross_validate(
         }
     }
     Ok(cv)
+}
+
+/// The distinct patients among `scans` (with `positive`: those with a positive scan).
+fn count_patients(scans: &[SiteScan], positive: bool) -> usize {
+    scans
+        .iter()
+        .filter(|s| !positive || s.label == 1)
+        .map(|s| s.patient)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
 }
 
 /// A digest of the site's evidence (ids, labels, every feature), standing for the features
@@ -1103,8 +1147,9 @@ pub fn adapt_html(r: &AdaptReport) -> String {
     let head = "<tr><th class=\"l\"></th><th>scan AUC</th><th>scan ECE (floor, p)</th><th>scan log-lik</th><th>slice AUC</th><th>slice ECE (floor)</th><th>slice log-lik</th><th>uncertain scans / slices</th></tr>";
     let mut body = format!(
         "<h1>What this site should expect</h1>\
-<p>{} labelled scans ({} positive), {} slices ({} with a label, used for evaluation only). \
-Figures from {}-fold cross-validation over the site's patients, nested: in each fold the head was \
+<p>{} labelled scans ({} positive) of {} patients ({} with a positive scan), {} slices ({} with a \
+label, used for evaluation only). Figures from {}-fold cross-validation over the site's patients \
+(every scan of a patient in one fold, in the outer and the inner folds), nested: in each fold the head was \
 chosen and fitted on the other folds only (inner {}-fold cross-fitting), so no figure comes from a \
 scan that took part in the choice. ECE with its floor (what a perfectly calibrated model would \
 show on as many scans) and the p-value of calibration (small: miscalibrated beyond noise).</p>\
@@ -1114,6 +1159,8 @@ show on as many scans) and the p-value of calibration (small: miscalibrated beyo
 <p class=\"note\">Adapted bundle: <code>{}</code>, head on <b>{}</b>; chosen per fold: {}.</p>",
         r.scans,
         r.positive_scans,
+        r.patients,
+        r.positive_patients,
         r.slices,
         r.labelled_slices,
         r.folds,

@@ -27,6 +27,37 @@ pub const SC_SERIES_NUMBER: i32 = 9902;
 pub const SR_SERIES_DESCRIPTION: &str = "ich ICH probabilities (research, not for diagnostic use)";
 pub const SC_SERIES_DESCRIPTION: &str = "ich flagged slices (research, not for diagnostic use)";
 
+/// What identifies the result of a scan, as a hex digest: its StudyInstanceUID,
+/// SeriesInstanceUID, PatientID and the set of SOP Instance UIDs predicted (in any order). The
+/// same input gives the same identity on every rerun; a scan that differs in any of them (another
+/// patient's study reusing the series UID, an instance more or less) gets another, and with it
+/// other SR and Secondary Capture UIDs.
+pub fn result_identity(scan: &Scan) -> String {
+    use sha2::{Digest, Sha256};
+    let mut sops: Vec<&str> = scan.slices.iter().map(|h| h.sop_uid.as_str()).collect();
+    sops.sort_unstable();
+    sops.dedup();
+    let patient = scan
+        .slices
+        .first()
+        .and_then(|h| h.patient_id.as_deref())
+        .unwrap_or("")
+        .trim();
+    let mut h = Sha256::new();
+    for part in [
+        scan.study_uid.as_str(),
+        scan.series_uid.as_str(),
+        patient,
+    ]
+    .into_iter()
+    .chain(sops)
+    {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Options of the DICOM outputs. Default: UIDs under `2.25`, at most 20 Secondary Captures per
 /// scan.
 #[derive(Debug, Clone)]
@@ -225,7 +256,11 @@ pub fn write_scan(
     let root = &opts.uid_root;
     let ck = model.checksum.as_str();
     let thr_key = format!("{}/{}", thr.positive, thr.uncertain_sd);
-    let series = scan.series_uid.as_str();
+    // every UID of a result is derived from all that identifies it (study, series, patient, the
+    // instances predicted), not from the series alone: two patients' studies that share a
+    // SeriesInstanceUID (copied series, broken modalities, phantoms) get distinct results
+    let identity = result_identity(scan);
+    let series = identity.as_str();
     let created = pacs::date_time(SystemTime::now());
     let equipment = model.equipment(thr);
     let unc = model.info.uncertainty;
@@ -303,7 +338,13 @@ pub fn write_scan(
             let cap = Capture {
                 context: context.clone(),
                 equipment: equipment.clone(),
-                sop_instance_uid: root.derive(&["ich-sc", ck, &s.sop_instance_uid, &thr_key]),
+                sop_instance_uid: root.derive(&[
+                    "ich-sc",
+                    ck,
+                    series,
+                    &s.sop_instance_uid,
+                    &thr_key,
+                ]),
                 series_instance_uid: sc_series.clone(),
                 series_number: SC_SERIES_NUMBER,
                 series_description: SC_SERIES_DESCRIPTION.into(),

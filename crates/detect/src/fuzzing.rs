@@ -76,7 +76,7 @@ pub fn features(scratch: &Path, data: &[u8]) -> io::Result<()> {
     let _ = crate::features::read_splits(&p);
     let mut labels = preprocess::labels::Labels::default();
     if labels.load(&p).is_ok() {
-        let _ = labels.scan("1.2.3", &[labels.slice("1.2.3.4").map(|l| l.label)]);
+        let _ = labels.scan("1.2", "1.2.3", &[labels.slice("1.2.3.4").map(|l| l.label)]);
     }
     Ok(())
 }
@@ -158,6 +158,8 @@ pub fn association(scratch: &Path, data: &[u8]) -> io::Result<()> {
     };
     let opts = ScpOptions {
         timeout: Duration::from_secs(5),
+        // an input too short to hold the request's AE titles waits this long for the rest
+        association_timeout: Duration::from_millis(100),
         ..ScpOptions::default()
     };
     // the server's end is closed when this returns: the sender's threads see it and end

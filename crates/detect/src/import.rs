@@ -23,19 +23,101 @@ pub const SA_DMIL_SOURCE: &str = "https://github.com/YunanWu2168/SA-MIL";
 pub const SA_DMIL_CITATION: &str = "Y. Wu et al., Smooth attention for deep multiple instance learning: application to CT intracranial hemorrhage detection, MICCAI 2023";
 pub const SA_DMIL_LICENCE: &str = "Weights: MIT licence, as shipped in the authors' repository (LICENSE.txt; its copyright line names Othneil Drew, from the README template the repository uses). Trained on the RSNA 2019 Intracranial Hemorrhage Detection challenge data: RSNA's terms allow non-commercial research use only and ask to cite Flanders et al., Radiology: Artificial Intelligence 2020. Research software, not for diagnostic use.";
 
-/// Writes every float32 model variable of `checkpoint` as a NumPy `.npy` file into `dir`
-/// (created; each file atomically; name: the variable's with `/` as `__`), to run the same
-/// weights in another framework. Returns how many were written.
-pub fn export_npy(checkpoint: &tfckpt::Checkpoint, dir: &std::path::Path) -> Result<usize> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut n = 0;
-    for npy in checkpoint.model_npy() {
-        let (name, bytes) = npy?;
-        let file = dir.join(name);
-        milbase::write_atomic(&file, &bytes).map_err(|e| Error::io(&file, e))?;
-        n += 1;
+/// What [`export_npy`] wrote and left out.
+#[derive(Debug, Clone, Default)]
+pub struct NpyExport {
+    /// (variable, file) of every file written, also listed in the folder's `index.json`.
+    pub written: Vec<(String, String)>,
+    /// Variables not written, with the reason (their bytes are another variable's, in part or
+    /// whole; the export's bounds).
+    pub left_out: Vec<String>,
+}
+
+/// Files an export writes at most (a published checkpoint has a few hundred variables).
+pub const MAX_NPY_FILES: usize = 10_000;
+
+/// The file name of a variable: the name without `/.ATTRIBUTES/VARIABLE_VALUE`, `/` as `__`, when
+/// that is a plain name (ASCII letters, digits, `.`, `_`, `-`, at most 200 bytes, not dots
+/// alone); else, or when `taken` already holds that name (`a/b` and `a__b`), the plain part
+/// followed by `~` and 16 hex digits of the name's SHA-256. No plain name holds a `~`, so the
+/// mapping is injective (to SHA-256's collisions).
+fn npy_name(var: &str, taken: &std::collections::HashSet<String>) -> String {
+    let base = var
+        .trim_end_matches("/.ATTRIBUTES/VARIABLE_VALUE")
+        .replace('/', "__");
+    let plain = base.len() <= 200
+        && !base.is_empty()
+        && base.bytes().any(|b| b != b'.')
+        && base
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    let file = format!("{base}.npy");
+    if plain && !taken.contains(&file) {
+        return file;
     }
-    Ok(n)
+    let clean: String = base
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+        .take(64)
+        .collect();
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(var.as_bytes());
+    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{clean}~{hex}.npy")
+}
+
+/// Writes every float32 model variable of `checkpoint` as a NumPy `.npy` file into `dir`
+/// (created; each file atomically; names by [`npy_name`]), to run the same weights in another
+/// framework, and `index.json` (variable → file). Each byte of the data file is written at most
+/// once: a variable whose bytes overlap a variable already written (an alias; a hostile index
+/// can name one tensor 20,000 times) is left out and said so, and at most [`MAX_NPY_FILES`]
+/// files are written, so the export is never larger than the data file plus a header per file.
+pub fn export_npy(checkpoint: &tfckpt::Checkpoint, dir: &std::path::Path) -> Result<NpyExport> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut out = NpyExport::default();
+    let mut taken = std::collections::HashSet::new();
+    // the byte ranges written so far, per shard: (shard, start) → end; they never overlap, so
+    // the one starting last before a range's end is the only one that can overlap it
+    let mut ranges: std::collections::BTreeMap<(u64, u64), u64> = std::collections::BTreeMap::new();
+    let overlaps = |ranges: &std::collections::BTreeMap<(u64, u64), u64>, shard: u64, a: u64, b: u64| {
+        ranges
+            .range((shard, 0)..(shard, b))
+            .next_back()
+            .is_some_and(|(_, &end)| end > a)
+    };
+    for (var, e) in checkpoint.entries() {
+        if !tfckpt::is_model_variable(var) || e.dtype != tfckpt::DType::Float32 {
+            continue;
+        }
+        // an empty tensor counts as one byte: two at one offset are aliases too
+        let (a, b) = (e.offset, e.offset.saturating_add(e.size.max(1)));
+        if overlaps(&ranges, e.shard_id, a, b) {
+            out.left_out.push(format!(
+                "{var}: its bytes are another variable's (an alias), written once"
+            ));
+            continue;
+        }
+        if out.written.len() >= MAX_NPY_FILES {
+            out.left_out.push(format!("{var}: over {MAX_NPY_FILES} files"));
+            continue;
+        }
+        let bytes = tfckpt::npy_f32(&checkpoint.tensor(var)?);
+        let file = npy_name(var, &taken);
+        let path = dir.join(&file);
+        milbase::write_atomic(&path, &bytes).map_err(|err| Error::io(&path, err))?;
+        ranges.insert((e.shard_id, a), b);
+        taken.insert(file.clone());
+        out.written.push((var.clone(), file));
+    }
+    let index: std::collections::BTreeMap<&str, &str> = out
+        .written
+        .iter()
+        .map(|(v, f)| (v.as_str(), f.as_str()))
+        .collect();
+    let path = dir.join("index.json");
+    let json = serde_json::to_vec_pretty(&index).map_err(|e| Error::Invalid(e.to_string()))?;
+    milbase::write_atomic(&path, &json).map_err(|err| Error::io(&path, err))?;
+    Ok(out)
 }
 
 /// An import job.
@@ -117,4 +199,66 @@ pub fn import_sa_dmil(job: &ImportJob) -> Result<ImportOutcome> {
         variables,
         model_variables: used,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V: &str = "/.ATTRIBUTES/VARIABLE_VALUE";
+
+    #[test]
+    fn an_export_writes_each_tensors_bytes_once_under_names_that_cannot_collide() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("c.ckpt");
+        let l = "layer_with_weights-0";
+        let (a, b, odd) = (
+            format!("{l}/b{V}"),
+            format!("{l}__b{V}"),
+            format!("{l}/../../x\u{7}{V}"),
+        );
+        let big: Vec<f32> = (0..1000).map(|i| i as f32).collect();
+        let aliases: Vec<String> = (0..2000).map(|i| format!("{l}/z-alias{i:04}{V}")).collect();
+        let alias_refs: Vec<(&str, &str)> =
+            aliases.iter().map(|n| (n.as_str(), a.as_str())).collect();
+        tfckpt::fixture::write_f32(
+            &p,
+            &[
+                (a.as_str(), vec![1000], big.clone()),
+                (b.as_str(), vec![2], vec![7.0, 8.0]),
+                (odd.as_str(), vec![1], vec![9.0]),
+            ],
+            &alias_refs,
+        )
+        .unwrap();
+        let c = tfckpt::Checkpoint::open(&p).unwrap();
+        let out = t.path().join("npy");
+        let x = export_npy(&c, &out).unwrap();
+        // three tensors, three files; the 2,000 aliases of the first are left out, named
+        assert_eq!(x.written.len(), 3, "{:?}", x.written);
+        assert_eq!(x.left_out.len(), 2000);
+        assert!(x.left_out[0].contains("z-alias0000") && x.left_out[0].contains("an alias"));
+        // every file holds its own variable: a/b and a__b do not overwrite each other
+        let files: std::collections::BTreeMap<String, String> = x.written.into_iter().collect();
+        assert_eq!(files[&a], "layer_with_weights-0__b.npy");
+        assert_ne!(files[&b], files[&a]);
+        assert!(files[&b].contains('~'), "{}", files[&b]);
+        assert!(!files[&odd].contains('/') && !files[&odd].contains('\u{7}'));
+        let npy = |f: &str| std::fs::read(out.join(f)).unwrap();
+        assert_eq!(npy(&files[&a]), tfckpt::npy_f32(&c.tensor(&a).unwrap()));
+        assert_eq!(npy(&files[&b]), tfckpt::npy_f32(&c.tensor(&b).unwrap()));
+        // the folder holds the three files and the index, and no more bytes than the data plus
+        // a header per file
+        let listed: Vec<_> = std::fs::read_dir(&out).unwrap().flatten().collect();
+        assert_eq!(listed.len(), 4);
+        let total: u64 = listed
+            .iter()
+            .filter(|e| e.file_name() != "index.json")
+            .map(|e| e.metadata().unwrap().len())
+            .sum();
+        assert!(total <= c.data_len() + 3 * 128, "{total}");
+        let index: std::collections::BTreeMap<String, String> =
+            serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
+        assert_eq!(index, files);
+    }
 }

@@ -29,7 +29,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use pacs::scp::{
-    Received, Refusal, Scp, ScpOptions, StoreSink, CANNOT_UNDERSTAND, OUT_OF_RESOURCES,
+    Received, Refusal, Scp, ScpOptions, StoreSink, CANNOT_UNDERSTAND, DUPLICATE_SOP_INSTANCE,
+    OUT_OF_RESOURCES,
 };
 use pacs::{Destination, SendOptions};
 use serde::{Deserialize, Serialize};
@@ -92,7 +93,8 @@ pub struct PollOptions {
     /// The first poll looks at studies of this date (YYYYMMDD) or later (default: yesterday;
     /// empty: any date, also none); later polls at yesterday's and today's.
     pub since: Option<String>,
-    /// A study larger than this is refused (bytes).
+    /// A study larger than this is refused (bytes); this much of the spool is reserved while a
+    /// study is retrieved.
     pub max_study_bytes: u64,
     pub timeout: Duration,
 }
@@ -165,6 +167,10 @@ pub struct StudyState {
     pub files: Vec<PathBuf>,
     pub sends: Vec<SendLine>,
     pub error: Option<String>,
+    /// Predictions of this round that failed for a reason that can pass (I/O, a full disk):
+    /// the study is predicted again after a backoff, also after a restart.
+    #[serde(default)]
+    pub attempts: u32,
     /// When the phase last changed.
     pub updated: String,
 }
@@ -186,6 +192,7 @@ impl StudyState {
             files: Vec::new(),
             sends: Vec::new(),
             error: None,
+            attempts: 0,
             updated: now,
         }
     }
@@ -198,6 +205,8 @@ struct Study {
     /// In a worker's queue or being worked on.
     busy: bool,
     next_send: Instant,
+    /// A prediction that failed for a passing reason is tried again from then.
+    next_try: Instant,
     done_at: Instant,
 }
 
@@ -210,6 +219,7 @@ impl Study {
             last_rx: now,
             busy: false,
             next_send: now,
+            next_try: now,
             done_at: now,
         }
     }
@@ -219,6 +229,12 @@ impl Study {
 struct Shared {
     opts: ServeOptions,
     studies: Mutex<HashMap<String, Study>>,
+    /// One of these is held while an instance is compared with the spool's copy and moved in
+    /// (the stripe of its file name): two copies of one instance are taken one after the other,
+    /// other instances in parallel, and nobody else waits for this disk's syncs.
+    moving: Vec<Mutex<()>>,
+    /// Every byte the spool holds or has reserved (instances, files being received or
+    /// retrieved, results).
     spool_bytes: AtomicU64,
     errors: Mutex<VecDeque<String>>,
     started: SystemTime,
@@ -276,30 +292,75 @@ impl StoreSink for Shared {
     fn admit(&self, _calling_ae: &str) -> std::result::Result<(), Refusal> {
         let used = self.spool_bytes.load(Ordering::SeqCst);
         if used >= self.opts.max_spool_bytes {
-            return Err(Refusal::new(
-                OUT_OF_RESOURCES,
-                format!("spool full ({} MiB)", used >> 20),
-            ));
+            return Err(self.spool_full(used));
         }
         Ok(())
     }
 
+    fn reserve(&self, bytes: u64) -> std::result::Result<(), Refusal> {
+        self.take_space(bytes)
+    }
+
+    fn release(&self, bytes: u64) {
+        self.give_space(bytes);
+    }
+
     fn store(&self, r: &Received<'_>) -> std::result::Result<(), Refusal> {
-        self.accept_file(r.file, Some(r.sop_instance), r.calling_ae)
+        self.accept_file(r.file, Source::Stored(r.sop_instance), r.calling_ae)
     }
 }
 
 impl Shared {
+    fn spool_full(&self, used: u64) -> Refusal {
+        Refusal::new(
+            OUT_OF_RESOURCES,
+            format!(
+                "spool full ({} of {} MiB)",
+                used >> 20,
+                self.opts.max_spool_bytes >> 20
+            ),
+        )
+    }
+
+    /// Counts `bytes` more on disk if they fit under `--max-spool-mib` (every byte: instances,
+    /// files being received or retrieved, results), else refuses and counts nothing.
+    fn take_space(&self, bytes: u64) -> std::result::Result<(), Refusal> {
+        let max = self.opts.max_spool_bytes;
+        self.spool_bytes
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
+                used.checked_add(bytes).filter(|n| *n <= max)
+            })
+            .map(|_| ())
+            .map_err(|used| self.spool_full(used))
+    }
+
+    fn give_space(&self, bytes: u64) {
+        let _ = self
+            .spool_bytes
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
+                Some(used.saturating_sub(bytes))
+            });
+    }
+
     /// Takes a received file into its study (moved, synced): the C-STORE sink's work, and what
     /// the DICOMweb poll does with each instance it retrieves. `sop` is the command's SOP
-    /// Instance UID (C-STORE), which the file's must equal; without it (polled) only CT
-    /// instances are taken.
+    /// Instance UID (C-STORE), which the data set's own must equal; without it (polled) only
+    /// CT instances are taken.
+    ///
+    /// An instance already in the spool is never replaced: the same bytes again are a
+    /// duplicate (acknowledged, nothing changes); other bytes under the same SOP Instance UID
+    /// are refused (0111H, "duplicate SOP instance", with an Error Comment) and logged, since
+    /// the results already made or sent describe the first.
     fn accept_file(
         &self,
         file: &Path,
-        sop: Option<&str>,
+        source: Source<'_>,
         from: &str,
     ) -> std::result::Result<(), Refusal> {
+        let sop = match source {
+            Source::Stored(sop) => Some(sop),
+            Source::Polled(_) => None,
+        };
         let limits = self.opts.predict.limits;
         let h = preprocess::read::read_header_within(file, &limits).map_err(|e| {
             Refusal::new(
@@ -307,6 +368,12 @@ impl Shared {
                 format!("not a readable image: {}", e.problem),
             )
         })?;
+        if sop.is_some() && !h.sop_in_dataset {
+            return Err(Refusal::new(
+                CANNOT_UNDERSTAND,
+                "the data set has no SOPInstanceUID (0008,0018)",
+            ));
+        }
         for (what, uid) in [
             ("StudyInstanceUID", &h.study_uid),
             ("SeriesInstanceUID", &h.series_uid),
@@ -316,6 +383,18 @@ impl Shared {
                 return Err(Refusal::new(
                     CANNOT_UNDERSTAND,
                     format!("{what} {uid:?} is not a UID"),
+                ));
+            }
+        }
+        if let Source::Polled(study) = source {
+            if h.study_uid != study {
+                let _ = std::fs::remove_file(file);
+                return Err(Refusal::new(
+                    CANNOT_UNDERSTAND,
+                    format!(
+                        "an instance of study {} in the answer for study {study}: not taken",
+                        h.study_uid
+                    ),
                 ));
             }
         }
@@ -336,26 +415,52 @@ impl Shared {
             .join("in")
             .join(&h.series_uid)
             .join(format!("{}.dcm", h.sop_uid));
-        let mut studies = lock(&self.studies);
-        let known = studies.contains_key(&h.study_uid);
-        let waiting = studies
-            .values()
-            .filter(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting))
-            .count();
-        let active = studies
-            .get(&h.study_uid)
-            .is_some_and(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting));
-        if !active && waiting >= self.opts.max_queue {
+        // one instance compared and moved in at a time (a second copy arriving on another
+        // association meanwhile finds the first in place), without the studies' lock: the
+        // scheduler, the workers and the status endpoint never wait for this disk's syncs
+        let stripe = h.sop_uid.bytes().fold(0usize, |a, b| a.wrapping_mul(31) ^ b as usize);
+        let _one = lock(&self.moving[stripe % self.moving.len()]);
+        if dest.is_file() {
+            let same = same_file(&dest, file);
+            let _ = std::fs::remove_file(file);
+            if sop.is_none() || same {
+                // polled again, or the same instance sent again: already here
+                tracing::debug!(study = %h.study_uid, from, "duplicate instance");
+                return Ok(());
+            }
+            self.error(format!(
+                "study {}: instance {} sent again by {from} with other content: refused, the \
+                 stored one is kept",
+                h.study_uid, h.sop_uid
+            ));
             return Err(Refusal::new(
-                OUT_OF_RESOURCES,
-                format!("queue full ({} studies waiting)", self.opts.max_queue),
+                DUPLICATE_SOP_INSTANCE,
+                "SOP instance already stored with other content",
             ));
         }
-        let existed = dest.is_file();
-        if existed && sop.is_none() {
-            // polled again: the instance is already here
-            let _ = std::fs::remove_file(file);
-            return Ok(());
+        {
+            let studies = lock(&self.studies);
+            let waiting = studies
+                .values()
+                .filter(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting))
+                .count();
+            let active = studies
+                .get(&h.study_uid)
+                .is_some_and(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting));
+            if !active && waiting >= self.opts.max_queue {
+                return Err(Refusal::new(
+                    OUT_OF_RESOURCES,
+                    format!("queue full ({} studies waiting)", self.opts.max_queue),
+                ));
+            }
+        }
+        if sop.is_none() {
+            // polled: the file was retrieved under its study's reservation; it counts from now
+            self.take_space(size)?;
+        }
+        // the study settles again from now: no prediction starts while the file moves in
+        if let Some(s) = lock(&self.studies).get_mut(&h.study_uid) {
+            s.last_rx = Instant::now();
         }
         let move_in = || -> std::io::Result<()> {
             let parent = dest.parent().unwrap_or(&dir);
@@ -364,8 +469,17 @@ impl Shared {
             std::fs::File::open(parent)?.sync_all()
         };
         if let Err(e) = move_in() {
+            if sop.is_none() {
+                self.give_space(size);
+            }
             return Err(Refusal::new(OUT_OF_RESOURCES, format!("cannot write: {e}")));
         }
+        if sop.is_some() {
+            // the sender's reservation is given back after this: the file counts from now
+            self.spool_bytes.fetch_add(size, Ordering::SeqCst);
+        }
+        let mut studies = lock(&self.studies);
+        let known = studies.contains_key(&h.study_uid);
         let now = rfc3339(SystemTime::now());
         let study = studies
             .entry(h.study_uid.clone())
@@ -373,17 +487,15 @@ impl Shared {
         study.last_rx = Instant::now();
         study.state.last_received = now.clone();
         let mut changed = !known;
-        if !existed {
-            study.state.instances += 1;
-            self.spool_bytes.fetch_add(size, Ordering::SeqCst);
-            // a new instance after the prediction: the study is predicted (and sent) again
-            if !matches!(study.state.phase, Phase::Receiving | Phase::Predicting) {
-                study.state.phase = Phase::Receiving;
-                study.state.round += 1;
-                study.state.first_received = now;
-                study.state.error = None;
-                changed = true;
-            }
+        study.state.instances += 1;
+        // a new instance after the prediction: the study is predicted (and sent) again
+        if !matches!(study.state.phase, Phase::Receiving | Phase::Predicting) {
+            study.state.phase = Phase::Receiving;
+            study.state.round += 1;
+            study.state.first_received = now;
+            study.state.error = None;
+            study.state.attempts = 0;
+            changed = true;
         }
         if changed {
             tracing::info!(
@@ -397,6 +509,42 @@ impl Shared {
             self.save(&st);
         }
         Ok(())
+    }
+}
+
+/// Where an instance comes from: a C-STORE (with the command's SOP Instance UID) or the
+/// DICOMweb poll's retrieval of one study (with that study's UID).
+#[derive(Debug, Clone, Copy)]
+enum Source<'a> {
+    Stored(&'a str),
+    Polled(&'a str),
+}
+
+/// Whether two files hold the same bytes (read in pieces: neither is held in memory whole).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(fa), Ok(fb)) = (std::fs::File::open(a), std::fs::File::open(b)) else {
+        return false;
+    };
+    match (fa.metadata(), fb.metadata()) {
+        (Ok(ma), Ok(mb)) if ma.len() == mb.len() => {}
+        _ => return false,
+    }
+    let (mut ra, mut rb) = (
+        std::io::BufReader::new(fa),
+        std::io::BufReader::new(fb),
+    );
+    let (mut ba, mut bb) = (vec![0u8; 64 << 10], vec![0u8; 64 << 10]);
+    loop {
+        let n = match ra.read(&mut ba) {
+            Ok(n) => n,
+            Err(_) => return false,
+        };
+        if n == 0 {
+            return rb.read(&mut bb[..1]).is_ok_and(|m| m == 0);
+        }
+        if rb.read_exact(&mut bb[..n]).is_err() || ba[..n] != bb[..n] {
+            return false;
+        }
     }
 }
 
@@ -432,7 +580,7 @@ impl Node {
         let studies_dir = spool.join(STUDIES);
         std::fs::create_dir_all(&studies_dir).map_err(|e| Error::io(&studies_dir, e))?;
         // one node per spool (a dead one's lock is taken over), before anything in it is touched
-        let lock =
+        let spool_lock =
             milbase::atomic::DirLock::take(spool, "serve").map_err(|e| Error::io(spool, e))?;
         // never acknowledged: the sender sends them again
         let rx = spool.join(RECEIVING);
@@ -444,6 +592,7 @@ impl Node {
         let shared = Arc::new(Shared {
             opts: opts.clone(),
             studies: Mutex::new(studies),
+            moving: (0..16).map(|_| Mutex::new(())).collect(),
             spool_bytes: AtomicU64::new(bytes),
             errors: Mutex::new(VecDeque::new()),
             started: SystemTime::now(),
@@ -518,6 +667,13 @@ impl Node {
                 return Err(Error::Invalid(e.to_string()));
             }
         };
+        // the studies found at the start settle from now, when their senders can reach the node
+        // again (not from when the spool was read: loading the model takes longer on a slow
+        // machine, and a study would be predicted before the rest of it could arrive)
+        let now = Instant::now();
+        for s in lock(&shared.studies).values_mut() {
+            s.last_rx = s.last_rx.max(now);
+        }
         tracing::info!(
             ae = %opts.scp.ae_title,
             dicom = %scp.addr,
@@ -526,7 +682,7 @@ impl Node {
             "listening"
         );
         Ok(Node {
-            _lock: lock,
+            _lock: spool_lock,
             scp: Some(scp),
             stop,
             threads,
@@ -557,8 +713,8 @@ fn recover(dir: &Path) -> Result<(HashMap<String, Study>, u64)> {
             continue;
         }
         let sdir = e.path();
-        let (n, b) = count_instances(&sdir.join("in"));
-        bytes += b;
+        let (n, _) = count_instances(&sdir.join("in"));
+        bytes += study_bytes(&sdir);
         let path = sdir.join(STATE);
         let read = milbase::bounded::open_regular_reader(&path, 64 << 20)
             .ok()
@@ -581,6 +737,23 @@ fn recover(dir: &Path) -> Result<(HashMap<String, Study>, u64)> {
         studies.insert(uid, Study::new(state));
     }
     Ok((studies, bytes))
+}
+
+/// What a study counts in the spool: its instances and its results (its small `state.json` is
+/// not counted, here or anywhere, so that the count stays what it was at the start).
+fn study_bytes(dir: &Path) -> u64 {
+    dir_bytes(&dir.join("in")) + dir_bytes(&dir.join("out"))
+}
+
+/// The bytes of every file under `dir` (links not followed).
+fn dir_bytes(dir: &Path) -> u64 {
+    walkdir::WalkDir::new(dir)
+        .max_depth(8)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.metadata().map(|m| m.len()).unwrap_or(0))
+        .sum()
 }
 
 fn count_instances(dir: &Path) -> (usize, u64) {
@@ -611,7 +784,10 @@ fn scheduler(shared: &Shared, tx: &Sender<Job>, stop: &AtomicBool) {
                     continue;
                 }
                 match s.state.phase {
-                    Phase::Receiving if now.duration_since(s.last_rx) >= shared.opts.settle => {
+                    Phase::Receiving
+                        if now.duration_since(s.last_rx) >= shared.opts.settle
+                            && now >= s.next_try =>
+                    {
                         s.busy = true;
                         jobs.push(Job::Predict(uid.clone()));
                     }
@@ -649,14 +825,11 @@ fn cleanup(shared: &Shared) {
         .collect();
     for uid in old {
         let dir = shared.study_dir(&uid);
-        let (_, b) = count_instances(&dir.join("in"));
+        let b = study_bytes(&dir);
         match std::fs::remove_dir_all(&dir) {
             Ok(()) => {
                 lock(&shared.studies).remove(&uid);
-                shared.spool_bytes.fetch_sub(
-                    b.min(shared.spool_bytes.load(Ordering::SeqCst)),
-                    Ordering::SeqCst,
-                );
+                shared.give_space(b);
                 tracing::info!(study = %uid, "removed from the spool (kept its time)");
             }
             Err(e) => shared.error(format!("{}: not removed: {e}", dir.display())),
@@ -704,9 +877,11 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
     let dir = shared.study_dir(uid);
     let out = dir.join("out");
     if out.exists() {
-        // a run stopped half-way: nothing of it is sent
-        if let Err(e) = std::fs::remove_dir_all(&out) {
-            shared.error(format!("{}: {e}", out.display()));
+        // a run stopped half-way, or an earlier round's: nothing of it is sent
+        let old = dir_bytes(&out);
+        match std::fs::remove_dir_all(&out) {
+            Ok(()) => shared.give_space(old),
+            Err(e) => shared.error(format!("{}: {e}", out.display())),
         }
     }
     let job = PredictJob {
@@ -725,15 +900,40 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
     };
     let t = Instant::now();
     let result = run_with(predictor, &job, &milbase::progress::Quiet);
+    // the results count in the spool too (they are written whatever the limit says: a
+    // prediction is not refused half-way)
+    shared
+        .spool_bytes
+        .fetch_add(dir_bytes(&out), Ordering::SeqCst);
     let after = last_rx.elapsed().as_secs_f64();
     let mut to_send = false;
+    // a failure that can pass (the disk, not the study), or results that could not all be
+    // written: predicted again after a backoff, and after a restart, which finds it receiving
+    let retry = match &result {
+        Err(e) if passing(e) => Some(e.to_string()),
+        Ok(o) if !o.dicom_failed.is_empty() => Some(o.dicom_failed.join("; ")),
+        _ => None,
+    };
     shared.update(uid, |s| {
         // instances that came during the prediction: it is done again once they settle
         let newer = s.state.round != round || s.last_rx > last_rx;
         s.done_at = Instant::now();
         match &result {
+            _ if retry.is_some() => {
+                s.state.attempts += 1;
+                let wait = retry_after(s.state.attempts);
+                s.next_try = Instant::now() + wait;
+                s.state.phase = Phase::Receiving;
+                s.state.error = Some(format!(
+                    "attempt {} failed, tried again in {} s: {}",
+                    s.state.attempts,
+                    wait.as_secs(),
+                    retry.as_deref().unwrap_or_default()
+                ));
+            }
             Ok(o) => {
                 s.state.phase = Phase::Predicted;
+                s.state.attempts = 0;
                 s.state.predicted_after_s = Some(after);
                 s.state.sent_after_s = None;
                 s.state.sends.clear();
@@ -759,6 +959,12 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
                     .collect();
                 if s.state.files.is_empty() || shared.opts.send.is_empty() {
                     s.state.phase = Phase::Sent;
+                }
+                // no scan predicted, and scans that failed for their content: the study
+                // failed, with their reasons (not "sent" with nothing)
+                if o.report.scans.is_empty() && !o.failed.is_empty() {
+                    s.state.phase = Phase::Failed;
+                    s.state.error = Some(o.failed.join("; "));
                 }
                 s.next_send = Instant::now();
             }
@@ -794,7 +1000,26 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
         }
         Err(e) => shared.error(format!("study {uid}: not predicted: {e}")),
     }
+    if let (Ok(_), Some(why)) = (&result, &retry) {
+        shared.error(format!("study {uid}: results not all written, predicted again: {why}"));
+    }
     to_send
+}
+
+/// Whether an error can pass by itself (I/O: a full disk, a folder that could not be
+/// written), as opposed to one of the study's content, which the same instances give again.
+fn passing(e: &Error) -> bool {
+    match e {
+        Error::Io { .. } => true,
+        Error::Scan { source, .. } => passing(source),
+        Error::Preprocess(p) => matches!(p, preprocess::Error::Io { .. }),
+        _ => false,
+    }
+}
+
+/// The wait before a failed prediction is tried again: 5 s, doubling, at most 10 minutes.
+fn retry_after(attempts: u32) -> Duration {
+    Duration::from_secs((5u64 << attempts.saturating_sub(1).min(7)).min(600))
 }
 
 /// Sends a predicted study's results to every destination; what fails is tried again later.
@@ -886,6 +1111,12 @@ fn poll_loop(shared: &Shared, poll: &PollOptions, stop: &AtomicBool) {
                     continue;
                 }
             };
+        // what polled.json remembers: the studies of the latest answer only (later polls look
+        // at yesterday's and today's studies: older entries would never be consulted again, and
+        // the file would grow without bound)
+        let latest: std::collections::BTreeSet<String> =
+            hits.iter().map(|h| h.study_uid.clone()).collect();
+        st.seen.retain(|uid, _| latest.contains(uid));
         for hit in hits {
             if stop.load(Ordering::SeqCst) {
                 return;
@@ -914,12 +1145,21 @@ fn poll_study(shared: &Shared, poll: &PollOptions, uid: &str) -> bool {
         .join(RECEIVING)
         .join(format!("poll-{}", preprocess::scan::scan_id(uid, "")));
     let _ = std::fs::remove_dir_all(&dir);
+    // the retrieval's files count in the spool while they are written: room for the largest
+    // study is reserved first (the study waits for a later poll when there is none)
+    if let Err(r) = shared.take_space(poll.max_study_bytes) {
+        shared.error(format!("study {uid}: not retrieved now: {}", r.reason));
+        return false;
+    }
     if let Err(e) = std::fs::create_dir_all(&dir) {
         shared.error(format!("{}: {e}", dir.display()));
+        shared.give_space(poll.max_study_bytes);
         return false;
     }
     let got =
         pacs::web::retrieve_study(&poll.service, uid, poll.max_study_bytes, poll.timeout, &dir);
+    // from here each file counts as it is taken into its study
+    shared.give_space(poll.max_study_bytes);
     let mut complete = true;
     match got {
         Ok(n) => {
@@ -929,7 +1169,7 @@ fn poll_study(shared: &Shared, poll: &PollOptions, uid: &str) -> bool {
                 .unwrap_or_default();
             files.sort();
             for f in files {
-                if let Err(r) = shared.accept_file(&f, None, "DICOMweb") {
+                if let Err(r) = shared.accept_file(&f, Source::Polled(uid), "DICOMweb") {
                     tracing::warn!(study = %uid, "retrieved instance refused ({:04X}H): {}", r.status, r.reason);
                     // a full spool or queue: the study is retrieved again at a later poll
                     complete &= r.status != OUT_OF_RESOURCES;
@@ -984,23 +1224,59 @@ fn status_json(shared: &Shared) -> Vec<u8> {
     serde_json::to_vec_pretty(&st).unwrap_or_default()
 }
 
-fn status_loop(l: TcpListener, shared: &Shared, stop: &AtomicBool) {
+/// The status endpoint: each connection answered on a thread of its own, within
+/// [`STATUS_WITHIN`] in all, at most [`STATUS_CONNECTIONS`] at once. When they are all open, the
+/// oldest is closed for the newcomer: clients holding idle or trickling connections cannot keep
+/// a monitor waiting for more than the time its own request takes.
+fn status_loop(l: TcpListener, shared: &Arc<Shared>, stop: &AtomicBool) {
     if l.set_nonblocking(true).is_err() {
         return;
     }
+    let open: Arc<Mutex<HashMap<u64, (Instant, TcpStream)>>> = Arc::default();
+    let mut next = 0u64;
     while !stop.load(Ordering::SeqCst) {
         match l.accept() {
-            Ok((stream, _)) => {
-                let _ = answer_status(stream, shared);
+            Ok((stream, peer)) => {
+                let Ok(handle) = stream.try_clone() else {
+                    continue;
+                };
+                {
+                    let mut o = lock(&open);
+                    if o.len() >= STATUS_CONNECTIONS {
+                        if let Some(k) = o.iter().min_by_key(|(_, (t, _))| *t).map(|(k, _)| *k) {
+                            if let Some((_, old)) = o.remove(&k) {
+                                let _ = old.shutdown(std::net::Shutdown::Both);
+                                tracing::debug!(
+                                    "status: oldest of {STATUS_CONNECTIONS} connections closed \
+                                     for {peer}"
+                                );
+                            }
+                        }
+                    }
+                    o.insert(next, (Instant::now(), handle));
+                }
+                let (id, open, shared) = (next, open.clone(), shared.clone());
+                next += 1;
+                let spawned = std::thread::Builder::new()
+                    .name("status-answer".into())
+                    .spawn(move || {
+                        let _ = answer_status(stream, &shared);
+                        lock(&open).remove(&id);
+                    });
+                if spawned.is_err() {
+                    tracing::warn!("status: no thread for {peer}");
+                }
             }
-            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+            Err(_) => std::thread::sleep(Duration::from_millis(10)),
         }
     }
 }
 
-/// The status endpoint's bounds on a request: its head, and the time it may take to come.
+/// The status endpoint's bounds on a request: its head, the time it may take to come and the
+/// answer to go, and the connections open at once.
 const STATUS_HEAD_BYTES: usize = 8192;
-const STATUS_WITHIN: Duration = Duration::from_secs(5);
+const STATUS_WITHIN: Duration = Duration::from_secs(2);
+const STATUS_CONNECTIONS: usize = 32;
 
 /// A request's first line (without its line end). The head is read to its empty line (at most
 /// [`STATUS_HEAD_BYTES`]), so that no unread request is left when the connection closes (the

@@ -43,12 +43,34 @@ pub fn out_of_fold(
     let labels = data.bag_labels();
     let parts =
         stratified_folds(&labels, folds, seed).map_err(|e| GpError::Param(e.to_string()))?;
+    out_of_fold_in(params, epochs, data, &parts, samples, seed, progress)
+}
+
+/// As [`out_of_fold`], on folds given by the caller (bag indices of `data`, e.g. from
+/// [`milbase::grouped_stratified_folds`], so that no bag is scored by a model that saw another
+/// scan of its patient).
+pub fn out_of_fold_in(
+    params: &ValidParams,
+    epochs: usize,
+    data: &MilData,
+    parts: &[Vec<usize>],
+    samples: usize,
+    seed: u64,
+    progress: &dyn Progress,
+) -> Result<OutOfFold> {
+    let labels = data.bag_labels();
+    if parts.iter().flatten().any(|&i| i >= labels.len()) {
+        return Err(GpError::Param(format!(
+            "a fold names a bag beyond the {} bags",
+            labels.len()
+        )));
+    }
     let p = params.with_max_epochs(epochs.max(1))?;
     let scored: Vec<Option<OutOfFold>> = parts
         .par_iter()
         .enumerate()
         .map(|(k, held)| {
-            let r = score_fold(&p, data, &parts, k, held, samples, seed);
+            let r = score_fold(&p, data, parts, k, held, samples, seed);
             progress.inc(1);
             r
         })

@@ -1007,3 +1007,137 @@ fn predict_study_with_a_nested_instance_and_large_ones_costs_those_instances() {
     assert_eq!(rep[&id("2.25.1300", "2.25.1301")]["n_slices"], 3);
     j.assert_clean_predicted();
 }
+
+// ---- result identity (issue 53): two patients, one series UID ----
+
+/// Writes 3 slices of `patient` into `dir`, with SOP UIDs `sop_prefix.k`.
+fn write_patient_series(dir: &Path, study: &str, series: &str, sop_prefix: &str, patient: &str) {
+    fs::create_dir_all(dir).unwrap();
+    for k in 0..3 {
+        let mut sl = ct(study, series, k);
+        sl.sop_uid = format!("{sop_prefix}.{k}");
+        sl.patient_id = patient.into();
+        sl.patient_name = format!("{patient}^Name");
+        fs::write(dir.join(format!("s{k}.dcm")), sl.to_bytes().unwrap()).unwrap();
+    }
+}
+
+/// Every ReferencedSOPInstanceUID anywhere in `obj` (sequences walked).
+fn referenced(obj: &dicom_object::InMemDicomObject, into: &mut Vec<String>) {
+    use dicom_core::value::Value;
+    for e in obj {
+        match e.value() {
+            Value::Sequence(seq) => {
+                for item in seq.items() {
+                    referenced(item, into);
+                }
+            }
+            _ if e.header().tag == tags::REFERENCED_SOP_INSTANCE_UID => {
+                into.push(e.to_str().unwrap().trim_end_matches('\0').to_string())
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A scan's SR: (SOP Instance UID, Series Instance UID, PatientID, referenced instances), and
+/// the SOP Instance UIDs of its Secondary Captures.
+fn sr_of(out: &Path, scan: &str) -> ((String, String, String, Vec<String>), Vec<String>) {
+    let dir = out.join("dicom").join(scan);
+    let o = dicom_object::open_file(dir.join("sr.dcm")).unwrap();
+    let text = |t| {
+        o.element(t)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .trim_end_matches(['\0', ' '])
+            .to_string()
+    };
+    let mut refs = Vec::new();
+    referenced(&o, &mut refs);
+    refs.sort();
+    refs.dedup();
+    let mut sc: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("sc-"))
+        .map(|e| {
+            dicom_object::open_file(e.path())
+                .unwrap()
+                .element(tags::SOP_INSTANCE_UID)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .trim_end_matches('\0')
+                .to_string()
+        })
+        .collect();
+    sc.sort();
+    (
+        (
+            text(tags::SOP_INSTANCE_UID),
+            text(tags::SERIES_INSTANCE_UID),
+            text(tags::PATIENT_ID),
+            refs,
+        ),
+        sc,
+    )
+}
+
+#[test]
+fn two_patients_sharing_a_series_uid_get_distinct_results_each_referencing_its_own_images() {
+    let j = Jail::new();
+    // two studies of two patients, one SeriesInstanceUID (a copied series, a broken modality)
+    write_patient_series(&j.p("in/p1"), "2.25.7001", "2.25.7777", "2.25.7101", "PAT1");
+    write_patient_series(&j.p("in/p2"), "2.25.7002", "2.25.7777", "2.25.7202", "PAT2");
+    // every slice flagged, so that each scan has Secondary Captures too
+    j.predict(bundle(), &["--positive-threshold", "0"]).code(0);
+    j.assert_clean_predicted();
+    let out = j.p("out");
+    let (a, a_sc) = sr_of(&out, &id("2.25.7001", "2.25.7777"));
+    let (b, b_sc) = sr_of(&out, &id("2.25.7002", "2.25.7777"));
+    assert_ne!(a.0, b.0, "one SR SOP Instance UID for two patients");
+    assert_ne!(a.1, b.1, "one SR series for two patients");
+    assert_eq!((a.2.as_str(), b.2.as_str()), ("PAT1", "PAT2"));
+    let own = |p: &str| -> Vec<String> { (0..3).map(|k| format!("{p}.{k}")).collect() };
+    assert!(!a.3.is_empty() && a.3.iter().all(|r| own("2.25.7101").contains(r)), "{:?}", a.3);
+    assert!(!b.3.is_empty() && b.3.iter().all(|r| own("2.25.7202").contains(r)), "{:?}", b.3);
+    assert!(!a_sc.is_empty() && !b_sc.is_empty());
+    assert!(a_sc.iter().all(|u| !b_sc.contains(u)), "{a_sc:?} {b_sc:?}");
+    // a rerun of the same input writes the same UIDs (a PACS keeps one copy)
+    let (keep_a, keep_b) = (a.clone(), b.clone());
+    fs::remove_dir_all(&out).unwrap();
+    j.predict(bundle(), &["--positive-threshold", "0"]).code(0);
+    assert_eq!(sr_of(&out, &id("2.25.7001", "2.25.7777")).0, keep_a);
+    assert_eq!(sr_of(&out, &id("2.25.7002", "2.25.7777")).0, keep_b);
+    // one instance less: another result, with other UIDs
+    fs::remove_file(j.p("in/p1/s2.dcm")).unwrap();
+    fs::remove_dir_all(&out).unwrap();
+    j.predict(bundle(), &["--positive-threshold", "0"]).code(0);
+    let fewer = sr_of(&out, &id("2.25.7001", "2.25.7777")).0;
+    assert_ne!(fewer.0, keep_a.0);
+}
+
+#[test]
+fn a_series_whose_slices_name_two_patients_is_refused_naming_the_files_not_the_ids() {
+    let j = Jail::new();
+    let dir = j.p("in/mixed");
+    write_patient_series(&dir, "2.25.7301", "2.25.7302", "2.25.7303", "PATA");
+    // one more slice of the same study and series, of another patient
+    let mut other = ct("2.25.7301", "2.25.7302", 3);
+    other.sop_uid = "2.25.7303.3".into();
+    other.patient_id = "PATB".into();
+    fs::write(dir.join("z-other.dcm"), other.to_bytes().unwrap()).unwrap();
+    let r = j.preprocess(&[]);
+    r.code(1)
+        .says(&["s0.dcm", "z-other.dcm", "different PatientIDs"]);
+    assert!(!r.text.contains("PATB") && !r.text.contains("PATA"), "{}", r.text);
+    assert!(!j.dataset_scans().contains_key(&id("2.25.7301", "2.25.7302")));
+    assert_clean_kept(&j);
+    fs::remove_dir_all(j.p("out")).unwrap();
+    let r = j.predict(bundle(), &[]);
+    r.says(&["z-other.dcm", "different PatientIDs"]);
+    assert!(!j.reports().contains_key(&id("2.25.7301", "2.25.7302")));
+    assert!(!j.p("out/dicom").join(id("2.25.7301", "2.25.7302")).exists());
+    j.assert_clean_predicted();
+}

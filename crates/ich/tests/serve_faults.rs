@@ -311,15 +311,19 @@ fn kill_9_at_five_points_loses_no_study_and_sends_none_twice() {
         "{answer:?}"
     );
     assert!(partial(), "the half-received file is there after the kill");
-    // 2. after receive, before the settle time (a long one)
+    // 2. after receive, before the settle time (a long one); meanwhile the modality sends the
+    //    rest of study 0 again after its failure (all six: three twice). Both happen while the
+    //    node waits with a long settle, so that no prediction can start before the re-send is
+    //    in, however long this machine takes to start the node (before, with a 2 s settle, a
+    //    slow restart let study 0 be predicted from three instances, then again in round 2)
     let mut sv = w.serve("600", "200");
     assert!(!partial(), "a half-received file was kept");
     w.store(&w.files(1));
-    assert_eq!(w.phase(&uids[1]), "receiving");
-    kill9(&mut sv);
-    // the modality sends the rest of study 0 again after its failure (all six: three twice)
-    let mut sv = w.serve("2", "200");
     w.store(&f0);
+    assert_eq!(w.phase(&uids[1]), "receiving");
+    assert_eq!(w.phase(&uids[0]), "receiving");
+    kill9(&mut sv);
+    let mut sv = w.serve("2", "200");
     wait_for(60, &sv, "studies 0 and 1 sent", || {
         w.phase(&uids[0]) == "sent" && w.phase(&uids[1]) == "sent"
     });
@@ -604,7 +608,7 @@ fn a_full_queue_or_spool_is_refused_with_a700_and_done_studies_leave_after_keep_
     let mut sv = w.serve_with("600", "200", &["--max-spool-mib", "2"]);
     assert!(refused(&w.files(2)), "a full spool took an instance");
     let log = std::fs::read_to_string(&sv.log).unwrap();
-    assert!(log.contains("spool full (3 MiB)"), "{log}");
+    assert!(log.contains("spool full (3 of 2 MiB)"), "{log}");
     kill9(&mut sv);
     std::fs::remove_dir_all(w.spool.join("studies/1.2.3")).unwrap();
 
@@ -637,4 +641,182 @@ fn two_workers_send_each_study_once() {
         all_arrived(&w, &got, &uids),
         "objects sent more than once"
     );
+}
+
+/// The spool's copy of a study's instance.
+fn spooled(w: &World, study: &str, file: &Path) -> PathBuf {
+    let o = dicom_object::open_file(file).unwrap();
+    let t = |tag| {
+        o.element(tag)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .trim_end_matches('\0')
+            .to_string()
+    };
+    use dicom_dictionary_std::tags;
+    w.spool
+        .join("studies")
+        .join(study)
+        .join("in")
+        .join(t(tags::SERIES_INSTANCE_UID))
+        .join(format!("{}.dcm", t(tags::SOP_INSTANCE_UID)))
+}
+
+#[test]
+fn an_acknowledged_instance_is_never_replaced_and_odd_commands_are_refused_saying_why() {
+    use dicom_core::{DataElement, PrimitiveValue, VR};
+    use dicom_dictionary_std::tags;
+    let w = World::new("4");
+    let sv = w.serve("600", "200");
+    let (uid, f) = (w.study(0), w.files(0));
+    w.store(&f);
+    let kept = std::fs::read(spooled(&w, &uid, &f[0])).unwrap();
+    // the same instances again (a modality's retry): duplicates, acknowledged, nothing changes
+    w.store(&f[..2]);
+    // other pixels under the first slice's SOP Instance UID: refused, the stored one kept
+    let changed = w.t.join("changed.dcm");
+    let mut o = dicom_object::open_file(&f[0]).unwrap();
+    let px = o.element(tags::PIXEL_DATA).unwrap().to_bytes().unwrap().to_vec();
+    let other: Vec<u8> = px.iter().map(|b| b.wrapping_add(1)).collect();
+    o.put(DataElement::new(
+        tags::PIXEL_DATA,
+        VR::OW,
+        PrimitiveValue::from(other),
+    ));
+    o.write_to_file(&changed).unwrap();
+    let node = pacs::store::Node::parse(&format!("ICH@127.0.0.1:{}", w.port)).unwrap();
+    let r = pacs::store::c_store("MODALITY", &node, &[changed], Duration::from_secs(10)).unwrap();
+    assert!(r[0].as_ref().is_err_and(|e| e.contains("0111")), "{r:?}");
+    assert_eq!(std::fs::read(spooled(&w, &uid, &f[0])).unwrap(), kept);
+    let st = w.state(&uid).unwrap();
+    assert_eq!(st["instances"], 6, "{st}");
+    // a data set without its own SOPInstanceUID (its file meta names one): refused
+    let bare = w.t.join("bare.dcm");
+    let g = w.files(1);
+    let mut o = dicom_object::open_file(&g[0]).unwrap();
+    assert!(o.remove_element(tags::SOP_INSTANCE_UID));
+    o.write_to_file(&bare).unwrap();
+    let r = pacs::store::c_store("MODALITY", &node, &[bare], Duration::from_secs(10)).unwrap();
+    assert!(r[0].as_ref().is_err_and(|e| e.contains("C000")), "{r:?}");
+    assert!(!spooled(&w, &w.study(1), &g[0]).exists());
+    // a command whose SOP Instance UID is a path: refused, named as what it is
+    let bytes = std::fs::read(&g[1]).unwrap();
+    let group = u32::from_le_bytes(bytes[140..144].try_into().unwrap()) as usize;
+    let status = raw_store(
+        w.port,
+        dicom_dictionary_std::uids::CT_IMAGE_STORAGE,
+        "../../x",
+        &bytes[144 + group..],
+    );
+    assert_eq!(status, Some(0xC000));
+    let log = std::fs::read_to_string(&sv.log).unwrap();
+    for said in [
+        "with other content",
+        "the data set has no SOPInstanceUID",
+        "Affected SOP Instance UID is not a UID",
+    ] {
+        assert!(log.contains(said), "no {said:?} in\n{log}");
+    }
+    let spool_files = walk_files(&w.spool);
+    assert!(
+        spool_files.iter().all(|p| !p.to_string_lossy().contains("..")),
+        "{spool_files:?}"
+    );
+}
+
+/// Every file under `dir`.
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(walk_files(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_study_failed_for_a_passing_reason_is_predicted_again_after_a_backoff_and_a_restart() {
+    let w = World::new("4");
+    let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
+    let uid = w.study(0);
+    // the study's results folder cannot be made (a file is where it goes): a write fails as on
+    // a full disk
+    let out = w.spool.join("studies").join(&uid).join("out");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    std::fs::write(&out, b"in the way").unwrap();
+    let mut sv = w.serve("1", "200");
+    w.store(&w.files(0));
+    wait_for(60, &sv, "a second attempt after the backoff", || {
+        w.state(&uid)
+            .is_some_and(|s| s["attempts"].as_u64().unwrap_or(0) >= 2)
+    });
+    let st = w.state(&uid).unwrap();
+    assert_eq!(st["phase"], "receiving", "{st}");
+    assert!(
+        st["error"].as_str().unwrap().contains("tried again in"),
+        "{st}"
+    );
+    kill9(&mut sv);
+    // the disk has room again; a restart picks the study up
+    std::fs::remove_file(&out).unwrap();
+    let sv = w.serve("1", "200");
+    wait_for(60, &sv, "sent after the restart", || w.phase(&uid) == "sent");
+    let st = w.state(&uid).unwrap();
+    assert_eq!((st["round"].as_u64(), st["attempts"].as_u64()), (Some(1), Some(0)));
+    assert!(st["error"].is_null(), "{st}");
+    let got = d.got();
+    assert_eq!(got.len(), all_arrived(&w, &got, &[uid]), "objects sent twice");
+
+    // a monitor is answered within a second while 60 idle connections are open to the status
+    // endpoint (before, one connection at a time, each waited for 5 s)
+    let idle: Vec<std::net::TcpStream> = (0..60)
+        .map(|_| std::net::TcpStream::connect(&sv.status).unwrap())
+        .collect();
+    for _ in 0..3 {
+        let t = Instant::now();
+        assert!(status_of(&sv.status).is_some());
+        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    }
+    drop(idle);
+}
+
+#[test]
+fn a_series_of_two_patients_fails_its_study_with_the_reason_and_sends_nothing() {
+    use dicom_core::{DataElement, PrimitiveValue, VR};
+    use dicom_dictionary_std::tags;
+    let w = World::new("4");
+    let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
+    let sv = w.serve("1", "200");
+    let (uid, f) = (w.study(0), w.files(0));
+    let other = w.t.join("other-patient.dcm");
+    let mut o = dicom_object::open_file(&f[5]).unwrap();
+    o.put(DataElement::new(
+        tags::PATIENT_ID,
+        VR::LO,
+        PrimitiveValue::from("SOMEONE-ELSE"),
+    ));
+    o.write_to_file(&other).unwrap();
+    let mut files = f[..5].to_vec();
+    files.push(other);
+    w.store(&files);
+    wait_for(60, &sv, "the study failed", || w.phase(&uid) == "failed");
+    let st = w.state(&uid).unwrap();
+    assert!(
+        st["error"].as_str().unwrap().contains("different PatientIDs"),
+        "{st}"
+    );
+    assert!(!st["error"].as_str().unwrap().contains("SOMEONE-ELSE"), "{st}");
+    // nothing of it reached the PACS, and the node goes on with the next study
+    let g = w.files(1);
+    w.store(&g);
+    wait_for(60, &sv, "the next study sent", || w.phase(&w.study(1)) == "sent");
+    let got = d.got();
+    assert_eq!(got.len(), all_arrived(&w, &got, &[w.study(1)]));
 }

@@ -15,6 +15,93 @@ fn shared(rel: &str) -> Option<PathBuf> {
     preprocess::shared_data_or_skip(rel)
 }
 
+/// A copy of the series in `dicom/scan` as `dicom/scan-fu`: new study, series and SOP Instance
+/// UIDs, the same patient; its scan and slice label rows appended to the labels files.
+fn follow_up(dicom: &Path, scan: &str) {
+    use dicom_core::{DataElement, PrimitiveValue, VR};
+    use dicom_dictionary_std::tags;
+    let (from, to) = (dicom.join(scan), dicom.join(format!("{scan}-fu")));
+    std::fs::create_dir_all(&to).unwrap();
+    let text = |o: &dicom_object::DefaultDicomObject, t| {
+        o.element(t)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .trim_end_matches('\0')
+            .to_string()
+    };
+    let slice_rows = std::fs::read_to_string(dicom.join("slice_labels.csv")).unwrap();
+    let (mut scan_rows, mut new_slices) = (String::new(), String::new());
+    let mut names: Vec<_> = std::fs::read_dir(&from)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    names.sort();
+    for n in names {
+        let mut o = dicom_object::open_file(from.join(&n)).unwrap();
+        let (study, series, sop) = (
+            text(&o, tags::STUDY_INSTANCE_UID),
+            text(&o, tags::SERIES_INSTANCE_UID),
+            text(&o, tags::SOP_INSTANCE_UID),
+        );
+        let (study2, series2, sop2) = (format!("{study}9"), format!("{series}9"), format!("{sop}9"));
+        for (t, v) in [
+            (tags::STUDY_INSTANCE_UID, &study2),
+            (tags::SERIES_INSTANCE_UID, &series2),
+            (tags::SOP_INSTANCE_UID, &sop2),
+        ] {
+            o.put(DataElement::new(t, VR::UI, PrimitiveValue::from(v.as_str())));
+        }
+        o.update_meta(|m| m.media_storage_sop_instance_uid = sop2.clone());
+        o.write_to_file(to.join(&n)).unwrap();
+        let row = slice_rows
+            .lines()
+            .find(|l| l.split(',').nth(1) == Some(sop.as_str()))
+            .unwrap();
+        let label = row.split(',').nth(2).unwrap();
+        new_slices.push_str(&format!("{scan}-fu,{sop2},{label},\n"));
+        if scan_rows.is_empty() {
+            let scans = std::fs::read_to_string(dicom.join("labels.csv")).unwrap();
+            let l = scans
+                .lines()
+                .find(|l| l.split(',').nth(2) == Some(series.as_str()))
+                .unwrap()
+                .split(',')
+                .nth(3)
+                .unwrap()
+                .to_string();
+            scan_rows = format!("{scan}-fu,{study2},{series2},{l},\n");
+        }
+    }
+    let append = |f: &str, rows: &str| {
+        let p = dicom.join(f);
+        let mut all = std::fs::read_to_string(&p).unwrap();
+        all.push_str(rows);
+        std::fs::write(p, all).unwrap();
+    };
+    append("labels.csv", &scan_rows);
+    append("slice_labels.csv", &new_slices);
+}
+
+/// The scan id ich gives the series in `dir`.
+fn scan_id_of(dir: &Path) -> String {
+    let f = std::fs::read_dir(dir).unwrap().flatten().next().unwrap().path();
+    let o = dicom_object::open_file(f).unwrap();
+    let t = |t| {
+        o.element(t)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .trim_end_matches('\0')
+            .to_string()
+    };
+    preprocess::scan::scan_id(
+        &t(dicom_dictionary_std::tags::STUDY_INSTANCE_UID),
+        &t(dicom_dictionary_std::tags::SERIES_INSTANCE_UID),
+    )
+}
+
 fn json(p: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
 }
@@ -71,6 +158,10 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
     let patients = [53, 66, 67, 68, 70, 71, 54, 56, 57, 59, 60, 63];
     let labels = ct_ich_dicom(&src, &dicom, &patients, 256);
     assert_eq!(labels.values().filter(|&&l| l == 1).count(), 6);
+    // a follow-up scan of one patient with a bleed and of one without: a series of its own in a
+    // study of its own, the same PatientID (the folds must keep each patient whole)
+    follow_up(&dicom, "ctich_053");
+    follow_up(&dicom, "ctich_054");
     ok(&["-q", "import", s(&w.join("baseline.ckpt")), "--out", s(&sa)]);
     let (l1, l2) = (dicom.join("labels.csv"), dicom.join("slice_labels.csv"));
     let out = ok(&[
@@ -98,7 +189,7 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
         "--evidence",
         "logit,logit-scan",
     ]);
-    assert!(out.contains("12 site scans (6 positive)"), "{out}");
+    assert!(out.contains("14 site scans (7 positive)"), "{out}");
 
     // the adapted bundle: the head, its evidence, the site's summary and the report, checksummed
     let m = json(&site.join("manifest.json"));
@@ -130,9 +221,21 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
 
     // every scan predicted once, by the fold that held it out; the folds split the patients
     let preds = r["predictions"].as_array().unwrap();
-    assert_eq!(preds.len(), 12);
+    assert_eq!(preds.len(), 14);
     let ids: BTreeSet<&str> = preds.iter().map(|p| p["id"].as_str().unwrap()).collect();
-    assert_eq!(ids.len(), 12);
+    assert_eq!(ids.len(), 14);
+    assert_eq!((r["patients"].as_u64(), r["positive_patients"].as_u64()), (Some(12), Some(6)));
+    // a patient's two scans are tested in the same fold
+    for (scan, again) in [("ctich_053", "ctich_053-fu"), ("ctich_054", "ctich_054-fu")] {
+        let fold_of = |d: &str| {
+            let id = scan_id_of(&dicom.join(d));
+            let p = preds.iter().find(|p| p["id"] == id.as_str()).unwrap();
+            p["fold"].as_u64().unwrap()
+        };
+        assert_eq!(fold_of(scan), fold_of(again), "{scan}: in two folds");
+    }
+    let html = std::fs::read_to_string(site.join("adapt.html")).unwrap();
+    assert!(html.contains("of 12 patients"), "the report counts patients");
     let folds: BTreeSet<u64> = preds.iter().map(|p| p["fold"].as_u64().unwrap()).collect();
     assert_eq!(folds, BTreeSet::from([0, 1, 2]));
     assert_eq!(r["chosen_per_fold"].as_array().unwrap().len(), 3);
@@ -213,7 +316,7 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
     ]);
     let pr = json(&rep.join("report.json"));
     let scans = pr["scans"].as_array().unwrap();
-    assert_eq!(scans.len(), 12);
+    assert_eq!(scans.len(), 14);
     let flagged = scans
         .iter()
         .filter(|s| s["out_of_distribution"]["flagged"].as_bool().unwrap())

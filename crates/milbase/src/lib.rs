@@ -19,4 +19,4 @@ pub mod split;
 pub use atomic::{stays_inside, write_atomic, write_atomic_with};
 pub use auc::roc_auc;
 pub use progress::{Progress, Quiet};
-pub use split::{stratified_folds, stratified_holdout, SplitError};
+pub use split::{grouped_stratified_folds, stratified_folds, stratified_holdout, SplitError};

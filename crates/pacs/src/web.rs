@@ -387,35 +387,326 @@ pub struct StudyHit {
 }
 
 /// The answer of a QIDO-RS search in the DICOM JSON model: each study's UID (0020000D) and
-/// instance count (00201208); entries without a valid UID are left out.
+/// instance count (00201208); entries without a valid UID are left out. At most
+/// [`MAX_STUDY_HITS`] studies are kept.
 pub fn parse_study_hits(json: &str) -> Result<Vec<StudyHit>> {
-    let v: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| Error::Invalid(format!("QIDO-RS answer: {e}")))?;
-    let list = match &v {
-        serde_json::Value::Array(a) => a.as_slice(),
-        // no match: some servers answer 204 with an empty body, others `[]`
-        serde_json::Value::Null => &[],
-        _ => return Err(Error::Invalid("QIDO-RS answer: not a JSON array".into())),
-    };
-    let first =
-        |o: &serde_json::Value, tag: &str| o.get(tag).and_then(|e| e["Value"].get(0)).cloned();
-    Ok(list
-        .iter()
-        .filter_map(|o| {
-            let uid = first(o, "0020000D")?.as_str()?.to_string();
-            if !crate::uid::is_valid(&uid) {
-                return None;
+    parse_study_hits_from(json.as_bytes(), MAX_STUDY_HITS)
+}
+
+/// Studies kept from one QIDO-RS answer, at most (the rest of the answer is read and skipped).
+pub const MAX_STUDY_HITS: usize = 10_000;
+
+/// As [`parse_study_hits`], from a reader, keeping at most `limit` studies. The answer is
+/// parsed as it streams in, keeping only the two attributes of each study, never a JSON tree:
+/// memory does not grow with the answer (before, a 63 MiB answer took 2.4 GB). An empty answer
+/// (some servers' "no match") is no study.
+pub fn parse_study_hits_from<R: Read>(reader: R, limit: usize) -> Result<Vec<StudyHit>> {
+    use std::io::BufRead;
+    let mut r = std::io::BufReader::new(reader);
+    loop {
+        let buf = r
+            .fill_buf()
+            .map_err(|e| Error::Invalid(format!("QIDO-RS answer: {e}")))?;
+        if buf.is_empty() {
+            return Ok(Vec::new());
+        }
+        let blank = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if blank < buf.len() {
+            break;
+        }
+        r.consume(blank);
+    }
+    let mut de = serde_json::Deserializer::from_reader(r);
+    let hits = serde::de::DeserializeSeed::deserialize(qido::Studies { limit }, &mut de)
+        .and_then(|h| de.end().map(|()| h))
+        .map_err(|e| Error::Invalid(format!("QIDO-RS answer: {e}")))?;
+    Ok(hits)
+}
+
+/// The streaming visitors of [`parse_study_hits_from`].
+mod qido {
+    use super::StudyHit;
+    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use std::fmt;
+
+    /// The answer: an array of study objects (or `null`).
+    pub struct Studies {
+        pub limit: usize,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Studies {
+        type Value = Vec<StudyHit>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Studies {
+        type Value = Vec<StudyHit>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON array")
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut hits = Vec::new();
+            while hits.len() < self.limit {
+                match seq.next_element::<Study>()? {
+                    Some(Study {
+                        uid: Some(uid),
+                        instances,
+                    }) if crate::uid::is_valid(&uid) => hits.push(StudyHit {
+                        study_uid: uid,
+                        instances: instances.and_then(|n| n.trim().parse().ok()),
+                    }),
+                    Some(_) => {}
+                    None => return Ok(hits),
+                }
             }
-            let instances = first(o, "00201208").and_then(|n| {
-                n.as_u64()
-                    .or_else(|| n.as_str().and_then(|t| t.trim().parse().ok()))
-            });
-            Some(StudyHit {
-                study_uid: uid,
-                instances,
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(hits)
+        }
+    }
+
+    /// One study object: its UID and instance count; every other attribute skipped unkept.
+    struct Study {
+        uid: Option<String>,
+        instances: Option<String>,
+    }
+
+    impl Study {
+        const NONE: Study = Study {
+            uid: None,
+            instances: None,
+        };
+    }
+
+    impl<'de> serde::Deserialize<'de> for Study {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(StudyVisitor)
+        }
+    }
+
+    struct StudyVisitor;
+
+    impl<'de> Visitor<'de> for StudyVisitor {
+        type Value = Study;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a study object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Study, A::Error> {
+            let mut st = Study {
+                uid: None,
+                instances: None,
+            };
+            while let Some(key) = map.next_key::<Key>()? {
+                match key {
+                    Key::Study => st.uid = map.next_value::<Attribute>()?.0,
+                    Key::Instances => st.instances = map.next_value::<Attribute>()?.0,
+                    Key::Value | Key::Other => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(st)
+        }
+        // anything but an object is no study
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Study, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(Study::NONE)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Study, E> {
+            Ok(Study::NONE)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Study, E> {
+            Ok(Study::NONE)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Study, E> {
+            Ok(Study::NONE)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Study, E> {
+            Ok(Study::NONE)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Study, E> {
+            Ok(Study::NONE)
+        }
+        fn visit_unit<E>(self) -> Result<Study, E> {
+            Ok(Study::NONE)
+        }
+    }
+
+    /// The keys read: the two tags and an attribute's `Value`; any other key is not kept.
+    enum Key {
+        Study,
+        Instances,
+        Value,
+        Other,
+    }
+
+    impl<'de> serde::Deserialize<'de> for Key {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_identifier(KeyVisitor)
+        }
+    }
+
+    struct KeyVisitor;
+
+    impl Visitor<'_> for KeyVisitor {
+        type Value = Key;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a key")
+        }
+        fn visit_str<E>(self, k: &str) -> Result<Key, E> {
+            Ok(match k {
+                "0020000D" | "0020000d" => Key::Study,
+                "00201208" => Key::Instances,
+                "Value" => Key::Value,
+                _ => Key::Other,
             })
-        })
-        .collect())
+        }
+    }
+
+    /// An attribute object: the first of its `Value`s, as text (a string of at most 64
+    /// characters, or a number).
+    struct Attribute(Option<String>);
+
+    impl<'de> serde::Deserialize<'de> for Attribute {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(AttributeVisitor)
+        }
+    }
+
+    struct AttributeVisitor;
+
+    impl<'de> Visitor<'de> for AttributeVisitor {
+        type Value = Attribute;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an attribute object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Attribute, A::Error> {
+            let mut first = None;
+            while let Some(key) = map.next_key::<Key>()? {
+                if matches!(key, Key::Value) && first.is_none() {
+                    first = map.next_value::<FirstValue>()?.0;
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(Attribute(first))
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Attribute, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(Attribute(None))
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Attribute, E> {
+            Ok(Attribute(None))
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Attribute, E> {
+            Ok(Attribute(None))
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Attribute, E> {
+            Ok(Attribute(None))
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Attribute, E> {
+            Ok(Attribute(None))
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Attribute, E> {
+            Ok(Attribute(None))
+        }
+        fn visit_unit<E>(self) -> Result<Attribute, E> {
+            Ok(Attribute(None))
+        }
+    }
+
+    /// A `Value` array: its first element if that is a short string or a number.
+    struct FirstValue(Option<String>);
+
+    impl<'de> serde::Deserialize<'de> for FirstValue {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(FirstValueVisitor)
+        }
+    }
+
+    struct FirstValueVisitor;
+
+    impl<'de> Visitor<'de> for FirstValueVisitor {
+        type Value = FirstValue;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a Value array")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<FirstValue, A::Error> {
+            let first = seq.next_element::<Scalar>()?.and_then(|s| s.0);
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(FirstValue(first))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FirstValue, A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(FirstValue(None))
+        }
+        fn visit_str<E>(self, _: &str) -> Result<FirstValue, E> {
+            Ok(FirstValue(None))
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<FirstValue, E> {
+            Ok(FirstValue(None))
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<FirstValue, E> {
+            Ok(FirstValue(None))
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<FirstValue, E> {
+            Ok(FirstValue(None))
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<FirstValue, E> {
+            Ok(FirstValue(None))
+        }
+        fn visit_unit<E>(self) -> Result<FirstValue, E> {
+            Ok(FirstValue(None))
+        }
+    }
+
+    /// A string of at most 64 characters or an integer, as text; anything else skipped.
+    struct Scalar(Option<String>);
+
+    impl<'de> serde::Deserialize<'de> for Scalar {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(ScalarVisitor)
+        }
+    }
+
+    struct ScalarVisitor;
+
+    impl<'de> Visitor<'de> for ScalarVisitor {
+        type Value = Scalar;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a value")
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
+            Ok(Scalar((v.len() <= 64).then(|| v.to_string())))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Scalar, E> {
+            Ok(Scalar(Some(v.to_string())))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Scalar, E> {
+            Ok(Scalar(Some(v.to_string())))
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Scalar, E> {
+            Ok(Scalar(None))
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Scalar, E> {
+            Ok(Scalar(None))
+        }
+        fn visit_unit<E>(self) -> Result<Scalar, E> {
+            Ok(Scalar(None))
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(Scalar(None))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(Scalar(None))
+        }
+    }
 }
 
 /// QIDO-RS: the studies whose modalities include `modality` and whose StudyDate is `since`
@@ -451,14 +742,8 @@ pub fn search_studies(
     .map_err(|e| Error::net(&url, e))?;
     match resp.status {
         204 => Ok(Vec::new()),
-        200 => {
-            let text = resp.text(64 << 20).map_err(|e| Error::net(&url, e))?;
-            parse_study_hits(if text.trim().is_empty() {
-                "null"
-            } else {
-                &text
-            })
-        }
+        // read as it comes (the exchange's 64 MiB bound holds), never held whole
+        200 => parse_study_hits_from(resp, limit.min(MAX_STUDY_HITS)),
         status => Err(Error::net(
             &url,
             format!("HTTP {status}: {}", answer_text(resp)),
@@ -643,6 +928,99 @@ mod retrieve_tests {
         assert_eq!(names, ["00000.dcm"], "{e}");
         // a limit below the study's size is refused
         assert!(retrieve_study(&svc, "1.2.3.4", 1000, Duration::from_secs(5), t2.path()).is_err());
+    }
+
+    /// A QIDO-RS answer made as it is read: `n` studies, each with a 1 kB attribute nobody
+    /// keeps, a `Value` of 50 UIDs, and an instance count; never held whole.
+    struct Answer {
+        n: usize,
+        next: usize,
+        buf: Vec<u8>,
+        pos: usize,
+    }
+
+    impl Read for Answer {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            if self.pos == self.buf.len() {
+                self.buf.clear();
+                self.pos = 0;
+                if self.next == 0 {
+                    self.buf.push(b'[');
+                }
+                if self.next < self.n {
+                    let i = self.next;
+                    let uids: Vec<String> = (0..50).map(|k| format!("\"1.2.{i}.{k}\"")).collect();
+                    self.buf.extend(
+                        format!(
+                            "{}{{\"00081030\": {{\"vr\": \"LO\", \"Value\": [\"{}\"]}}, \
+                             \"0020000D\": {{\"vr\": \"UI\", \"Value\": [{}]}}, \
+                             \"00201208\": {{\"vr\": \"IS\", \"Value\": [{i}]}}}}",
+                            if i > 0 { "," } else { "" },
+                            "x".repeat(1000),
+                            uids.join(",")
+                        )
+                        .bytes(),
+                    );
+                    self.next += 1;
+                } else if self.next == self.n {
+                    self.buf.push(b']');
+                    self.next += 1;
+                } else {
+                    return Ok(0);
+                }
+            }
+            let k = out.len().min(self.buf.len() - self.pos);
+            out[..k].copy_from_slice(&self.buf[self.pos..self.pos + k]);
+            self.pos += k;
+            Ok(k)
+        }
+    }
+
+    #[test]
+    fn a_qido_answer_is_read_as_it_streams_keeping_two_attributes_of_a_bounded_number_of_studies() {
+        // 30,000 studies (about 45 MB): the first 1,000 kept, each its first UID and its count
+        let answer = Answer {
+            n: 30_000,
+            next: 0,
+            buf: Vec::new(),
+            pos: 0,
+        };
+        let hits = parse_study_hits_from(answer, 1000).unwrap();
+        assert_eq!(hits.len(), 1000);
+        assert_eq!(
+            hits[7],
+            StudyHit {
+                study_uid: "1.2.7.0".into(),
+                instances: Some(7)
+            }
+        );
+        // a truncated answer is an error, not a partial list taken as whole
+        let mut cut = Vec::new();
+        Answer {
+            n: 3,
+            next: 0,
+            buf: Vec::new(),
+            pos: 0,
+        }
+        .read_to_end(&mut cut)
+        .unwrap();
+        cut.truncate(cut.len() - 40);
+        assert!(parse_study_hits_from(&cut[..], 10).is_err());
+        // blank answers are no study; other JSON than an array is refused
+        assert!(parse_study_hits_from(&b" \r\n"[..], 10).unwrap().is_empty());
+        assert!(parse_study_hits_from(&b"{\"a\": 1}"[..], 10).is_err());
+        // values of the wrong kind are skipped, not kept or panicked on
+        let odd = br#"[{"0020000D": {"Value": [{"deep": [1, 2, {"x": null}]}]}},
+                       {"0020000D": {"Value": [""]}, "00201208": {"Value": [-5]}},
+                       {"0020000D": {"Value": ["1.2.3"]}, "00201208": {"Value": [1.5]}}, 7, "s", null]"#;
+        let hits = parse_study_hits_from(&odd[..], 10).unwrap();
+        assert_eq!(
+            hits,
+            vec![StudyHit {
+                study_uid: "1.2.3".into(),
+                instances: None
+            }]
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //!
 //! | file | header | key |
 //! |---|---|---|
-//! | `labels.csv` | `scan,study_instance_uid,series_instance_uid,label` | series UID (and study UID) |
+//! | `labels.csv` | `scan,study_instance_uid,series_instance_uid,label` | study and series UID (series alone where the study cell is empty or the column absent) |
 //! | `slice_labels.csv` | `sop_instance_uid,label,subtype` | SOPInstanceUID |
 //! | RSNA `stage_2_train.csv` | `ID,Label`, IDs `ID_<sop>_<subtype>` | `ID_<sop>` (the RSNA SOPInstanceUID) |
 //!
@@ -26,7 +26,8 @@ pub struct SliceLabel {
 /// Labels loaded from any number of files.
 #[derive(Debug, Default, Clone)]
 pub struct Labels {
-    scans: HashMap<String, u8>,
+    /// (StudyInstanceUID or "" for any study, SeriesInstanceUID) → label.
+    scans: HashMap<(String, String), u8>,
     slices: HashMap<String, SliceLabel>,
 }
 
@@ -81,6 +82,7 @@ impl Labels {
         let mut rsna: HashMap<String, (Option<u8>, BTreeSet<String>)> = HashMap::new();
         enum Kind {
             Scan {
+                study: Option<usize>,
                 series: usize,
                 label: usize,
             },
@@ -95,7 +97,11 @@ impl Labels {
             },
         }
         let kind = if let (Some(series), Some(label)) = (col("series_instance_uid"), col("label")) {
-            Kind::Scan { series, label }
+            Kind::Scan {
+                study: col("study_instance_uid"),
+                series,
+                label,
+            }
         } else if let (Some(sop), Some(label)) = (col("sop_instance_uid"), col("label")) {
             Kind::Slice {
                 sop,
@@ -120,15 +126,24 @@ impl Labels {
                 })
             };
             match kind {
-                Kind::Scan { series, label } => {
+                Kind::Scan {
+                    study,
+                    series,
+                    label,
+                } => {
                     let l = parse_label(path, line, get(label)?)?;
                     let key = get(series)?;
-                    if let Some(&before) = self.scans.get(key) {
+                    let study = match study {
+                        Some(c) => get(c)?,
+                        None => "",
+                    };
+                    let both = (study.to_string(), key.to_string());
+                    if let Some(&before) = self.scans.get(&both) {
                         if before != l {
                             return Err(conflict(path, line, "series", key, before, l));
                         }
                     }
-                    self.scans.insert(key.to_string(), l);
+                    self.scans.insert(both, l);
                 }
                 Kind::Slice {
                     sop,
@@ -190,16 +205,42 @@ impl Labels {
         })
     }
 
-    /// The label of a scan: from a scan labels file when listed, else positive when any of its
-    /// slices is, else unknown.
-    pub fn scan(&self, series_uid: &str, slice_labels: &[Option<u8>]) -> Option<u8> {
-        if let Some(l) = self.scans.get(series_uid) {
+    /// The label of a scan: from a scan labels file when a row names its study and series (or
+    /// its series, with no study), else positive when any of its slices is, else unknown. A row
+    /// with the scan's series under another study is not this scan's ([`Labels::other_study`]).
+    pub fn scan(
+        &self,
+        study_uid: &str,
+        series_uid: &str,
+        slice_labels: &[Option<u8>],
+    ) -> Option<u8> {
+        let key = |st: &str| (st.to_string(), series_uid.to_string());
+        if let Some(l) = self
+            .scans
+            .get(&key(study_uid))
+            .or_else(|| self.scans.get(&key("")))
+        {
             return Some(*l);
         }
         if slice_labels.iter().all(Option::is_none) {
             return None;
         }
         Some(slice_labels.iter().flatten().copied().max().unwrap_or(0))
+    }
+}
+
+impl Labels {
+    /// Whether a scan labels row names this series under another study only (a row for a
+    /// copied series, or a typo in the study UID): such a row labels no scan of this study.
+    pub fn other_study(&self, study_uid: &str, series_uid: &str) -> bool {
+        !self
+            .scans
+            .contains_key(&(study_uid.to_string(), series_uid.to_string()))
+            && !self.scans.contains_key(&(String::new(), series_uid.to_string()))
+            && self
+                .scans
+                .keys()
+                .any(|(st, se)| se == series_uid && st != study_uid)
     }
 }
 
@@ -231,7 +272,7 @@ mod tests {
             file("scan,study_instance_uid,series_instance_uid,label\na,s,1.2.3,1\na,s,1.2.3,1\n");
         let mut l = Labels::default();
         l.load(f.path()).unwrap();
-        assert_eq!(l.scans.get("1.2.3"), Some(&1));
+        assert_eq!(l.scans.get(&("s".into(), "1.2.3".into())), Some(&1));
         let f =
             file("scan,study_instance_uid,series_instance_uid,label\na,s,1.2.3,1\nb,s,1.2.3,0\n");
         let e = Labels::default().load(f.path()).unwrap_err().to_string();
@@ -267,9 +308,9 @@ mod tests {
         assert_eq!(l.slice("ID_38fd7baa0").unwrap().label, 0);
         assert_eq!(l.slice("ID_38fd7baa0").unwrap().subtype, "");
         // a scan is positive when any slice is
-        assert_eq!(l.scan("series", &[Some(0), Some(1), None]), Some(1));
-        assert_eq!(l.scan("series", &[Some(0), None]), Some(0));
-        assert_eq!(l.scan("series", &[None, None]), None);
+        assert_eq!(l.scan("st", "series", &[Some(0), Some(1), None]), Some(1));
+        assert_eq!(l.scan("st", "series", &[Some(0), None]), Some(0));
+        assert_eq!(l.scan("st", "series", &[None, None]), None);
     }
 
     #[test]
@@ -279,8 +320,17 @@ mod tests {
         let mut l = Labels::default();
         l.load(s.path()).unwrap();
         l.load(sl.path()).unwrap();
-        assert_eq!(l.scan("1.2.3", &[]), Some(1));
-        assert_eq!(l.scan("1.2.4", &[Some(1)]), Some(0)); // the scan file wins
+        assert_eq!(l.scan("1.2", "1.2.3", &[]), Some(1));
+        assert_eq!(l.scan("1.2", "1.2.4", &[Some(1)]), Some(0)); // the scan file wins
+        // the series under another study: not this scan's row
+        assert_eq!(l.scan("9.9", "1.2.3", &[]), None);
+        assert!(l.other_study("9.9", "1.2.3") && !l.other_study("1.2", "1.2.3"));
+        // a row without its study labels the series in any study
+        let any = file("series_instance_uid,label\n1.2.3,1\n");
+        let mut l = Labels::default();
+        l.load(any.path()).unwrap();
+        assert_eq!(l.scan("9.9", "1.2.3", &[]), Some(1));
+        assert!(!l.other_study("9.9", "1.2.3"));
         assert_eq!(l.slice("1.2.3.2").unwrap().subtype, "subdural");
     }
 

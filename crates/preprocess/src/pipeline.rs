@@ -351,7 +351,14 @@ pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) {
         s.subtype = l.map(|l| l.subtype.clone());
     }
     let sl: Vec<Option<u8>> = meta.slices.iter().map(|s| s.label).collect();
-    meta.label = labels.scan(&meta.series_instance_uid, &sl);
+    meta.label = labels.scan(&meta.study_instance_uid, &meta.series_instance_uid, &sl);
+    if labels.other_study(&meta.study_instance_uid, &meta.series_instance_uid) {
+        let w = "a scan labels row names this series under another StudyInstanceUID; it is not \
+                 used for this scan";
+        if !meta.warnings.iter().any(|x| x == w) {
+            meta.warnings.push(w.to_string());
+        }
+    }
 }
 
 /// Windows and resamples one decoded slice into `out` (`[3][size][size]` bytes).
@@ -497,6 +504,29 @@ fn check_duplicates(scan: &Scan, config: &PreprocessConfig, limits: &Limits) -> 
     Ok(())
 }
 
+/// A scan is one patient's: slices of one series whose PatientID differs (a missing one counts
+/// as empty) make the scan an error naming a file of each, since a result would name one patient
+/// and describe the other's images. The message names files, never the IDs (they are PHI).
+pub fn check_one_patient(scan: &Scan) -> Result<()> {
+    let pid = |h: &SliceHeader| h.patient_id.as_deref().unwrap_or("").trim().to_string();
+    let Some(first) = scan.slices.first() else {
+        return Ok(());
+    };
+    let want = pid(first);
+    if let Some(other) = scan.slices.iter().find(|h| pid(h) != want) {
+        let n: std::collections::BTreeSet<String> = scan.slices.iter().map(pid).collect();
+        return Err(Error::Invalid(format!(
+            "{} and {} are slices of one series (StudyInstanceUID and SeriesInstanceUID alike) \
+             with different PatientIDs ({} patients in the series); a result would name one \
+             patient and show the other's images, so the scan is not used",
+            first.path.display(),
+            other.path.display(),
+            n.len()
+        )));
+    }
+    Ok(())
+}
+
 fn decode_scan_with<T>(
     scan: &Scan,
     config: &PreprocessConfig,
@@ -511,6 +541,7 @@ fn decode_scan_with<T>(
     let mut kept = Vec::with_capacity(scan.slices.len());
     let mut kept_z = Vec::with_capacity(scan.slices.len());
     let mut warnings = scan.warnings.clone();
+    check_one_patient(scan)?;
     check_duplicates(scan, config, limits)?;
     for (h, z) in scan.slices.iter().zip(&scan.z) {
         match read_hu_within(&h.path, config.rsna_fix, limits) {

@@ -18,7 +18,11 @@ pub struct SliceHeader {
     pub path: PathBuf,
     pub study_uid: String,
     pub series_uid: String,
+    /// The data set's SOPInstanceUID, or when the data set has none, the file meta's.
     pub sop_uid: String,
+    /// The data set itself holds (0008,0018): a file whose SOP UID comes from its meta alone
+    /// (a receiver's meta built from the sender's command) does not.
+    pub sop_in_dataset: bool,
     pub modality: String,
     pub sop_class: String,
     pub transfer_syntax: String,
@@ -382,6 +386,7 @@ fn header_from(path: &Path, obj: &DefaultDicomObject) -> Result<SliceHeader, Fil
             .ok_or(FileProblem::Missing("StudyInstanceUID"))?,
         series_uid: str_opt(obj, tags::SERIES_INSTANCE_UID)
             .ok_or(FileProblem::Missing("SeriesInstanceUID"))?,
+        sop_in_dataset: str_opt(obj, tags::SOP_INSTANCE_UID).is_some(),
         sop_uid: str_opt(obj, tags::SOP_INSTANCE_UID).unwrap_or_else(|| {
             obj.meta()
                 .media_storage_sop_instance_uid()

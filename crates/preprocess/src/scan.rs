@@ -195,6 +195,7 @@ pub(crate) mod tests {
             study_uid: "1.2.3".into(),
             series_uid: "1.2.3.4".into(),
             sop_uid: sop.into(),
+            sop_in_dataset: true,
             modality: "CT".into(),
             sop_class: "1.2.840.10008.5.1.4.1.1.2".into(),
             transfer_syntax: "1.2.840.10008.1.2.1".into(),

@@ -9,6 +9,7 @@
 //! partitioned (sliced) variables, dtypes other than float32, int64 and string — is refused with
 //! an error naming the file or the variable, never guessed.
 
+pub mod fixture;
 mod index;
 mod proto;
 
@@ -266,22 +267,6 @@ impl Checkpoint {
             self.entries.len(),
             self.data_len
         )
-    }
-
-    /// Every float32 model variable as a NumPy `.npy` file: its file name (the variable's name
-    /// without `/.ATTRIBUTES/VARIABLE_VALUE`, `/` as `__`) and bytes, CRC checked.
-    pub fn model_npy(&self) -> impl Iterator<Item = Result<(String, Vec<u8>)>> + '_ {
-        self.entries
-            .iter()
-            .filter(|(name, e)| is_model_variable(name) && e.dtype == DType::Float32)
-            .map(|(name, _)| {
-                let file = format!(
-                    "{}.npy",
-                    name.trim_end_matches("/.ATTRIBUTES/VARIABLE_VALUE")
-                        .replace('/', "__")
-                );
-                Ok((file, npy_f32(&self.tensor(name)?)))
-            })
     }
 
     /// Reads every variable once: every CRC32C checked. Returns how many were read.

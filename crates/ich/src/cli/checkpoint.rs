@@ -16,7 +16,10 @@ pub struct Args {
     #[arg(long)]
     all: bool,
     /// Write every float32 model variable as a NumPy `.npy` file into this folder (name:
-    /// the variable's with `/` as `__`), to run the same weights in another framework.
+    /// the variable's with `/` as `__`; a name that is not plain, or that another variable's
+    /// already maps to, gets `~` and a digest of the name; `index.json` maps each), to run the
+    /// same weights in another framework. Each tensor's bytes are written once: variables that
+    /// alias another's bytes are left out and named.
     #[arg(long)]
     export_npy: Option<PathBuf>,
 }
@@ -26,8 +29,19 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let checked = c.verify().context("checking the checkpoint's data")?;
     println!("{}", c.listing(a.all, checked));
     if let Some(dir) = &a.export_npy {
-        let n = detect::import::export_npy(&c, dir)?;
-        println!("{n} variables written to {} as .npy", dir.display());
+        let x = detect::import::export_npy(&c, dir)?;
+        for why in &x.left_out {
+            eprintln!("not written: {why}");
+        }
+        println!(
+            "{} variables written to {} as .npy (index.json maps each to its file){}",
+            x.written.len(),
+            dir.display(),
+            match x.left_out.len() {
+                0 => String::new(),
+                n => format!("; {n} left out"),
+            }
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

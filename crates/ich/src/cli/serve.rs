@@ -123,7 +123,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 service,
                 every: Duration::from_secs(secs as u64),
                 since: a.poll_since.clone(),
-                max_study_bytes: 4 << 30,
+                // at most half the spool: a poll always fits an empty one
+                max_study_bytes: (4u64 << 30).min(((a.max_spool_mib as u64) << 20) / 2),
                 timeout: a.pacs.send_args.options().timeout,
             }),
     };
