@@ -322,6 +322,7 @@ mod tests {
         l.load(sl.path()).unwrap();
         assert_eq!(l.scan("1.2", "1.2.3", &[]), Some(1));
         assert_eq!(l.scan("1.2", "1.2.4", &[Some(1)]), Some(0)); // the scan file wins
+        assert_eq!(l.slice("1.2.3.2").unwrap().subtype, "subdural");
         // the series under another study: not this scan's row
         assert_eq!(l.scan("9.9", "1.2.3", &[]), None);
         assert!(l.other_study("9.9", "1.2.3") && !l.other_study("1.2", "1.2.3"));
@@ -331,7 +332,6 @@ mod tests {
         l.load(any.path()).unwrap();
         assert_eq!(l.scan("9.9", "1.2.3", &[]), Some(1));
         assert!(!l.other_study("9.9", "1.2.3"));
-        assert_eq!(l.slice("1.2.3.2").unwrap().subtype, "subdural");
     }
 
     #[test]
