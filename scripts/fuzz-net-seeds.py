@@ -151,6 +151,14 @@ def main() -> None:
                 (root / "pdu" / f"{name}-scp").write_bytes(s2c)
                 if name.startswith("store") or name == "ich-send":
                     (root / "store" / name).write_bytes(s2c)
+                if name == "store":
+                    # the same association with a TAB closing the calling AE title (bytes
+                    # 26..42 of the A-ASSOCIATE-RQ), which the node must refuse (issue 53)
+                    tab = bytearray(c2s)
+                    title = bytes(tab[26:42]).rstrip(b" ")
+                    if len(title) < 16:
+                        tab[26 + len(title)] = 0x09
+                        (root / "association" / "store-ae-tab").write_bytes(bytes(tab))
         finally:
             scp.terminate()
             scp.wait()
@@ -177,6 +185,22 @@ def main() -> None:
         "redirect": http("302 Found", [("Location", "/dicom-web/other")], b""),
         "continue": b"HTTP/1.1 100 Continue\r\n\r\n" + http("200 OK", mp, parts),
         "error": http("503 Service Unavailable", [("Content-Type", "text/plain")], b"busy"),
+        # the streamed QIDO parser (issue 53): values of every kind where a UID or a count goes,
+        # attributes nobody keeps, an empty answer
+        "qido-odd": http(
+            "200 OK",
+            [("Content-Type", "application/dicom+json")],
+            json.dumps(
+                [
+                    {"0020000D": {"Value": [{"deep": [1, [2, {"x": None}]]}]}},
+                    {"0020000D": {"Value": ["", "1.2.4"]}, "00201208": {"Value": [-5, 1.5]}},
+                    {"00081030": {"vr": "LO", "Value": ["x" * 5000]},
+                     "0020000d": {"vr": "UI", "Value": ["1.2.5"]}},
+                    7, "s", None, [],
+                ]
+            ).encode(),
+        ),
+        "qido-blank": http("200 OK", [("Content-Type", "application/dicom+json")], b" \r\n"),
         "stow-stored": http("200 OK", [("Content-Type", "application/dicom+json")], b"{}"),
         "stow-failed": http(
             "202 Accepted",

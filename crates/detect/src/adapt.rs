@@ -833,7 +833,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         scans: scans.len(),
         patients: count_patients(&scans, false),
         positive_patients: count_patients(&scans, true),
-        positive_scans: pos,
+        positive_scans: labels.iter().filter(|&&l| l == 1).count(),
         slices: scans.iter().map(|s| s.out.features.len()).sum(),
         labelled_slices: scans
             .iter()
@@ -894,8 +894,9 @@ struct Tune<'a> {
 }
 
 impl Tune<'_> {
-    /// Fine-tunes on `train` (a stratified fifth held out for early stopping), then gives every
-    /// scan of `all` as the fine-tuned network sees it (the encoder is frozen: same features).
+    /// Fine-tunes on `train` (a stratified fifth of its patients held out for early stopping),
+    /// then gives every scan of `all` as the fine-tuned network sees it (the encoder is frozen:
+    /// same features).
     fn run(
         &self,
         train: &[&SiteScan],
@@ -904,8 +905,13 @@ impl Tune<'_> {
     ) -> Result<(Trained, Vec<SiteScan>, FineTuneLog)> {
         let ft = self.job.fine_tune.clone().unwrap_or_default();
         let labels: Vec<u8> = train.iter().map(|s| s.label).collect();
-        let (t, v) = milbase::stratified_holdout(&labels, 0.2, seed)
+        let patients: Vec<u64> = train.iter().map(|s| s.patient).collect();
+        let fifths = milbase::grouped_stratified_folds(&labels, &patients, 5, seed)
             .map_err(|e| Error::Invalid(e.to_string()))?;
+        let v = fifths[0].clone();
+        let t: Vec<usize> = (0..train.len())
+            .filter(|i| v.binary_search(i).is_err())
+            .collect();
         let bags = |idx: &[usize]| -> Vec<FeatureBag> {
             idx.iter()
                 .map(|&i| FeatureBag {

@@ -44,13 +44,9 @@ pub fn result_identity(scan: &Scan) -> String {
         .unwrap_or("")
         .trim();
     let mut h = Sha256::new();
-    for part in [
-        scan.study_uid.as_str(),
-        scan.series_uid.as_str(),
-        patient,
-    ]
-    .into_iter()
-    .chain(sops)
+    for part in [scan.study_uid.as_str(), scan.series_uid.as_str(), patient]
+        .into_iter()
+        .chain(sops)
     {
         h.update((part.len() as u64).to_le_bytes());
         h.update(part.as_bytes());

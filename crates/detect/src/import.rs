@@ -79,12 +79,13 @@ pub fn export_npy(checkpoint: &tfckpt::Checkpoint, dir: &std::path::Path) -> Res
     // the byte ranges written so far, per shard: (shard, start) → end; they never overlap, so
     // the one starting last before a range's end is the only one that can overlap it
     let mut ranges: std::collections::BTreeMap<(u64, u64), u64> = std::collections::BTreeMap::new();
-    let overlaps = |ranges: &std::collections::BTreeMap<(u64, u64), u64>, shard: u64, a: u64, b: u64| {
-        ranges
-            .range((shard, 0)..(shard, b))
-            .next_back()
-            .is_some_and(|(_, &end)| end > a)
-    };
+    let overlaps =
+        |ranges: &std::collections::BTreeMap<(u64, u64), u64>, shard: u64, a: u64, b: u64| {
+            ranges
+                .range((shard, 0)..(shard, b))
+                .next_back()
+                .is_some_and(|(_, &end)| end > a)
+        };
     for (var, e) in checkpoint.entries() {
         if !tfckpt::is_model_variable(var) || e.dtype != tfckpt::DType::Float32 {
             continue;
@@ -98,7 +99,8 @@ pub fn export_npy(checkpoint: &tfckpt::Checkpoint, dir: &std::path::Path) -> Res
             continue;
         }
         if out.written.len() >= MAX_NPY_FILES {
-            out.left_out.push(format!("{var}: over {MAX_NPY_FILES} files"));
+            out.left_out
+                .push(format!("{var}: over {MAX_NPY_FILES} files"));
             continue;
         }
         let bytes = tfckpt::npy_f32(&checkpoint.tensor(var)?);

@@ -1,5 +1,6 @@
 //! `ich serve`: a DICOM node. A Storage SCP ([`pacs::scp`]) receives CT instances into a spool;
-//! when a study has had no new instance for `settle`, it is predicted as `ich predict` would
+//! when a study has had no new instance for `settle`, and no open association is still sending
+//! it (its last instance was of this study), it is predicted as `ich predict` would
 //! (series selection as preprocess does it: non-CT and broken series recorded and skipped), its
 //! reports are written into the spool and its Structured Report and Secondary Captures are sent
 //! to every destination.
@@ -14,7 +15,8 @@
 //!
 //! A study moves receiving → predicting → predicted → sent (or skipped, failed). After a
 //! `kill -9` at any moment the restart reads every `state.json`: a study receiving or predicting
-//! is predicted again once it has settled (counting from the restart), a study predicted is sent
+//! is predicted again once it has settled (counting from when the node listens again), a study
+//! predicted is sent
 //! (the same files: a destination that stored part of them before the kill keeps one copy of
 //! each object, since SOP Instance UIDs do not change), a study sent is left alone. An instance
 //! is acknowledged only once it is synced into `studies/`.
@@ -207,6 +209,10 @@ struct Study {
     next_send: Instant,
     /// A prediction that failed for a passing reason is tried again from then.
     next_try: Instant,
+    /// Associations still open whose last instance was of this study: it settles only once
+    /// they end or move on to another study (and `settle` has passed since its last instance),
+    /// whatever the pace of their instances.
+    senders: std::collections::HashSet<u64>,
     done_at: Instant,
 }
 
@@ -220,6 +226,7 @@ impl Study {
             busy: false,
             next_send: now,
             next_try: now,
+            senders: Default::default(),
             done_at: now,
         }
     }
@@ -229,6 +236,8 @@ impl Study {
 struct Shared {
     opts: ServeOptions,
     studies: Mutex<HashMap<String, Study>>,
+    /// Association → the study it last delivered an instance of (taken after `studies`).
+    sending: Mutex<HashMap<u64, String>>,
     /// One of these is held while an instance is compared with the spool's copy and moved in
     /// (the stripe of its file name): two copies of one instance are taken one after the other,
     /// other instances in parallel, and nobody else waits for this disk's syncs.
@@ -306,7 +315,24 @@ impl StoreSink for Shared {
     }
 
     fn store(&self, r: &Received<'_>) -> std::result::Result<(), Refusal> {
-        self.accept_file(r.file, Source::Stored(r.sop_instance), r.calling_ae)
+        self.accept_file(
+            r.file,
+            Source::Stored(r.sop_instance, r.association),
+            r.calling_ae,
+        )
+    }
+
+    fn association_ended(&self, association: u64) {
+        // the study it was sending settles from now
+        let now = Instant::now();
+        let mut studies = lock(&self.studies);
+        if let Some(uid) = lock(&self.sending).remove(&association) {
+            if let Some(s) = studies.get_mut(&uid) {
+                if s.senders.remove(&association) {
+                    s.last_rx = now;
+                }
+            }
+        }
     }
 }
 
@@ -357,9 +383,9 @@ impl Shared {
         source: Source<'_>,
         from: &str,
     ) -> std::result::Result<(), Refusal> {
-        let sop = match source {
-            Source::Stored(sop) => Some(sop),
-            Source::Polled(_) => None,
+        let (sop, association) = match source {
+            Source::Stored(sop, a) => (Some(sop), Some(a)),
+            Source::Polled(_) => (None, None),
         };
         let limits = self.opts.predict.limits;
         let h = preprocess::read::read_header_within(file, &limits).map_err(|e| {
@@ -418,7 +444,10 @@ impl Shared {
         // one instance compared and moved in at a time (a second copy arriving on another
         // association meanwhile finds the first in place), without the studies' lock: the
         // scheduler, the workers and the status endpoint never wait for this disk's syncs
-        let stripe = h.sop_uid.bytes().fold(0usize, |a, b| a.wrapping_mul(31) ^ b as usize);
+        let stripe = h
+            .sop_uid
+            .bytes()
+            .fold(0usize, |a, b| a.wrapping_mul(31) ^ b as usize);
         let _one = lock(&self.moving[stripe % self.moving.len()]);
         if dest.is_file() {
             let same = same_file(&dest, file);
@@ -486,6 +515,21 @@ impl Shared {
             .or_insert_with(|| Study::new(StudyState::new(&h.study_uid)));
         study.last_rx = Instant::now();
         study.state.last_received = now.clone();
+        // it does not settle while the association that brings it is open and still sending it;
+        // an association that moves on to another study (a router forwarding one after the
+        // other) is done with this one
+        if let Some(a) = association {
+            study.senders.insert(a);
+            let before = lock(&self.sending).insert(a, h.study_uid.clone());
+            if let Some(prev) = before.filter(|p| *p != h.study_uid) {
+                if let Some(p) = studies.get_mut(&prev) {
+                    p.senders.remove(&a);
+                }
+            }
+        }
+        let Some(study) = studies.get_mut(&h.study_uid) else {
+            return Ok(());
+        };
         let mut changed = !known;
         study.state.instances += 1;
         // a new instance after the prediction: the study is predicted (and sent) again
@@ -512,11 +556,13 @@ impl Shared {
     }
 }
 
-/// Where an instance comes from: a C-STORE (with the command's SOP Instance UID) or the
+/// Where an instance comes from: a C-STORE (with the command's SOP Instance UID and its
+/// association) or the
 /// DICOMweb poll's retrieval of one study (with that study's UID).
 #[derive(Debug, Clone, Copy)]
 enum Source<'a> {
-    Stored(&'a str),
+    /// The command's SOP Instance UID, and the association.
+    Stored(&'a str, u64),
     Polled(&'a str),
 }
 
@@ -529,10 +575,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
         (Ok(ma), Ok(mb)) if ma.len() == mb.len() => {}
         _ => return false,
     }
-    let (mut ra, mut rb) = (
-        std::io::BufReader::new(fa),
-        std::io::BufReader::new(fb),
-    );
+    let (mut ra, mut rb) = (std::io::BufReader::new(fa), std::io::BufReader::new(fb));
     let (mut ba, mut bb) = (vec![0u8; 64 << 10], vec![0u8; 64 << 10]);
     loop {
         let n = match ra.read(&mut ba) {
@@ -593,6 +636,7 @@ impl Node {
             opts: opts.clone(),
             studies: Mutex::new(studies),
             moving: (0..16).map(|_| Mutex::new(())).collect(),
+            sending: Mutex::new(HashMap::new()),
             spool_bytes: AtomicU64::new(bytes),
             errors: Mutex::new(VecDeque::new()),
             started: SystemTime::now(),
@@ -786,7 +830,8 @@ fn scheduler(shared: &Shared, tx: &Sender<Job>, stop: &AtomicBool) {
                 match s.state.phase {
                     Phase::Receiving
                         if now.duration_since(s.last_rx) >= shared.opts.settle
-                            && now >= s.next_try =>
+                            && now >= s.next_try
+                            && s.senders.is_empty() =>
                     {
                         s.busy = true;
                         jobs.push(Job::Predict(uid.clone()));
@@ -1001,7 +1046,9 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
         Err(e) => shared.error(format!("study {uid}: not predicted: {e}")),
     }
     if let (Ok(_), Some(why)) = (&result, &retry) {
-        shared.error(format!("study {uid}: results not all written, predicted again: {why}"));
+        shared.error(format!(
+            "study {uid}: results not all written, predicted again: {why}"
+        ));
     }
     to_send
 }

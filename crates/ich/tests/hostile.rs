@@ -1100,8 +1100,16 @@ fn two_patients_sharing_a_series_uid_get_distinct_results_each_referencing_its_o
     assert_ne!(a.1, b.1, "one SR series for two patients");
     assert_eq!((a.2.as_str(), b.2.as_str()), ("PAT1", "PAT2"));
     let own = |p: &str| -> Vec<String> { (0..3).map(|k| format!("{p}.{k}")).collect() };
-    assert!(!a.3.is_empty() && a.3.iter().all(|r| own("2.25.7101").contains(r)), "{:?}", a.3);
-    assert!(!b.3.is_empty() && b.3.iter().all(|r| own("2.25.7202").contains(r)), "{:?}", b.3);
+    assert!(
+        !a.3.is_empty() && a.3.iter().all(|r| own("2.25.7101").contains(r)),
+        "{:?}",
+        a.3
+    );
+    assert!(
+        !b.3.is_empty() && b.3.iter().all(|r| own("2.25.7202").contains(r)),
+        "{:?}",
+        b.3
+    );
     assert!(!a_sc.is_empty() && !b_sc.is_empty());
     assert!(a_sc.iter().all(|u| !b_sc.contains(u)), "{a_sc:?} {b_sc:?}");
     // a rerun of the same input writes the same UIDs (a PACS keeps one copy)
@@ -1131,8 +1139,14 @@ fn a_series_whose_slices_name_two_patients_is_refused_naming_the_files_not_the_i
     let r = j.preprocess(&[]);
     r.code(1)
         .says(&["s0.dcm", "z-other.dcm", "different PatientIDs"]);
-    assert!(!r.text.contains("PATB") && !r.text.contains("PATA"), "{}", r.text);
-    assert!(!j.dataset_scans().contains_key(&id("2.25.7301", "2.25.7302")));
+    assert!(
+        !r.text.contains("PATB") && !r.text.contains("PATA"),
+        "{}",
+        r.text
+    );
+    assert!(!j
+        .dataset_scans()
+        .contains_key(&id("2.25.7301", "2.25.7302")));
     assert_clean_kept(&j);
     fs::remove_dir_all(j.p("out")).unwrap();
     let r = j.predict(bundle(), &[]);

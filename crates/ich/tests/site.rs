@@ -45,13 +45,18 @@ fn follow_up(dicom: &Path, scan: &str) {
             text(&o, tags::SERIES_INSTANCE_UID),
             text(&o, tags::SOP_INSTANCE_UID),
         );
-        let (study2, series2, sop2) = (format!("{study}9"), format!("{series}9"), format!("{sop}9"));
+        let (study2, series2, sop2) =
+            (format!("{study}9"), format!("{series}9"), format!("{sop}9"));
         for (t, v) in [
             (tags::STUDY_INSTANCE_UID, &study2),
             (tags::SERIES_INSTANCE_UID, &series2),
             (tags::SOP_INSTANCE_UID, &sop2),
         ] {
-            o.put(DataElement::new(t, VR::UI, PrimitiveValue::from(v.as_str())));
+            o.put(DataElement::new(
+                t,
+                VR::UI,
+                PrimitiveValue::from(v.as_str()),
+            ));
         }
         o.update_meta(|m| m.media_storage_sop_instance_uid = sop2.clone());
         o.write_to_file(to.join(&n)).unwrap();
@@ -86,7 +91,12 @@ fn follow_up(dicom: &Path, scan: &str) {
 
 /// The scan id ich gives the series in `dir`.
 fn scan_id_of(dir: &Path) -> String {
-    let f = std::fs::read_dir(dir).unwrap().flatten().next().unwrap().path();
+    let f = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
     let o = dicom_object::open_file(f).unwrap();
     let t = |t| {
         o.element(t)
@@ -189,7 +199,11 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
         "--evidence",
         "logit,logit-scan",
     ]);
-    assert!(out.contains("14 site scans (7 positive)"), "{out}");
+    assert!(
+        out.contains("14 site scans (7 positive)"),
+        "{out}\n{}",
+        std::fs::read_to_string(&l1).unwrap()
+    );
 
     // the adapted bundle: the head, its evidence, the site's summary and the report, checksummed
     let m = json(&site.join("manifest.json"));
@@ -224,7 +238,10 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
     assert_eq!(preds.len(), 14);
     let ids: BTreeSet<&str> = preds.iter().map(|p| p["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), 14);
-    assert_eq!((r["patients"].as_u64(), r["positive_patients"].as_u64()), (Some(12), Some(6)));
+    assert_eq!(
+        (r["patients"].as_u64(), r["positive_patients"].as_u64()),
+        (Some(12), Some(6))
+    );
     // a patient's two scans are tested in the same fold
     for (scan, again) in [("ctich_053", "ctich_053-fu"), ("ctich_054", "ctich_054-fu")] {
         let fold_of = |d: &str| {
@@ -235,7 +252,10 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
         assert_eq!(fold_of(scan), fold_of(again), "{scan}: in two folds");
     }
     let html = std::fs::read_to_string(site.join("adapt.html")).unwrap();
-    assert!(html.contains("of 12 patients"), "the report counts patients");
+    assert!(
+        html.contains("of 12 patients"),
+        "the report counts patients"
+    );
     let folds: BTreeSet<u64> = preds.iter().map(|p| p["fold"].as_u64().unwrap()).collect();
     assert_eq!(folds, BTreeSet::from([0, 1, 2]));
     assert_eq!(r["chosen_per_fold"].as_array().unwrap().len(), 3);

@@ -176,17 +176,25 @@ mod tests {
         assert_eq!(all, (0..labels.len()).collect::<Vec<_>>());
         for f in &folds {
             // a positive patient in each fold (4 of them, 4 folds)
-            assert_eq!(f.iter().filter(|&&i| labels[i] == 1).count(), 1, "{folds:?}");
+            assert_eq!(
+                f.iter().filter(|&&i| labels[i] == 1).count(),
+                1,
+                "{folds:?}"
+            );
         }
         for (a, fa) in folds.iter().enumerate() {
             for fb in &folds[a + 1..] {
                 assert!(
-                    fa.iter().all(|&i| fb.iter().all(|&j| groups[i] != groups[j])),
+                    fa.iter()
+                        .all(|&i| fb.iter().all(|&j| groups[i] != groups[j])),
                     "a patient in two folds: {folds:?}"
                 );
             }
         }
-        assert_eq!(grouped_stratified_folds(&labels, &groups, 4, 5).unwrap(), folds);
+        assert_eq!(
+            grouped_stratified_folds(&labels, &groups, 4, 5).unwrap(),
+            folds
+        );
         assert!(grouped_stratified_folds(&labels, &groups[1..], 4, 5).is_err());
     }
 

@@ -17,11 +17,11 @@
 //! at once (more are rejected, transient). With `--allow` entries, a host that none names is
 //! closed at once, before anything is read. Every refusal is logged.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::path::{Path, PathBuf};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -192,7 +192,10 @@ fn check_raw_titles(stream: &TcpStream, within: Duration) -> std::result::Result
         return Ok(());
     }
     for (what, title) in [("called", &buf[10..26]), ("calling", &buf[26..42])] {
-        if let Some(b) = title.iter().find(|&&b| !(0x20..0x7f).contains(&b) || b == b'\\') {
+        if let Some(b) = title
+            .iter()
+            .find(|&&b| !(0x20..0x7f).contains(&b) || b == b'\\')
+        {
             return Err(format!(
                 "its {what} AE title holds the byte {b:#04x}, not allowed in an AE title"
             ));
@@ -283,6 +286,9 @@ impl Default for ScpOptions {
 /// One received instance, in a temporary file (the data set as it came, in `transfer_syntax`).
 #[derive(Debug)]
 pub struct Received<'a> {
+    /// The association it came on (unique among this SCP's; [`StoreSink::association_ended`]
+    /// says when it ends).
+    pub association: u64,
     pub calling_ae: &'a str,
     pub peer: SocketAddr,
     pub sop_class: &'a str,
@@ -328,6 +334,18 @@ pub trait StoreSink: Send + Sync {
     fn release(&self, _bytes: u64) {}
     /// Keep the instance (Ok: the sender is told it is stored) or refuse it.
     fn store(&self, r: &Received<'_>) -> std::result::Result<(), Refusal>;
+    /// The association `association` has ended (released, aborted, timed out, broken, or its
+    /// thread unwound): no more instances come on it.
+    fn association_ended(&self, _association: u64) {}
+}
+
+/// Tells the sink that an association ended, however it ends (also by unwinding).
+struct EndsAssociation<'a>(&'a dyn StoreSink, u64);
+
+impl Drop for EndsAssociation<'_> {
+    fn drop(&mut self) {
+        self.0.association_ended(self.1);
+    }
 }
 
 /// A running SCP: its address and how to stop it.
@@ -393,8 +411,7 @@ fn accept_loop(
             Ok((stream, peer)) => {
                 // a host that no --allow entry names: closed before anything is read, so that
                 // it holds no place at all
-                if !opts.allow.is_empty() && !opts.allow.iter().any(|a| a.host_matches(peer.ip()))
-                {
+                if !opts.allow.is_empty() && !opts.allow.iter().any(|a| a.host_matches(peer.ip())) {
                     tracing::warn!("DICOM: {peer} closed: no --allow entry names this host");
                     continue;
                 }
@@ -714,6 +731,7 @@ fn serve_one(
     ticket: &Arc<Ticket>,
 ) -> Result<()> {
     let net = |e: &dyn std::fmt::Display| Error::net(peer, e);
+    let _ended = EndsAssociation(sink, ticket.id);
     stream.set_nonblocking(false).map_err(|e| net(&e))?;
     let matching: Vec<&Allow> = opts
         .allow
@@ -865,6 +883,7 @@ fn serve_one(
                         continue;
                     }
                     let who = Peer {
+                        association: ticket.id,
                         calling: &calling,
                         addr: peer,
                         opts,
@@ -956,6 +975,7 @@ fn open_partial_file(
 
 /// Who is sending, under which options, to which sink.
 struct Peer<'a> {
+    association: u64,
     calling: &'a str,
     addr: SocketAddr,
     opts: &'a ScpOptions,
@@ -998,6 +1018,7 @@ fn finish(
         .map_err(|e| Refusal::new(OUT_OF_RESOURCES, format!("cannot write: {e}")))?;
     let t = Instant::now();
     let kept = sink.store(&Received {
+        association: who.association,
         calling_ae: who.calling,
         peer: who.addr,
         sop_class: &c.sop_class,
@@ -1392,9 +1413,7 @@ mod tests {
                 closed
             }));
         }
-        let idle: Vec<TcpStream> = (0..20)
-            .map(|_| TcpStream::connect(addr).unwrap())
-            .collect();
+        let idle: Vec<TcpStream> = (0..20).map(|_| TcpStream::connect(addr).unwrap()).collect();
         std::thread::sleep(Duration::from_millis(500));
         // the allowed PACS is answered at once, again and again, while they go on
         let t0 = Instant::now();
@@ -1509,7 +1528,11 @@ mod tests {
         };
         let r = check_command_uids(&c).unwrap_err();
         assert_eq!(r.status, CANNOT_UNDERSTAND);
-        assert!(r.reason.contains("Affected SOP Instance UID is not a UID"), "{}", r.reason);
+        assert!(
+            r.reason.contains("Affected SOP Instance UID is not a UID"),
+            "{}",
+            r.reason
+        );
         let ok = Command {
             sop_instance: "1.2.3".into(),
             ..c
@@ -1581,7 +1604,10 @@ mod tests {
                 })
             })
             .collect();
-        let results: Vec<_> = senders.into_iter().flat_map(|s| s.join().unwrap()).collect();
+        let results: Vec<_> = senders
+            .into_iter()
+            .flat_map(|s| s.join().unwrap())
+            .collect();
         let (ok, refused) = results.iter().fold((0, 0), |(o, r), x| match x {
             Ok(()) => (o + 1, r),
             Err(e) => {

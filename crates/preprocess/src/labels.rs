@@ -236,7 +236,9 @@ impl Labels {
         !self
             .scans
             .contains_key(&(study_uid.to_string(), series_uid.to_string()))
-            && !self.scans.contains_key(&(String::new(), series_uid.to_string()))
+            && !self
+                .scans
+                .contains_key(&(String::new(), series_uid.to_string()))
             && self
                 .scans
                 .keys()

@@ -128,10 +128,17 @@ mod tests {
         write_f32(
             &p,
             &[
-                ("a/.ATTRIBUTES/VARIABLE_VALUE", vec![2, 2], vec![1.0, 2.0, 3.0, 4.0]),
+                (
+                    "a/.ATTRIBUTES/VARIABLE_VALUE",
+                    vec![2, 2],
+                    vec![1.0, 2.0, 3.0, 4.0],
+                ),
                 ("b/.ATTRIBUTES/VARIABLE_VALUE", vec![1], vec![5.0]),
             ],
-            &[("c/.ATTRIBUTES/VARIABLE_VALUE", "a/.ATTRIBUTES/VARIABLE_VALUE")],
+            &[(
+                "c/.ATTRIBUTES/VARIABLE_VALUE",
+                "a/.ATTRIBUTES/VARIABLE_VALUE",
+            )],
         )
         .unwrap();
         let c = crate::Checkpoint::open(&p).unwrap();
