@@ -34,7 +34,8 @@ pub struct Args {
     /// without it anyone may.
     #[arg(long, value_delimiter = ',', value_parser = |s: &str| Allow::parse(s).map_err(|e| e.to_string()))]
     allow: Vec<Allow>,
-    /// Predict a study once it has had no new instance for this many seconds [1..=86400].
+    /// Predict a study once it has had no new instance for this many seconds and no open
+    /// association is still sending it [1..=86400].
     #[arg(long, default_value_t = 10, value_parser = |s: &str| range::int_in(s, 1, 86_400))]
     settle: usize,
     /// Studies predicted at once (each worker holds a copy of the model) [1..=64].
@@ -44,7 +45,8 @@ pub struct Args {
     /// (C-STORE status A700H) [1..=100000].
     #[arg(long, default_value_t = 200, value_parser = |s: &str| range::int_in(s, 1, 100_000))]
     max_queue: usize,
-    /// Received instances in the spool at most, MiB; beyond, instances are refused (A700H)
+    /// The spool's size at most, MiB: every byte on disk counts (instances, files being
+    /// received or retrieved, results); an instance that would go beyond is refused (A700H)
     /// [1..=67108864].
     #[arg(long, default_value_t = 51_200, value_parser = |s: &str| range::int_in(s, 1, 1 << 26))]
     max_spool_mib: usize,
