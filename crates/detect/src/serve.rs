@@ -468,7 +468,7 @@ impl Shared {
             ));
         }
         {
-            let studies = lock(&self.studies);
+            let mut studies = lock(&self.studies);
             let waiting = studies
                 .values()
                 .filter(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting))
@@ -482,14 +482,14 @@ impl Shared {
                     format!("queue full ({} studies waiting)", self.opts.max_queue),
                 ));
             }
+            // the study settles again from now: no prediction starts while the file moves in
+            if let Some(s) = studies.get_mut(&h.study_uid) {
+                s.last_rx = Instant::now();
+            }
         }
         if sop.is_none() {
             // polled: the file was retrieved under its study's reservation; it counts from now
             self.take_space(size)?;
-        }
-        // the study settles again from now: no prediction starts while the file moves in
-        if let Some(s) = lock(&self.studies).get_mut(&h.study_uid) {
-            s.last_rx = Instant::now();
         }
         let move_in = || -> std::io::Result<()> {
             let parent = dest.parent().unwrap_or(&dir);
@@ -508,6 +508,18 @@ impl Shared {
             self.spool_bytes.fetch_add(size, Ordering::SeqCst);
         }
         let mut studies = lock(&self.studies);
+        // it does not settle while the association that brings it is open and still sending it;
+        // an association that moves on to another study (a router forwarding one after the
+        // other) is done with the one before
+        if let Some(a) = association {
+            let before = lock(&self.sending).insert(a, h.study_uid.clone());
+            if let Some(p) = before
+                .filter(|p| *p != h.study_uid)
+                .and_then(|p| studies.get_mut(&p))
+            {
+                p.senders.remove(&a);
+            }
+        }
         let known = studies.contains_key(&h.study_uid);
         let now = rfc3339(SystemTime::now());
         let study = studies
@@ -515,21 +527,7 @@ impl Shared {
             .or_insert_with(|| Study::new(StudyState::new(&h.study_uid)));
         study.last_rx = Instant::now();
         study.state.last_received = now.clone();
-        // it does not settle while the association that brings it is open and still sending it;
-        // an association that moves on to another study (a router forwarding one after the
-        // other) is done with this one
-        if let Some(a) = association {
-            study.senders.insert(a);
-            let before = lock(&self.sending).insert(a, h.study_uid.clone());
-            if let Some(prev) = before.filter(|p| *p != h.study_uid) {
-                if let Some(p) = studies.get_mut(&prev) {
-                    p.senders.remove(&a);
-                }
-            }
-        }
-        let Some(study) = studies.get_mut(&h.study_uid) else {
-            return Ok(());
-        };
+        study.senders.extend(association);
         let mut changed = !known;
         study.state.instances += 1;
         // a new instance after the prediction: the study is predicted (and sent) again
@@ -557,8 +555,7 @@ impl Shared {
 }
 
 /// Where an instance comes from: a C-STORE (with the command's SOP Instance UID and its
-/// association) or the
-/// DICOMweb poll's retrieval of one study (with that study's UID).
+/// association) or the DICOMweb poll's retrieval of one study (with that study's UID).
 #[derive(Debug, Clone, Copy)]
 enum Source<'a> {
     /// The command's SOP Instance UID, and the association.

@@ -15,6 +15,16 @@ fn shared(rel: &str) -> Option<PathBuf> {
     preprocess::shared_data_or_skip(rel)
 }
 
+/// An element's text without its NUL padding.
+fn text(o: &dicom_object::DefaultDicomObject, tag: dicom_core::Tag) -> String {
+    o.element(tag)
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .trim_end_matches('\0')
+        .to_string()
+}
+
 /// A copy of the series in `dicom/scan` as `dicom/scan-fu`: new study, series and SOP Instance
 /// UIDs, the same patient; its scan and slice label rows appended to the labels files.
 fn follow_up(dicom: &Path, scan: &str) {
@@ -22,14 +32,6 @@ fn follow_up(dicom: &Path, scan: &str) {
     use dicom_dictionary_std::tags;
     let (from, to) = (dicom.join(scan), dicom.join(format!("{scan}-fu")));
     std::fs::create_dir_all(&to).unwrap();
-    let text = |o: &dicom_object::DefaultDicomObject, t| {
-        o.element(t)
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .trim_end_matches('\0')
-            .to_string()
-    };
     let slice_rows = std::fs::read_to_string(dicom.join("slice_labels.csv")).unwrap();
     let (mut scan_rows, mut new_slices) = (String::new(), String::new());
     let mut names: Vec<_> = std::fs::read_dir(&from)
@@ -98,17 +100,9 @@ fn scan_id_of(dir: &Path) -> String {
         .unwrap()
         .path();
     let o = dicom_object::open_file(f).unwrap();
-    let t = |t| {
-        o.element(t)
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .trim_end_matches('\0')
-            .to_string()
-    };
     preprocess::scan::scan_id(
-        &t(dicom_dictionary_std::tags::STUDY_INSTANCE_UID),
-        &t(dicom_dictionary_std::tags::SERIES_INSTANCE_UID),
+        &text(&o, dicom_dictionary_std::tags::STUDY_INSTANCE_UID),
+        &text(&o, dicom_dictionary_std::tags::SERIES_INSTANCE_UID),
     )
 }
 

@@ -429,6 +429,31 @@ mod qido {
     use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
     use std::fmt;
 
+    /// The visitor methods of the kinds of JSON value that carry nothing kept here: each gives
+    /// `$none`.
+    macro_rules! other_kinds_are {
+        ($none:expr) => {
+            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+                Ok($none)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok($none)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok($none)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok($none)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok($none)
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok($none)
+            }
+        };
+    }
+
     /// The answer: an array of study objects (or `null`).
     pub struct Studies {
         pub limit: usize,
@@ -496,10 +521,7 @@ mod qido {
             f.write_str("a study object")
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Study, A::Error> {
-            let mut st = Study {
-                uid: None,
-                instances: None,
-            };
+            let mut st = Study::NONE;
             while let Some(key) = map.next_key::<Key>()? {
                 match key {
                     Key::Study => st.uid = map.next_value::<Attribute>()?.0,
@@ -516,24 +538,7 @@ mod qido {
             while seq.next_element::<IgnoredAny>()?.is_some() {}
             Ok(Study::NONE)
         }
-        fn visit_str<E>(self, _: &str) -> Result<Study, E> {
-            Ok(Study::NONE)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Study, E> {
-            Ok(Study::NONE)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<Study, E> {
-            Ok(Study::NONE)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Study, E> {
-            Ok(Study::NONE)
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<Study, E> {
-            Ok(Study::NONE)
-        }
-        fn visit_unit<E>(self) -> Result<Study, E> {
-            Ok(Study::NONE)
-        }
+        other_kinds_are!(Study::NONE);
     }
 
     /// The keys read: the two tags and an attribute's `Value`; any other key is not kept.
@@ -599,24 +604,7 @@ mod qido {
             while seq.next_element::<IgnoredAny>()?.is_some() {}
             Ok(Attribute(None))
         }
-        fn visit_str<E>(self, _: &str) -> Result<Attribute, E> {
-            Ok(Attribute(None))
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Attribute, E> {
-            Ok(Attribute(None))
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<Attribute, E> {
-            Ok(Attribute(None))
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Attribute, E> {
-            Ok(Attribute(None))
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<Attribute, E> {
-            Ok(Attribute(None))
-        }
-        fn visit_unit<E>(self) -> Result<Attribute, E> {
-            Ok(Attribute(None))
-        }
+        other_kinds_are!(Attribute(None));
     }
 
     /// A `Value` array: its first element if that is a short string or a number.
@@ -644,24 +632,7 @@ mod qido {
             while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
             Ok(FirstValue(None))
         }
-        fn visit_str<E>(self, _: &str) -> Result<FirstValue, E> {
-            Ok(FirstValue(None))
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<FirstValue, E> {
-            Ok(FirstValue(None))
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<FirstValue, E> {
-            Ok(FirstValue(None))
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<FirstValue, E> {
-            Ok(FirstValue(None))
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<FirstValue, E> {
-            Ok(FirstValue(None))
-        }
-        fn visit_unit<E>(self) -> Result<FirstValue, E> {
-            Ok(FirstValue(None))
-        }
+        other_kinds_are!(FirstValue(None));
     }
 
     /// A string of at most 64 characters or an integer, as text; anything else skipped.
