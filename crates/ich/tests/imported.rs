@@ -251,3 +251,74 @@ fn the_preset_excludes_its_own_settings() {
     assert!(!o.status.success());
     assert!(text(&o).contains("--size"), "{}", text(&o));
 }
+
+/// The imported network on real scans that are not 512² (ct-ich at 256²): `ich predict`'s scan
+/// probabilities against TensorFlow's on the authors' own preprocessing, window first and then
+/// OpenCV's bilinear resize of the windowed floats (`scripts/sa-dmil-tf-reference.py`, fixture
+/// `fixtures/sa_dmil_ctich256_tf.json`). Resizing the Hounsfield units first, as the preset did,
+/// moved these probabilities by up to 0.6.
+#[test]
+fn the_imported_network_on_256_squared_scans_gives_tensorflows_probabilities() {
+    let (Some(src), Some(w)) = (shared("ct-ich"), shared("pretrained/sa-dmil")) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // ICH_CTICH256_DICOM=DIR keeps the series in DIR, for the fixture's script to read
+    let dicom = std::env::var_os("ICH_CTICH256_DICOM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| tmp.path().join("dicom"));
+    common::ct_ich_dicom(&src, &dicom, &CTICH256_PATIENTS, 256);
+    let bundle = tmp.path().join("sa-dmil");
+    ok(&[
+        "-q",
+        "import",
+        s(&w.join("baseline.ckpt")),
+        "--out",
+        s(&bundle),
+    ]);
+    let rep = tmp.path().join("r");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&dicom),
+        "--out",
+        s(&rep),
+        "--keep-phi",
+        "--no-html",
+        "--no-dicom",
+    ]);
+    let r = json(&rep.join("report.json"));
+    let fixture: serde_json::Value =
+        serde_json::from_str(include_str!("fixtures/sa_dmil_ctich256_tf.json")).unwrap();
+    let want: std::collections::BTreeMap<String, f64> = fixture["scans"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| {
+            assert_eq!(
+                (v["rows"].as_u64(), v["cols"].as_u64()),
+                (Some(256), Some(256))
+            );
+            (
+                v["patient_id"].as_str().unwrap().to_string(),
+                v["probability"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(want.len(), CTICH256_PATIENTS.len());
+    let scans = r["scans"].as_array().unwrap();
+    assert_eq!(scans.len(), want.len());
+    let mut worst = 0.0f64;
+    for sc in scans {
+        let id = sc["patient_id"].as_str().unwrap();
+        let (got, tf) = (sc["probability"].as_f64().unwrap(), want[id]);
+        eprintln!("{id}: ich {got:.6}, TensorFlow {tf:.6}");
+        worst = worst.max((got - tf).abs());
+    }
+    assert!(worst <= 0.01, "largest difference {worst}");
+}
+
+/// Six ct-ich patients, three with a bleed and three without.
+const CTICH256_PATIENTS: [u32; 6] = [53, 66, 67, 54, 56, 57];

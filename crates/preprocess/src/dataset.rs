@@ -34,6 +34,13 @@ pub struct PreprocessConfig {
     pub filter: String,
     /// Whether the RSNA 12-bit wrap-around fix is applied where the header matches.
     pub rsna_fix: bool,
+    /// Window first, then resample the windowed values (the `sa-dmil` preset: its authors'
+    /// `cv2.resize(bsb_window(dcm), …)`); otherwise the Hounsfield units are resampled and then
+    /// windowed (ich's default). The orders differ wherever a slice is not `size²`: a narrow
+    /// window (30/30) turns the interpolated units at every tissue edge into other values.
+    /// Absent in configs written before it existed (then false), so their fingerprints hold.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub window_first: bool,
 }
 
 impl Default for PreprocessConfig {
@@ -43,6 +50,7 @@ impl Default for PreprocessConfig {
             size: 256,
             filter: "triangle".into(),
             rsna_fix: true,
+            window_first: false,
         }
     }
 }
@@ -74,14 +82,16 @@ impl PreprocessConfig {
     /// The preprocessing the published SA-DMIL weights expect (Wu et al.'s notebook): 512²,
     /// brain `clip(HU, 0, 80)/80`, subdural `(clip(HU, −20, 180) + 20)/200`, soft
     /// `(clip(HU, 15, 45) − 15)/30` (windows 40/80, 80/200, 30/30), OpenCV's bilinear resize
-    /// (`cv2.resize`, half-pixel centres, no antialiasing) when a slice is not 512², and no RSNA
-    /// wrap-around fix (the authors applied none).
+    /// (`cv2.resize`, half-pixel centres, no antialiasing) of the *windowed* values when a slice
+    /// is not 512² (the notebook's `cv2.resize(bsb_window(dcm), (512, 512))`: window, then
+    /// resize), and no RSNA wrap-around fix (the authors applied none).
     pub fn sa_dmil() -> Self {
         Self {
             windows: Windows::SA_DMIL,
             size: 512,
             filter: "bilinear".into(),
             rsna_fix: false,
+            window_first: true,
         }
     }
 

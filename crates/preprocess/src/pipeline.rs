@@ -361,8 +361,15 @@ pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) {
     }
 }
 
-/// Windows and resamples one decoded slice into `out` (`[3][size][size]` bytes).
+/// Windows and resamples one decoded slice into `out` (`[3][size][size]` bytes), in the
+/// config's order ([`PreprocessConfig::window_first`]).
 pub fn slice_to_channels(img: &HuImage, config: &PreprocessConfig, out: &mut Vec<u8>) {
+    if config.window_first && (img.rows, img.cols) != (config.size, config.size) {
+        for c in windowed_then_resized(img, config) {
+            out.extend(c.iter().map(|&v| crate::window::to_u8(v.clamp(0.0, 1.0))));
+        }
+        return;
+    }
     let hu = resize_filter(
         &config.filter,
         &img.hu,
@@ -374,8 +381,15 @@ pub fn slice_to_channels(img: &HuImage, config: &PreprocessConfig, out: &mut Vec
     window_u8(&hu, &config.windows, out);
 }
 
-/// Windows and resamples one decoded slice into `out` (`[3][size][size]` floats in [0, 1]).
+/// Windows and resamples one decoded slice into `out` (`[3][size][size]` floats in [0, 1]), in
+/// the config's order.
 pub fn slice_to_float_channels(img: &HuImage, config: &PreprocessConfig, out: &mut Vec<f32>) {
+    if config.window_first {
+        for c in windowed_then_resized(img, config) {
+            out.extend(c);
+        }
+        return;
+    }
     let hu = resize_filter(
         &config.filter,
         &img.hu,
@@ -387,6 +401,27 @@ pub fn slice_to_float_channels(img: &HuImage, config: &PreprocessConfig, out: &m
     for w in &config.windows.0 {
         out.extend(hu.iter().map(|&h| w.apply(h)));
     }
+}
+
+/// Each window of the slice's Hounsfield units, resampled to the config's size: the order of
+/// `cv2.resize(bsb_window(dcm), …)`.
+fn windowed_then_resized(img: &HuImage, config: &PreprocessConfig) -> Vec<Vec<f32>> {
+    config
+        .windows
+        .0
+        .iter()
+        .map(|w| {
+            let v: Vec<f32> = img.hu.iter().map(|&h| w.apply(h)).collect();
+            resize_filter(
+                &config.filter,
+                &v,
+                img.rows,
+                img.cols,
+                config.size,
+                config.size,
+            )
+        })
+        .collect()
 }
 
 fn process_scan(
@@ -667,4 +702,49 @@ fn note_skip(skipped: &mut Skipped, e: &FileError) {
         warn!("skipped {e}");
     }
     record_skip(skipped, e);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::HuImage;
+
+    /// A 1 × 2 slice of 0 and 60 HU enlarged to 4 × 4 by the `sa-dmil` preset. OpenCV's source
+    /// columns for the 4 outputs are −0.25, 0.25, 0.75, 1.25: clamped, weights 0, ¼, ¾, 1 of the
+    /// second pixel. Windowed first (soft 30/30: 0 HU → 0, 60 HU → 1) they give 0, ¼, ¾, 1;
+    /// resized first, 0, 15, 45, 60 HU, which the soft window makes 0, 0, 1, 1.
+    #[test]
+    fn the_sa_dmil_preset_windows_before_it_resizes() {
+        let img = HuImage {
+            rows: 1,
+            cols: 2,
+            hu: vec![0.0, 60.0],
+        };
+        let mut cfg = PreprocessConfig {
+            size: 4,
+            ..PreprocessConfig::sa_dmil()
+        };
+        let soft_row = |cfg: &PreprocessConfig| {
+            let mut f = Vec::new();
+            slice_to_float_channels(&img, cfg, &mut f);
+            let mut b = Vec::new();
+            slice_to_channels(&img, cfg, &mut b);
+            assert_eq!(f.len(), 3 * 16);
+            assert_eq!(b.len(), 3 * 16);
+            // channel 2 (soft), its first row; every row is the same
+            (f[32..36].to_vec(), b[32..36].to_vec())
+        };
+        let (f, b) = soft_row(&cfg);
+        assert_eq!(f, vec![0.0, 0.25, 0.75, 1.0]);
+        assert_eq!(b, vec![0, 64, 191, 255]);
+        cfg.window_first = false;
+        let (f, b) = soft_row(&cfg);
+        assert_eq!(f, vec![0.0, 0.0, 1.0, 1.0]);
+        assert_eq!(b, vec![0, 0, 255, 255]);
+        // ich's own preset keeps its order, and its fingerprint does not change with the field
+        assert!(!PreprocessConfig::default().window_first);
+        assert!(!serde_json::to_string(&PreprocessConfig::default())
+            .unwrap()
+            .contains("window_first"));
+    }
 }

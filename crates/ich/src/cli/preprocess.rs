@@ -24,7 +24,9 @@ pub struct Args {
     #[arg(long)]
     labels: Vec<PathBuf>,
     /// A named preprocessing instead of --size, the windows and --no-rsna-fix: `sa-dmil` is what
-    /// the imported SA-DMIL weights expect (512², windows 40/80, 80/200, 30/30, no RSNA fix).
+    /// the imported SA-DMIL weights expect (512², windows 40/80, 80/200, 30/30, no RSNA fix; a
+    /// slice of another size windowed first, then resized by OpenCV's bilinear rule, as its
+    /// authors did).
     #[arg(long, value_enum, conflicts_with_all = ["size", "brain_window", "blood_window", "soft_window", "no_rsna_fix"])]
     preset: Option<PresetArg>,
     /// Output size in pixels (square) [16..=2048], resampled with an antialiased triangle filter.
