@@ -193,11 +193,78 @@ impl Candidate {
     }
 }
 
-/// A candidate fitted on some scans, with its calibration map.
+/// A candidate fitted on some scans, with its calibration maps.
 struct Fitted {
     candidate: Candidate,
     output: gphead::FitOutput,
     pca: Option<Pca>,
+}
+
+/// The network as it came through the site's maps, fitted on some scans' labels: its scan
+/// probability through a Platt map, its one-slice probabilities through a map fitted by the
+/// multiple-instance likelihood ([`gphead::calibrate::fit_instance_map`]).
+#[derive(Debug, Clone, Copy)]
+pub struct NetworkMaps {
+    pub scan: Platt,
+    pub slice: Platt,
+}
+
+impl NetworkMaps {
+    /// The maps fitted on `train`'s scan labels.
+    fn fit(train: &[&SiteScan], folds: usize, seed: u64) -> NetworkMaps {
+        let labels: Vec<u8> = train.iter().map(|s| s.label).collect();
+        let slices: Vec<&[f64]> = train
+            .iter()
+            .map(|s| s.out.slice_probability.as_slice())
+            .collect();
+        NetworkMaps {
+            scan: cnn_platt(train, folds, seed),
+            slice: gphead::calibrate::fit_instance_map(&labels, &slices, SLICE_MAP_RIDGE)
+                .unwrap_or(Platt::IDENTITY),
+        }
+    }
+
+    fn scan(&self, s: &SiteScan) -> f64 {
+        self.scan.apply(s.out.probability)
+    }
+
+    fn slices(&self, s: &SiteScan) -> Vec<f64> {
+        s.out
+            .slice_probability
+            .iter()
+            .map(|&p| self.slice.apply(p))
+            .collect()
+    }
+}
+
+/// The pull of a slice map toward the identity ([`gphead::calibrate::fit_instance_map`]): weak,
+/// a prior of about one scan's worth of evidence.
+const SLICE_MAP_RIDGE: f64 = 1.0;
+
+/// The name of the network as it came, as a candidate.
+pub const NETWORK: &str = "the network as it came (scan and slice maps on the site's scan labels)";
+
+/// What a choice ships: a GP head, or the network with the site's maps.
+enum Chosen {
+    Gp(Box<Fitted>),
+    Network(NetworkMaps),
+}
+
+impl Chosen {
+    fn name(&self) -> String {
+        match self {
+            Chosen::Gp(f) => f.candidate.name(),
+            Chosen::Network(_) => NETWORK.into(),
+        }
+    }
+
+    /// Which candidate: `None` for the network.
+    fn candidate(&self) -> Option<Candidate> {
+        match self {
+            Chosen::Gp(f) => Some(f.candidate),
+            Chosen::Network(_) => None,
+        }
+    }
 }
 
 /// One scan's test prediction.
@@ -210,7 +277,8 @@ pub struct ScanPred {
     pub p: [f64; 4],
     pub slices: Vec<[f64; 4]>,
     pub slice_labels: Vec<Option<u8>>,
-    /// The network alone, and after a Platt map on the fold's training scans.
+    /// The network alone, and through the site's maps fitted on the fold's training scans (the
+    /// scan's Platt map; the slices' map by the multiple-instance likelihood).
     pub cnn: f64,
     pub cnn_slices: Vec<f64>,
     pub cnn_platt: f64,
@@ -307,11 +375,50 @@ pub struct CurvePoint {
     pub cnn_platt: Figures,
 }
 
-/// A candidate's cross-fitted scan log-likelihood (after its calibration map) on some scans.
+/// A candidate's cross-fitted scan log-likelihood (after its calibration map) on some scans,
+/// and its ranking beside the network's on the same scans.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Choice {
     pub candidate: String,
     pub log_likelihood: f64,
+    /// Cross-fitted scan AUC minus the network's, with the standard error of that paired
+    /// difference (bootstrap over patients); absent for the network itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan_auc_difference: Option<[f64; 2]>,
+    /// The same over the labelled slices (absent without slice labels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice_auc_difference: Option<[f64; 2]>,
+    /// Whether it may be chosen: neither AUC below the network's by more than one standard
+    /// error of the difference.
+    #[serde(default = "yes")]
+    pub eligible: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A paired difference of the shipped bundle's figure and the network's over the pooled
+/// cross-validated predictions, with its standard error and 95 % interval (bootstrap over
+/// patients, 1,000 draws, seeded).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Difference {
+    pub what: String,
+    pub shipped: f64,
+    pub network: f64,
+    pub difference: f64,
+    pub se: f64,
+    pub interval: [f64; 2],
+}
+
+/// Out-of-distribution flags on the site's own held-out scans: each outer fold's summary fitted
+/// on its training scans, its test scans checked.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct OodFlags {
+    pub positive: usize,
+    pub positive_flagged: usize,
+    pub negative: usize,
+    pub negative_flagged: usize,
 }
 
 /// The validation report (`adapt.json`; `adapt.html` shows it).
@@ -351,6 +458,13 @@ pub struct AdaptReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fine_tune: Option<FineTuneReport>,
     pub learning_curve: Vec<CurvePoint>,
+    /// The shipped choice's cross-validated scan and slice AUC beside the network's as it came,
+    /// paired over patients.
+    #[serde(default)]
+    pub comparison: Vec<Difference>,
+    /// Out-of-distribution flags on the site's own held-out scans, by label.
+    #[serde(default)]
+    pub ood_flags: OodFlags,
     /// Every test prediction, for checking the figures independently.
     pub predictions: Vec<ScanPred>,
     pub seconds: f64,
@@ -493,13 +607,17 @@ struct Ctx<'a> {
     candidates: &'a [Candidate],
 }
 
-/// A candidate's cross-fitting on some scans: its projection, its data, the calibration map of
-/// its out-of-fold draws and their scan log-likelihood through that map.
+/// A candidate's cross-fitting on some scans: its projection, its data, the calibration maps of
+/// its out-of-fold draws and their scan log-likelihood through the scan map; the out-of-fold
+/// scan probabilities (mapped) and slice probabilities (raw means), scan by scan.
 struct CrossFit {
     pca: Option<Pca>,
     data: MilData,
     map: Platt,
+    slice_map: Platt,
     log_likelihood: f64,
+    scan_p: Vec<f64>,
+    slice_p: Vec<Vec<f64>>,
 }
 
 impl Ctx<'_> {
@@ -528,23 +646,41 @@ impl Ctx<'_> {
             &milbase::Quiet,
         )?;
         let map = oof.map(MapFamily::Platt, self.inner, seed).map;
+        let slice_map =
+            gphead::calibrate::fit_instance_map(&oof.labels, &oof.instances, SLICE_MAP_RIDGE)
+                .unwrap_or(Platt::IDENTITY);
         let p: Vec<f64> = oof
             .draws
             .iter()
             .map(|d| mapped_mean(Some(map), d))
             .collect();
+        // back in the order of the scans (a scan in a fold that could not be fitted: the
+        // network's own numbers, so that every candidate is compared on the same scans)
+        let mut scan_p: Vec<f64> = scans.iter().map(|s| s.out.probability).collect();
+        let mut slice_p: Vec<Vec<f64>> = scans
+            .iter()
+            .map(|s| s.out.slice_probability.clone())
+            .collect();
+        for ((&k, &q), inst) in oof.bags.iter().zip(&p).zip(&oof.instances) {
+            scan_p[k] = q;
+            slice_p[k] = inst.clone();
+        }
         Ok(CrossFit {
             pca,
             data,
             map,
+            slice_map,
             log_likelihood: log_likelihood(&oof.labels, &p),
+            scan_p,
+            slice_p,
         })
     }
 
-    /// `candidate` fitted on all of `cf`'s scans, with the calibration map of its cross-fitting.
+    /// `candidate` fitted on all of `cf`'s scans, with the calibration maps of its cross-fitting.
     fn fit(candidate: Candidate, cf: CrossFit, params: &gphead::ValidParams) -> Result<Fitted> {
         let mut output = gphead::fit_valid(params, &cf.data, None)?;
         output.model.calibration = Some(cf.map);
+        output.model.slice_calibration = Some(cf.slice_map);
         Ok(Fitted {
             candidate,
             output,
@@ -552,36 +688,147 @@ impl Ctx<'_> {
         })
     }
 
-    /// Each candidate's cross-fitted, calibrated scan log-likelihood on `scans`, the best
-    /// fitted on all of them with the calibration map of its cross-fitting.
-    fn choose_and_fit(&self, scans: &[&SiteScan], seed: u64) -> Result<(Fitted, Vec<Choice>)> {
+    /// Every candidate on `scans`, the network as it came among them: each one's cross-fitted,
+    /// calibrated scan log-likelihood, and its cross-fitted scan and slice AUC beside the
+    /// network's (paired over patients). A candidate that ranks scans or labelled slices worse
+    /// than the network by more than one standard error of the difference is not eligible; of
+    /// the rest the best log-likelihood is fitted on all of `scans` (the network: its maps).
+    /// `original`: the same scans through the network as it came (`scans` may be those of a
+    /// fine-tuned network): the network candidate and the rankings' reference.
+    fn choose_and_fit(
+        &self,
+        scans: &[&SiteScan],
+        original: &[&SiteScan],
+        seed: u64,
+    ) -> Result<(Chosen, Vec<Choice>)> {
         let mut choices = Vec::new();
-        let mut best: Option<(Candidate, CrossFit)> = None;
         let params = seeded(&self.params, seed)?;
+        let net = NetworkMaps::fit(original, self.inner, seed);
+        let net_p: Vec<f64> = original.iter().map(|s| net.scan(s)).collect();
+        let labels: Vec<u8> = scans.iter().map(|s| s.label).collect();
+        let net_ll = log_likelihood(&labels, &net_p);
+        choices.push(Choice {
+            candidate: NETWORK.into(),
+            log_likelihood: net_ll,
+            scan_auc_difference: None,
+            slice_auc_difference: None,
+            eligible: true,
+        });
+        let mut best: Option<(Candidate, CrossFit)> = None;
+        let mut best_ll = net_ll;
         for c in self.candidates {
             let cf = self.cross_fit(c, scans, &params, seed)?;
+            let (scan_d, slice_d) =
+                ranking_against_network(original, &cf.scan_p, &cf.slice_p, seed);
+            let worse = |d: Option<[f64; 2]>| d.is_some_and(|[d, se]| d < -se);
+            let eligible = !worse(scan_d) && !worse(slice_d);
             choices.push(Choice {
                 candidate: c.name(),
                 log_likelihood: cf.log_likelihood,
+                scan_auc_difference: scan_d,
+                slice_auc_difference: slice_d,
+                eligible,
             });
-            if best
-                .as_ref()
-                .is_none_or(|b| cf.log_likelihood > b.1.log_likelihood)
-            {
+            if eligible && cf.log_likelihood > best_ll {
+                best_ll = cf.log_likelihood;
                 best = Some((*c, cf));
             }
         }
-        let (candidate, cf) =
-            best.ok_or_else(|| Error::Invalid("no candidate head to choose from".into()))?;
-        Ok((Self::fit(candidate, cf, &params)?, choices))
+        let chosen = match best {
+            Some((candidate, cf)) => Chosen::Gp(Box::new(Self::fit(candidate, cf, &params)?)),
+            None => Chosen::Network(net),
+        };
+        Ok((chosen, choices))
     }
 
-    /// A fresh fit of `candidate` on `scans`, with its calibration map.
-    fn refit(&self, candidate: Candidate, scans: &[&SiteScan], seed: u64) -> Result<Fitted> {
+    /// A fresh fit of `head` on `scans`, with its calibration maps (`None`: the network).
+    fn refit(
+        &self,
+        head: Option<Candidate>,
+        scans: &[&SiteScan],
+        original: &[&SiteScan],
+        seed: u64,
+    ) -> Result<Chosen> {
+        let Some(candidate) = head else {
+            return Ok(Chosen::Network(NetworkMaps::fit(
+                original, self.inner, seed,
+            )));
+        };
         let params = seeded(&self.params, seed)?;
         let cf = self.cross_fit(&candidate, scans, &params, seed)?;
-        Self::fit(candidate, cf, &params)
+        Ok(Chosen::Gp(Box::new(Self::fit(candidate, cf, &params)?)))
     }
+}
+
+/// A candidate's cross-fitted scan and slice AUC minus the network's on the same scans, each
+/// with the standard error of the paired difference (bootstrap over patients, 200 draws);
+/// `None` where it cannot be told (one label only, no labelled slices).
+fn ranking_against_network(
+    scans: &[&SiteScan],
+    scan_p: &[f64],
+    slice_p: &[Vec<f64>],
+    seed: u64,
+) -> (Option<[f64; 2]>, Option<[f64; 2]>) {
+    let scan_items: Vec<Paired> = scans
+        .iter()
+        .zip(scan_p)
+        .map(|(s, &p)| (s.patient, s.label, p, s.out.probability))
+        .collect();
+    let mut slice_items = Vec::new();
+    for (s, q) in scans.iter().zip(slice_p) {
+        for ((l, &p), &n) in s.slice_labels.iter().zip(q).zip(&s.out.slice_probability) {
+            if let Some(l) = l {
+                slice_items.push((s.patient, *l, p, n));
+            }
+        }
+    }
+    let se = |items: &[Paired]| paired_auc(items, 200, seed).map(|d| [d.0, d.1]);
+    (se(&scan_items), se(&slice_items))
+}
+
+/// (patient, label, a score, another score of the same item).
+type Paired = (u64, u8, f64, f64);
+
+/// AUC of the first scores minus AUC of the second over `items`, with the standard error and
+/// the 95 % interval of that difference from `draws` bootstrap resamples of the patients (each
+/// drawn patient brings all its items); seeded. `None` without both labels or without 10
+/// resamples that have them.
+fn paired_auc(items: &[Paired], draws: usize, seed: u64) -> Option<(f64, f64, [f64; 2])> {
+    use rand::{Rng, SeedableRng};
+    let diff = |it: &[&Paired]| -> Option<f64> {
+        let y: Vec<u8> = it.iter().map(|t| t.1).collect();
+        let a: Vec<f64> = it.iter().map(|t| t.2).collect();
+        let b: Vec<f64> = it.iter().map(|t| t.3).collect();
+        Some(gphead::metrics::roc_auc(&y, &a)? - gphead::metrics::roc_auc(&y, &b)?)
+    };
+    let all: Vec<&Paired> = items.iter().collect();
+    let d = diff(&all)?;
+    let mut by: std::collections::BTreeMap<u64, Vec<&Paired>> = Default::default();
+    for t in items {
+        by.entry(t.0).or_default().push(t);
+    }
+    let groups: Vec<Vec<&Paired>> = by.into_values().collect();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x5eed_b007);
+    let mut ds = Vec::with_capacity(draws);
+    let mut it = Vec::with_capacity(items.len());
+    for _ in 0..draws {
+        it.clear();
+        for _ in 0..groups.len() {
+            it.extend(groups[rng.random_range(0..groups.len())].iter().copied());
+        }
+        if let Some(x) = diff(&it) {
+            ds.push(x);
+        }
+    }
+    if ds.len() < 10 {
+        return None;
+    }
+    let n = ds.len() as f64;
+    let mean = ds.iter().sum::<f64>() / n;
+    let se = (ds.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    ds.sort_by(f64::total_cmp);
+    let q = |f: f64| ds[((n - 1.0) * f).round() as usize];
+    Some((d, se, [q(0.025), q(0.975)]))
 }
 
 /// `p` with another seed.
@@ -597,41 +844,51 @@ fn fnv(s: &str) -> u64 {
     })
 }
 
-/// Test predictions of `f` on `test`, with the network's own (raw and through `platt`).
+/// Test predictions of `chosen` on `test`, with the network's own (raw and through `net`, the
+/// site's maps fitted on the same training scans); `original`: the test scans through the
+/// network as it came (`test` may be through a fine-tuned one).
 fn predict(
-    f: &Fitted,
-    test: &[&SiteScan],
-    platt: Platt,
+    chosen: &Chosen,
+    (test, original): (&[&SiteScan], &[&SiteScan]),
+    net: NetworkMaps,
     fold: usize,
     samples: usize,
     seed: u64,
 ) -> Result<Vec<ScanPred>> {
-    let model: &GpModel = &f.output.model;
     test.iter()
-        .map(|s| {
-            let data = f.candidate.design(&[s], f.pca.as_ref())?;
-            let pred = model.predict(&data, samples, seed ^ fnv(&s.id))?;
-            let bag = pred.bags[0].get(model.bag_rule);
+        .zip(original)
+        .map(|(s, o)| {
+            let point = |p: f64| [p, 0.0, p, p];
+            let (p, slices) = match chosen {
+                Chosen::Gp(f) => {
+                    let model: &GpModel = &f.output.model;
+                    let data = f.candidate.design(&[s], f.pca.as_ref())?;
+                    let pred = model.predict(&data, samples, seed ^ fnv(&s.id))?;
+                    let bag = pred.bags[0].get(model.bag_rule);
+                    (
+                        [bag.mean, bag.sd, bag.lo, bag.hi],
+                        pred.instances
+                            .iter()
+                            .map(|i| [i.mean, i.sd, i.lo, i.hi])
+                            .collect(),
+                    )
+                }
+                Chosen::Network(m) => (
+                    point(m.scan(o)),
+                    m.slices(o).into_iter().map(point).collect(),
+                ),
+            };
             Ok(ScanPred {
                 id: s.id.clone(),
                 label: s.label,
                 fold,
-                p: [bag.mean, bag.sd, bag.lo, bag.hi],
-                slices: pred
-                    .instances
-                    .iter()
-                    .map(|i| [i.mean, i.sd, i.lo, i.hi])
-                    .collect(),
+                p,
+                slices,
                 slice_labels: s.slice_labels.clone(),
-                cnn: s.out.probability,
-                cnn_slices: s.out.slice_probability.clone(),
-                cnn_platt: platt.apply(s.out.probability),
-                cnn_platt_slices: s
-                    .out
-                    .slice_probability
-                    .iter()
-                    .map(|&p| platt.apply(p))
-                    .collect(),
+                cnn: o.out.probability,
+                cnn_slices: o.out.slice_probability.clone(),
+                cnn_platt: net.scan(o),
+                cnn_platt_slices: net.slices(o),
             })
         })
         .collect()
@@ -786,6 +1043,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         }
         t
     });
+    let ood_flags = plain.ood.clone();
     let cv = match (keep_tuned, tuned) {
         (true, Some(t)) => t,
         _ => plain,
@@ -814,7 +1072,10 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         Some(s) => s.iter().collect(),
         None => all,
     };
-    let (fitted, final_choices) = ctx.choose_and_fit(&final_all, job.seed)?;
+    let original: Vec<&SiteScan> = scans.iter().collect();
+    let (chosen, final_choices) = ctx.choose_and_fit(&final_all, &original, job.seed)?;
+    // the network as it came ships its own weights, not the fine-tuned ones
+    let final_net = final_net.filter(|_| matches!(chosen, Chosen::Gp(_)));
     progress.inc(1);
     progress.done();
     let ood = OodSummary::fit(
@@ -847,7 +1108,9 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         fold_choices: cv.fold_choices,
         chosen_per_fold: cv.chosen_per_fold,
         final_choices,
-        chosen: fitted.candidate.name(),
+        chosen: chosen.name(),
+        comparison: comparison(&scans, &cv.preds, job.seed),
+        ood_flags,
         cnn,
         cnn_platt,
         head,
@@ -863,12 +1126,51 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         job,
         &source,
         final_scans.as_deref().unwrap_or(&scans),
-        &fitted,
+        &chosen,
         &ood,
         &report,
         final_net.as_ref(),
     )?;
     Ok(Adapted { report, skipped })
+}
+
+/// The pooled test predictions' scan and slice AUC minus the network's own, paired over patients
+/// (1,000 bootstrap draws).
+fn comparison(scans: &[SiteScan], preds: &[ScanPred], seed: u64) -> Vec<Difference> {
+    let patient: std::collections::HashMap<&str, u64> =
+        scans.iter().map(|s| (s.id.as_str(), s.patient)).collect();
+    let pt = |p: &ScanPred| patient.get(p.id.as_str()).copied().unwrap_or(fnv(&p.id));
+    let scan_items: Vec<Paired> = preds
+        .iter()
+        .map(|p| (pt(p), p.label, p.p[0], p.cnn))
+        .collect();
+    let mut slice_items = Vec::new();
+    for p in preds {
+        for ((l, q), &n) in p.slice_labels.iter().zip(&p.slices).zip(&p.cnn_slices) {
+            if let Some(l) = l {
+                slice_items.push((pt(p), *l, q[0], n));
+            }
+        }
+    }
+    let auc = |items: &[Paired], which: fn(&Paired) -> f64| {
+        let y: Vec<u8> = items.iter().map(|t| t.1).collect();
+        let v: Vec<f64> = items.iter().map(which).collect();
+        gphead::metrics::roc_auc(&y, &v)
+    };
+    [("scan AUC", scan_items), ("slice AUC", slice_items)]
+        .into_iter()
+        .filter_map(|(what, items)| {
+            let (d, se, interval) = paired_auc(&items, 1000, seed)?;
+            Some(Difference {
+                what: what.into(),
+                shipped: auc(&items, |t| t.2)?,
+                network: auc(&items, |t| t.3)?,
+                difference: d,
+                se,
+                interval,
+            })
+        })
+        .collect()
 }
 
 /// Copies the network's fields (raw and Platt-mapped) of `from` into the predictions of the same
@@ -948,6 +1250,7 @@ impl Tune<'_> {
 /// One nested cross-validation's results.
 struct Cv {
     preds: Vec<ScanPred>,
+    ood: OodFlags,
     fold_choices: Vec<Vec<Choice>>,
     chosen_per_fold: Vec<String>,
     curve: Vec<Vec<ScanPred>>,
@@ -967,6 +1270,7 @@ fn cross_validate(
 ) -> Result<Cv> {
     let mut cv = Cv {
         preds: Vec::new(),
+        ood: OodFlags::default(),
         fold_choices: Vec::new(),
         chosen_per_fold: Vec::new(),
         curve: vec![Vec::new(); curve_sizes.len()],
@@ -991,33 +1295,74 @@ fn cross_validate(
             }
             None => None,
         };
+        let plain_scans = scans;
         let scans: &[SiteScan] = tuned.as_deref().unwrap_or(scans);
         let train: Vec<&SiteScan> = train_idx.iter().map(|&i| &scans[i]).collect();
         let test: Vec<&SiteScan> = test_idx.iter().map(|&i| &scans[i]).collect();
-        let (fitted, choices) = ctx.choose_and_fit(&train, seed)?;
+        let original: Vec<&SiteScan> = train_idx.iter().map(|&i| &plain_scans[i]).collect();
+        let (chosen, choices) = ctx.choose_and_fit(&train, &original, seed)?;
         tracing::info!(
             "fold {}: chose {} ({} training scans)",
             f + 1,
-            fitted.candidate.name(),
+            chosen.name(),
             train.len()
         );
-        cv.chosen_per_fold.push(fitted.candidate.name());
+        cv.chosen_per_fold.push(chosen.name());
         cv.fold_choices.push(choices);
-        let platt = cnn_platt(&train, job.inner_folds, seed);
-        cv.preds
-            .extend(predict(&fitted, &test, platt, f, job.samples, seed)?);
+        let net = NetworkMaps::fit(&original, job.inner_folds, seed);
+        let test_orig: Vec<&SiteScan> = test_idx.iter().map(|&i| &plain_scans[i]).collect();
+        cv.preds.extend(predict(
+            &chosen,
+            (&test, &test_orig),
+            net,
+            f,
+            job.samples,
+            seed,
+        )?);
+        if tune.is_none() {
+            ood_flags(&mut cv.ood, &train, &test, seed)?;
+        }
         progress.inc(1);
         for (c, &n) in curve_sizes.iter().enumerate() {
             if let Some(sub) = subsample(scans, &train_idx, n, seed.wrapping_add(n as u64)) {
+                let orig: Vec<&SiteScan> = sub.iter().map(|&i| &plain_scans[i]).collect();
                 let sub: Vec<&SiteScan> = sub.iter().map(|&i| &scans[i]).collect();
-                let g = ctx.refit(fitted.candidate, &sub, seed)?;
-                let platt = cnn_platt(&sub, job.inner_folds, seed);
-                cv.curve[c].extend(predict(&g, &test, platt, f, job.samples, seed)?);
+                let g = ctx.refit(chosen.candidate(), &sub, &orig, seed)?;
+                let net = NetworkMaps::fit(&orig, job.inner_folds, seed);
+                cv.curve[c].extend(predict(&g, (&test, &test_orig), net, f, job.samples, seed)?);
             }
             progress.inc(1);
         }
     }
     Ok(cv)
+}
+
+/// The site's summary fitted on `train`'s slices, `test`'s scans checked against it, counted
+/// by label into `flags`.
+fn ood_flags(
+    flags: &mut OodFlags,
+    train: &[&SiteScan],
+    test: &[&SiteScan],
+    seed: u64,
+) -> Result<()> {
+    let summary = OodSummary::fit(
+        &train
+            .iter()
+            .map(|s| s.out.features.clone())
+            .collect::<Vec<_>>(),
+        seed,
+    )?;
+    for s in test {
+        let flagged = summary.check_scan(&s.out.features)?.flagged;
+        if s.label == 1 {
+            flags.positive += 1;
+            flags.positive_flagged += usize::from(flagged);
+        } else {
+            flags.negative += 1;
+            flags.negative_flagged += usize::from(flagged);
+        }
+    }
+    Ok(())
 }
 
 /// The distinct patients among `scans` (with `positive`: those with a positive scan).
@@ -1050,7 +1395,7 @@ fn write_bundle(
     job: &AdaptJob,
     source: &Bundle,
     scans: &[SiteScan],
-    fitted: &Fitted,
+    chosen: &Chosen,
     ood: &OodSummary,
     report: &AdaptReport,
     tuned: Option<&Trained>,
@@ -1061,15 +1406,56 @@ fn write_bundle(
         &adapt_html(report),
     );
     let ood = serde_json::to_vec_pretty(ood).map_err(|e| Error::Invalid(e.to_string()))?;
-    let csv = crate::fit::trace_csv(&fitted.output)?;
     let mut b = source.copy_to(&job.out)?;
     if let Some(net) = tuned {
         // the fine-tuned weights replace the copy's; the manifest's checksums follow below
         attcnn::training::save_atomic(net.model().clone(), &b.weights())?;
         b.manifest.cnn.fine_tuned = report.fine_tune.as_ref().and_then(|f| f.final_log.clone());
     }
-    let model = &fitted.output.model;
     let pos = scans.iter().filter(|s| s.label == 1).count();
+    let training = DataSummary {
+        source: format!(
+            "ich adapt on {}",
+            job.inputs
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        train_scans: scans.len(),
+        train_positive: pos,
+        valid_scans: 0,
+        valid_positive: 0,
+        slices: Some(report.slices),
+        slices_per_scan: DataSummary::slice_range(scans.iter().map(|s| s.out.features.len())),
+    };
+    let validation = GpValidation {
+        bag_auc: report.head.scan.auc,
+        bag_log_likelihood: Some(report.head.scan.log_likelihood),
+        bag_ece: Some(report.head.scan.ece),
+        calibrated: true,
+    };
+    let extras: [(&str, &[u8]); 3] = [
+        (OOD, &ood),
+        (ADAPT_JSON, &json),
+        (ADAPT_HTML, html.as_bytes()),
+    ];
+    let fitted = match chosen {
+        Chosen::Network(maps) => {
+            let site = crate::bundle::NetworkSite {
+                scan_map: maps.scan,
+                slice_map: maps.slice,
+                ood: Some(OOD.into()),
+                reports: vec![ADAPT_JSON.into(), ADAPT_HTML.into()],
+                training,
+                validation,
+            };
+            return b.set_network_site(site, &extras);
+        }
+        Chosen::Gp(f) => f,
+    };
+    let csv = crate::fit::trace_csv(&fitted.output)?;
+    let model = &fitted.output.model;
     let part = GpPart {
         model: GP_MODEL.into(),
         trace: GP_TRACE.into(),
@@ -1084,41 +1470,11 @@ fn write_bundle(
         reports: vec![ADAPT_JSON.into(), ADAPT_HTML.into()],
         inducing: model.m(),
         features_sha256: site_digest(scans),
-        training: DataSummary {
-            source: format!(
-                "ich adapt on {}",
-                job.inputs
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            train_scans: scans.len(),
-            train_positive: pos,
-            valid_scans: 0,
-            valid_positive: 0,
-            slices: Some(report.slices),
-            slices_per_scan: DataSummary::slice_range(scans.iter().map(|s| s.out.features.len())),
-        },
-        validation: GpValidation {
-            bag_auc: report.head.scan.auc,
-            bag_log_likelihood: Some(report.head.scan.log_likelihood),
-            bag_ece: Some(report.head.scan.ece),
-            calibrated: true,
-        },
+        training,
+        validation,
         site_calibration: None,
     };
-    b.add_gp_with(
-        model,
-        &csv,
-        fitted.pca.as_ref(),
-        part,
-        &[
-            (OOD, &ood),
-            (ADAPT_JSON, &json),
-            (ADAPT_HTML, html.as_bytes()),
-        ],
-    )?;
+    b.add_gp_with(model, &csv, fitted.pca.as_ref(), part, &extras)?;
     Ok(())
 }
 
@@ -1161,8 +1517,15 @@ scan that took part in the choice. ECE with its floor (what a perfectly calibrat
 show on as many scans) and the p-value of calibration (small: miscalibrated beyond noise).</p>\
 <table>{head}<tr><td class=\"l\">adapted head ({})</td>{}</tr>\
 <tr><td class=\"l\">network alone</td>{}</tr>\
-<tr><td class=\"l\">network + Platt map on scan labels</td>{}</tr>{}</table>\
-<p class=\"note\">Adapted bundle: <code>{}</code>, head on <b>{}</b>; chosen per fold: {}.</p>",
+<tr><td class=\"l\">network as it came, scan and slice maps on scan labels (a candidate)</td>{}</tr>{}</table>\
+<p class=\"note\">Adapted bundle: <code>{}</code>, head on <b>{}</b>; chosen per fold: {}.</p>\
+<p>Chosen by cross-fitted scan log-likelihood among the candidates that rank scans and labelled \
+slices no worse than the network as it came (within one standard error of the paired difference \
+over patients); the network itself is a candidate. Slice labels only veto a candidate that \
+ranks slices worse; nothing is fitted on them. Slice probabilities have a map of their own, \
+fitted on the scan labels by the multiple-instance likelihood (a scan is positive when any of \
+its slices is), so a slice's probability is that slice's and the scan's probability may exceed \
+its most suspicious slice's.</p>",
         r.scans,
         r.positive_scans,
         r.patients,
@@ -1188,11 +1551,36 @@ show on as many scans) and the p-value of calibration (small: miscalibrated beyo
         esc(&r.chosen),
         esc(&r.chosen_per_fold.join(", "))
     );
+    if !r.comparison.is_empty() {
+        body.push_str(
+            "<h2>The shipped choice beside the network (cross-validated, paired over patients)</h2>\
+<table><tr><th class=\"l\"></th><th>shipped</th><th>network</th><th>difference</th><th>standard error</th><th>95 % interval</th></tr>",
+        );
+        for d in &r.comparison {
+            body.push_str(&format!(
+                "<tr><td class=\"l\">{}</td><td>{:.3}</td><td>{:.3}</td><td>{:+.3}</td><td>{:.3}</td><td>{:+.3} to {:+.3}</td></tr>",
+                esc(&d.what),
+                d.shipped,
+                d.network,
+                d.difference,
+                d.se,
+                d.interval[0],
+                d.interval[1]
+            ));
+        }
+        body.push_str("</table>");
+    }
+    let o = &r.ood_flags;
+    body.push_str(&format!(
+        "<p>Out of distribution, the site's own held-out scans (each fold's summary of its \
+training scans): {} of {} positive and {} of {} negative scans flagged.</p>",
+        o.positive_flagged, o.positive, o.negative_flagged, o.negative
+    ));
     body.push_str("<h2>Reliability (cross-validated)</h2><div class=\"grid\">");
     for (name, bins) in [
         ("scans, adapted head", &r.head.scan_reliability),
         ("slices, adapted head", &r.head.slice_reliability),
-        ("slices, network + Platt", &r.cnn_platt.slice_reliability),
+        ("slices, network + maps", &r.cnn_platt.slice_reliability),
     ] {
         body.push_str(&format!(
             "<figure>{}<figcaption>{}</figcaption></figure>",
@@ -1220,12 +1608,16 @@ as many of its training scans (stratified draw), tested on the same held-out sca
             metric_cells(&r.head)
         ));
     }
-    body.push_str("<h2>Candidates</h2><table><tr><th class=\"l\">evidence</th><th>cross-fitted scan log-lik, all scans</th></tr>");
+    body.push_str("<h2>Candidates</h2><table><tr><th class=\"l\">evidence</th><th>cross-fitted scan log-lik, all scans</th><th>scan AUC − network's (se)</th><th>slice AUC − network's (se)</th><th>eligible</th></tr>");
+    let diff = |d: Option<[f64; 2]>| d.map_or("–".into(), |[d, se]| format!("{d:+.3} ({se:.3})"));
     for c in &r.final_choices {
         body.push_str(&format!(
-            "<tr><td class=\"l\">{}</td><td>{:.4}</td></tr>",
+            "<tr><td class=\"l\">{}</td><td>{:.4}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&c.candidate),
-            c.log_likelihood
+            c.log_likelihood,
+            diff(c.scan_auc_difference),
+            diff(c.slice_auc_difference),
+            if c.eligible { "yes" } else { "no: ranks worse" }
         ));
     }
     body.push_str("</table>");

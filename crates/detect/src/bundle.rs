@@ -151,6 +151,28 @@ pub struct CnnPart {
     /// store bytes, and a head fitted on their features gets bytes from DICOM too).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub float_input: bool,
+    /// The network as it came, shipped by `ich adapt` for a site with maps of its own
+    /// probabilities fitted on the site's scan labels (then the bundle has no GP head).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site: Option<NetworkSite>,
+}
+
+/// The site's maps of the network's own probabilities (`ich adapt` chose the network as it
+/// came): the scan probability through `scan_map` (Platt, on the site's scan labels), every
+/// one-slice probability through `slice_map` (fitted on the same scan labels by the
+/// multiple-instance likelihood, [`gphead::calibrate::fit_instance_map`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct NetworkSite {
+    pub scan_map: gphead::calibrate::Platt,
+    pub slice_map: gphead::calibrate::Platt,
+    /// The site's out-of-distribution summary (a bundle file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ood: Option<String>,
+    /// Reports of the adaptation (bundle files).
+    #[serde(default)]
+    pub reports: Vec<String>,
+    pub training: DataSummary,
+    pub validation: GpValidation,
 }
 
 /// The provenance of imported weights.
@@ -397,6 +419,7 @@ impl Bundle {
                 size: cnn.model.size,
                 training: Some(training),
                 fine_tuned: None,
+                site: None,
                 validation: Some(CnnValidation {
                     best_epoch,
                     epochs_run: log.len(),
@@ -437,6 +460,7 @@ impl Bundle {
                 training: None,
                 validation: None,
                 fine_tuned: None,
+                site: None,
                 imported: Some(imported),
                 float_input: true,
             },
@@ -466,6 +490,10 @@ impl Bundle {
             listed.extend(gp.projection.clone());
             listed.extend(gp.ood.clone());
             listed.extend(gp.reports.iter().cloned());
+        }
+        if let Some(site) = &m.cnn.site {
+            listed.extend(site.ood.clone());
+            listed.extend(site.reports.iter().cloned());
         }
         for n in listed {
             let file = if names.contains(&n.as_str()) {
@@ -517,6 +545,16 @@ impl Bundle {
             needed.extend(gp.projection.as_ref());
             needed.extend(gp.ood.as_ref());
             needed.extend(gp.reports.iter());
+        }
+        if let Some(site) = &m.cnn.site {
+            if m.gp.is_some() {
+                return Err(Error::file(
+                    &mp,
+                    "names both a GP head and the network's site maps; a bundle predicts with one",
+                ));
+            }
+            needed.extend(site.ood.as_ref());
+            needed.extend(site.reports.iter());
         }
         for n in needed {
             if !m.files.contains_key(n) {
@@ -608,7 +646,9 @@ impl Bundle {
     /// The head's out-of-distribution summary, when it has one (checked: shapes, finite
     /// numbers, the CNN's feature dimension).
     pub fn ood(&self) -> Result<Option<crate::evidence::OodSummary>> {
-        let Some(name) = self.manifest.gp.as_ref().and_then(|g| g.ood.as_ref()) else {
+        let m = &self.manifest;
+        let name = m.gp.as_ref().and_then(|g| g.ood.as_ref());
+        let Some(name) = name.or(m.cnn.site.as_ref().and_then(|s| s.ood.as_ref())) else {
             return Ok(None);
         };
         let p = self.dir.join(name);
@@ -802,6 +842,7 @@ impl Bundle {
         names.extend(extras.iter().map(|(n, _)| n.to_string()));
         let keep: Vec<String> = part.ood.iter().chain(&part.reports).cloned().collect();
         self.manifest.gp = Some(part);
+        self.manifest.cnn.site = None;
         self.manifest.updated = now();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         Self::commit(&self.dir, &mut self.manifest, &names)?;
@@ -821,6 +862,29 @@ impl Bundle {
             }
         }
         Ok(())
+    }
+
+    /// Ships the network as it came with the site's maps of its probabilities (no GP head; one
+    /// the bundle had is dropped) and the `extras` files the part names; writes the files, then
+    /// the manifest.
+    pub fn set_network_site(&mut self, site: NetworkSite, extras: &[(&str, &[u8])]) -> Result<()> {
+        for (name, bytes) in extras {
+            check_name(&self.dir.join(MANIFEST), name)?;
+            write_atomic(&staged(&self.dir, name), bytes)?;
+        }
+        for map in [site.scan_map, site.slice_map] {
+            if !(map.a > 0.0 && map.a.is_finite() && map.b.is_finite() && map.c.is_none()) {
+                return Err(Error::Invalid(format!(
+                    "a site map σ({} · logit p + {}) is not an increasing Platt map",
+                    map.a, map.b
+                )));
+            }
+        }
+        self.manifest.gp = None;
+        self.manifest.cnn.site = Some(site);
+        self.manifest.updated = now();
+        let names: Vec<&str> = extras.iter().map(|(n, _)| *n).collect();
+        Self::commit(&self.dir, &mut self.manifest, &names)
     }
 
     /// Replaces the GP head's calibration map (the head itself unchanged) and records where the

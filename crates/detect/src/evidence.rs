@@ -144,6 +144,32 @@ fn quantile(v: &mut [f64], q: f64) -> f64 {
     v[at.min(v.len() - 1)]
 }
 
+/// The median slice score above which a scan is flagged, from the held-out training scans' own
+/// medians: the larger of their [`OOD_SCAN_QUANTILE`] quantile and the same quantile of a
+/// log-normal fitted to them. A few dozen scans cannot show a 99th percentile by counting (of 33
+/// held-out medians it is the largest, which the site's next scan exceeds one time in 34, and a
+/// scan with a bleed, whose lesion raises a few slices' scores, more often); the log-normal's
+/// tail extrapolates it from their spread, so the site's own scans pass as the quantile says
+/// while another scanner or population, which moves every slice, still lies far beyond.
+fn scan_threshold(medians: &mut [f64]) -> f64 {
+    let counted = quantile(medians, OOD_SCAN_QUANTILE);
+    let logs: Vec<f64> = medians
+        .iter()
+        .filter(|&&m| m > 0.0 && m.is_finite())
+        .map(|m| m.ln())
+        .collect();
+    if logs.len() < 3 {
+        return counted;
+    }
+    let n = logs.len() as f64;
+    let mean = logs.iter().sum::<f64>() / n;
+    let sd = (logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    counted.max((mean + Z_SCAN_QUANTILE * sd).exp())
+}
+
+/// The standard normal's [`OOD_SCAN_QUANTILE`] quantile.
+const Z_SCAN_QUANTILE: f64 = 2.326_347_874_040_840_8;
+
 /// Components of the out-of-distribution summary (fewer when the features have fewer).
 pub const OOD_COMPONENTS: usize = 16;
 /// A slice lies outside when its score exceeds this quantile of held-out training slices' scores.
@@ -334,7 +360,7 @@ impl OodSummary {
             }
         }
         let threshold = quantile(&mut held, OOD_QUANTILE);
-        let scan_threshold = quantile(&mut medians, OOD_SCAN_QUANTILE);
+        let scan_threshold = scan_threshold(&mut medians);
         Ok(OodSummary {
             d,
             mean: core.mean,

@@ -126,7 +126,11 @@ impl Predictor {
         let bundle = Bundle::open(dir)?;
         let gp = match bundle.manifest.gp {
             Some(_) => Some(bundle.gp()?),
-            None if bundle.manifest.cnn.imported.is_some() => None,
+            None if bundle.manifest.cnn.imported.is_some()
+                || bundle.manifest.cnn.site.is_some() =>
+            {
+                None
+            }
             // a bundle we trained ourselves always gets its head before predicting
             None => Some(bundle.gp()?),
         };
@@ -192,8 +196,15 @@ impl Predictor {
                     Some(p) => format!("attention pooling, bags padded to {p} zero slices"),
                     None => "attention pooling".into(),
                 },
-                calibrated: false,
-                site_calibration: None,
+                calibrated: m.cnn.site.is_some(),
+                site_calibration: m.cnn.site.as_ref().map(|s| {
+                    format!(
+                        "the network as it came, its scan probability through a Platt map and its \
+                         slice probabilities through a map fitted on {} labelled scans ({} \
+                         positive) of {} by the multiple-instance likelihood",
+                        s.training.train_scans, s.training.train_positive, s.training.source
+                    )
+                }),
                 uncertainty: false,
                 imported,
             },
@@ -321,18 +332,24 @@ impl Predictor {
         let thr = self.thresholds();
 
         let Some(gp) = &self.gp else {
-            // no GP head: the network's own probabilities, point estimates without a spread
+            // no GP head: the network's own probabilities, point estimates without a spread;
+            // through the site's maps where `ich adapt` shipped the network with them
             let point = |p: f64| (p, 0.0, p, p);
+            let site = self.bundle.manifest.cnn.site.as_ref();
+            let (scan_map, slice_map) = (site.map(|s| s.scan_map), site.map(|s| s.slice_map));
             let slices = meta
                 .slices
                 .iter()
                 .zip(&cnn.slice_probability)
                 .zip(&cnn.attention)
                 .enumerate()
-                .map(|(i, ((s, &p), &att))| slice_report(i, s, point(p), att, &thr))
+                .map(|(i, ((s, &p), &att))| {
+                    let p = slice_map.map_or(p, |m| m.apply(p));
+                    slice_report(i, s, point(p), att, &thr)
+                })
                 .collect();
-            let report =
-                self.scan_report(meta, slices, point(cnn.probability), &cnn, &thr, &pixels);
+            let p = scan_map.map_or(cnn.probability, |m| m.apply(cnn.probability));
+            let report = self.scan_report(meta, slices, point(p), &cnn, &thr, &pixels);
             return Ok(ScanPrediction { report, pixels });
         };
 
@@ -391,7 +408,12 @@ impl Predictor {
         let m = &self.bundle.manifest;
         match (&self.gp, &m.gp) {
             (Some(_), Some(g)) => Some(&g.training),
-            _ => m.cnn.training.as_ref(),
+            _ => m
+                .cnn
+                .site
+                .as_ref()
+                .map(|s| &s.training)
+                .or(m.cnn.training.as_ref()),
         }
     }
 

@@ -13,10 +13,14 @@ use crate::error::{GpError, Result};
 use crate::fit::fit_valid;
 use crate::params::ValidParams;
 
-/// Out-of-fold bag labels and bag-rule draws.
+/// Out-of-fold bag labels and bag-rule draws, and every bag's instances' uncalibrated mean
+/// probabilities (from the same draws), bag by bag in the order of the folds.
 pub struct OutOfFold {
     pub labels: Vec<u8>,
     pub draws: Vec<Vec<f64>>,
+    pub instances: Vec<Vec<f64>>,
+    /// Each entry's bag index in the data.
+    pub bags: Vec<usize>,
 }
 
 impl OutOfFold {
@@ -78,10 +82,14 @@ pub fn out_of_fold_in(
     let mut out = OutOfFold {
         labels: Vec::with_capacity(labels.len()),
         draws: Vec::with_capacity(labels.len()),
+        instances: Vec::with_capacity(labels.len()),
+        bags: Vec::with_capacity(labels.len()),
     };
     for fold in scored.into_iter().flatten() {
         out.labels.extend(fold.labels);
         out.draws.extend(fold.draws);
+        out.instances.extend(fold.instances);
+        out.bags.extend(fold.bags);
     }
     if out.labels.is_empty() {
         return Err(GpError::Data(
@@ -117,11 +125,14 @@ fn score_fold(
     }
     let heldout = data.subset(held);
     let fitted = fit_valid(p, &train, None)?;
-    let d = fitted
-        .model
-        .bag_rule_draws(&heldout, samples, seed.wrapping_add(k as u64))?;
+    let (d, inst) =
+        fitted
+            .model
+            .bag_and_instance_draws(&heldout, samples, seed.wrapping_add(k as u64))?;
     Ok(Some(OutOfFold {
         labels: heldout.bag_labels(),
         draws: d,
+        instances: inst,
+        bags: held.to_vec(),
     }))
 }

@@ -76,6 +76,11 @@ pub struct GpModel {
     pub bag_rule: BagRule,
     /// Platt scaling of bag probabilities, fitted on validation bags.
     pub calibration: Option<Platt>,
+    /// A map of its own for the instance (slice) probabilities, fitted on bag labels by the
+    /// multiple-instance likelihood ([`crate::calibrate::fit_instance_map`]); absent: instances
+    /// share the bag map (which commutes with the max rule: bag = its most suspicious instance).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice_calibration: Option<Platt>,
     /// MIL-GP-Probit Gibbs: draws of v (row-major, one row of M per draw) and diagnostics.
     /// Then `m_whitened` is their mean and `precision_factor` the factor of `I + B Bᵀ`, the
     /// precision of v given m that the sampler draws from; predictions average over the draws.
@@ -144,6 +149,7 @@ impl GpModel {
             emax: p.emax,
             bag_rule: p.bag_rule,
             calibration: None,
+            slice_calibration: None,
             draws: None,
             training: TrainingSummary {
                 n_bags: train.bags.len(),
@@ -265,16 +271,32 @@ impl GpModel {
 
     /// Instance and bag predictions: mean, standard deviation and 90 % interval of every
     /// probability from `samples` Monte Carlo draws (Gibbs: the stored draws). The calibration
-    /// map, when fitted, is applied to every draw before summarising (module [`crate::predict`]).
+    /// map, when fitted, is applied to every draw before summarising (module [`crate::predict`]);
+    /// the instances' through their own map where the head has one
+    /// ([`GpModel::slice_calibration`]), from the same draws.
     pub fn predict(&self, data: &MilData, samples: usize, seed: u64) -> Result<Predictions> {
         let (d, mu, var) = self.bag_draws(data, samples, seed)?;
-        Ok(summarise(
-            &d,
-            data,
-            &mu,
-            &var,
-            self.model.squash(),
-            self.calibration,
+        let squash = self.model.squash();
+        let mut p = summarise(&d, data, &mu, &var, squash, self.calibration);
+        if let Some(s) = self.slice_calibration {
+            p.instances = summarise(&d, data, &mu, &var, squash, Some(s)).instances;
+        }
+        Ok(p)
+    }
+
+    /// The uncalibrated draws of every bag's probability by the model's bag rule, and every
+    /// bag's instances' uncalibrated mean probabilities, from one set of draws: what a bag map
+    /// and an instance map ([`crate::calibrate::fit_instance_map`]) are fitted on.
+    pub fn bag_and_instance_draws(
+        &self,
+        data: &MilData,
+        samples: usize,
+        seed: u64,
+    ) -> Result<(Vec<Vec<f64>>, Vec<Vec<f64>>)> {
+        let (d, _, _) = self.bag_draws(data, samples, seed)?;
+        Ok((
+            d.iter().map(|b| b.rule(self.bag_rule, None)).collect(),
+            d.iter().map(|b| b.instance_means()).collect(),
         ))
     }
 
@@ -545,7 +567,7 @@ impl GpModel {
         if !(self.h > 1.0 && self.h.is_finite()) {
             return Err(format!("H = {} must be > 1 and finite", self.h));
         }
-        if let Some(c) = &self.calibration {
+        for c in self.calibration.iter().chain(&self.slice_calibration) {
             let slope = |x: f64| x > 0.0 && x.is_finite();
             if !(slope(c.a) && c.b.is_finite() && c.c.is_none_or(slope)) {
                 return Err(format!(
@@ -598,7 +620,7 @@ impl GpModel {
         range("squared length scale", k.lengthscale, l.lengthscale)?;
         range("jitter", self.kzz_jitter, (0.0, l.jitter))?;
         range("H", self.h, (1.0, l.h))?;
-        if let Some(c) = &self.calibration {
+        for c in self.calibration.iter().chain(&self.slice_calibration) {
             range("calibration a", c.a, (0.0, l.calibration))?;
             range("calibration b", c.b, (-l.calibration, l.calibration))?;
             if let Some(cc) = c.c {

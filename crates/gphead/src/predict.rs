@@ -184,6 +184,13 @@ impl BagDraws {
         &self.p[j * self.l..(j + 1) * self.l]
     }
 
+    /// Every instance's mean over its draws, uncalibrated.
+    pub fn instance_means(&self) -> Vec<f64> {
+        (0..self.ni)
+            .map(|j| self.instance(j).iter().sum::<f64>() / self.l.max(1) as f64)
+            .collect()
+    }
+
     /// Draws of the bag's value by `rule`, uncalibrated (for fitting a calibration map) or
     /// calibrated.
     pub fn rule(&self, rule: BagRule, calib: Option<Platt>) -> Vec<f64> {
