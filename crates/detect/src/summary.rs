@@ -405,7 +405,7 @@ pub fn adapted(r: &Adapted, out: &Path) -> String {
     );
     s += &line("adapted head", &rep.head);
     s += &line("network alone", &rep.cnn);
-    s += &line("network + Platt", &rep.cnn_platt);
+    s += &line("network + site maps", &rep.cnn_platt);
     if let Some(f) = &rep.fine_tune {
         s += &line("head, network as it came", &f.plain_head);
         s += &line("head, fine-tuned network", &f.head);
@@ -421,6 +421,19 @@ pub fn adapted(r: &Adapted, out: &Path) -> String {
     for c in &rep.learning_curve {
         s += &line(&format!("head on {} scans", c.scans), &c.head);
     }
+    for d in &rep.comparison {
+        let _ = write!(
+            s,
+            "\nshipped − network, {}: {:+.3} (se {:.3}, 95 % {:+.3} to {:+.3})",
+            d.what, d.difference, d.se, d.interval[0], d.interval[1]
+        );
+    }
+    let o = &rep.ood_flags;
+    let _ = write!(
+        s,
+        "\nout of distribution, held-out site scans: {} of {} positive, {} of {} negative flagged",
+        o.positive_flagged, o.positive, o.negative_flagged, o.negative
+    );
     let _ = write!(
         s,
         "\nchosen per fold: {}\nadapted bundle {} (head on {}); report {}",

@@ -125,14 +125,13 @@ fn score_fold(
     }
     let heldout = data.subset(held);
     let fitted = fit_valid(p, &train, None)?;
-    let (d, inst) =
-        fitted
-            .model
-            .bag_and_instance_draws(&heldout, samples, seed.wrapping_add(k as u64))?;
+    let d = fitted
+        .model
+        .bag_and_instance_draws(&heldout, samples, seed.wrapping_add(k as u64))?;
     Ok(Some(OutOfFold {
         labels: heldout.bag_labels(),
-        draws: d,
-        instances: inst,
+        draws: d.bags,
+        instances: d.instances,
         bags: held.to_vec(),
     }))
 }

@@ -92,6 +92,13 @@ pub struct GpModel {
     l: Option<Mat<f64>>,
 }
 
+/// [`GpModel::bag_and_instance_draws`]: per bag, the uncalibrated draws of its probability by
+/// the bag rule, and its instances' uncalibrated mean probabilities.
+pub struct BagAndInstanceDraws {
+    pub bags: Vec<Vec<f64>>,
+    pub instances: Vec<Vec<f64>>,
+}
+
 fn to_rows(m: &Mat<f64>) -> Vec<f64> {
     let mut v = Vec::with_capacity(m.nrows() * m.ncols());
     for i in 0..m.nrows() {
@@ -292,12 +299,12 @@ impl GpModel {
         data: &MilData,
         samples: usize,
         seed: u64,
-    ) -> Result<(Vec<Vec<f64>>, Vec<Vec<f64>>)> {
+    ) -> Result<BagAndInstanceDraws> {
         let (d, _, _) = self.bag_draws(data, samples, seed)?;
-        Ok((
-            d.iter().map(|b| b.rule(self.bag_rule, None)).collect(),
-            d.iter().map(|b| b.instance_means()).collect(),
-        ))
+        Ok(BagAndInstanceDraws {
+            bags: d.iter().map(|b| b.rule(self.bag_rule, None)).collect(),
+            instances: d.iter().map(|b| b.instance_means()).collect(),
+        })
     }
 
     /// As [`GpModel::predict`], without the calibration map.

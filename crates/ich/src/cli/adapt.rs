@@ -9,9 +9,12 @@ use clap::Parser;
 
 use milbase::range;
 
-/// Adapt a bundle (imported or trained) to a site: its labelled scans choose and fit a GP head by
-/// nested patient-level cross-validation; writes a new bundle with the head, the summary of the
-/// site's slices (out-of-distribution checks) and the report (adapt.html, adapt.json).
+/// Adapt a bundle (imported or trained) to a site: its labelled scans choose and fit a head by
+/// nested patient-level cross-validation, a GP head or the network as it came with maps of its
+/// scan and slice probabilities fitted on the scan labels (never a head that ranks scans or
+/// labelled slices worse than the network beyond one paired standard error); writes a new bundle
+/// with the head, the summary of the site's slices (out-of-distribution checks) and the report
+/// (adapt.html, adapt.json).
 #[derive(Parser, Debug)]
 pub struct Args {
     /// The bundle to adapt (left unchanged).
