@@ -219,8 +219,13 @@ impl NetworkMaps {
             .collect();
         NetworkMaps {
             scan: cnn_platt(train, folds, seed),
-            slice: gphead::calibrate::fit_instance_map(&labels, &slices, SLICE_MAP_RIDGE)
-                .unwrap_or(Platt::IDENTITY),
+            slice: gphead::calibrate::fit_instance_map(
+                &labels,
+                &slices,
+                slice_correlation(train),
+                SLICE_MAP_RIDGE,
+            )
+            .unwrap_or(Platt::IDENTITY),
         }
     }
 
@@ -235,6 +240,14 @@ impl NetworkMaps {
             .map(|&p| self.slice.apply(p))
             .collect()
     }
+}
+
+/// How many neighbouring slices see much the same, from the network's one-slice logits along z
+/// on `scans` (no labels: [`gphead::calibrate::correlation_length`]); a slice map's noisy-OR
+/// runs over stretches that long.
+pub fn slice_correlation(scans: &[&SiteScan]) -> f64 {
+    let logits: Vec<&[f64]> = scans.iter().map(|s| s.out.slice_logit.as_slice()).collect();
+    gphead::calibrate::correlation_length(&logits)
 }
 
 /// The pull of a slice map toward the identity ([`gphead::calibrate::fit_instance_map`]): weak,
@@ -465,6 +478,10 @@ pub struct AdaptReport {
     /// Out-of-distribution flags on the site's own held-out scans, by label.
     #[serde(default)]
     pub ood_flags: OodFlags,
+    /// The slices' correlation length on every scan ([`slice_correlation`]), over which the
+    /// slice maps' noisy-OR runs.
+    #[serde(default)]
+    pub slice_correlation: f64,
     /// Every test prediction, for checking the figures independently.
     pub predictions: Vec<ScanPred>,
     pub seconds: f64,
@@ -646,9 +663,13 @@ impl Ctx<'_> {
             &milbase::Quiet,
         )?;
         let map = oof.map(MapFamily::Platt, self.inner, seed).map;
-        let slice_map =
-            gphead::calibrate::fit_instance_map(&oof.labels, &oof.instances, SLICE_MAP_RIDGE)
-                .unwrap_or(Platt::IDENTITY);
+        let slice_map = gphead::calibrate::fit_instance_map(
+            &oof.labels,
+            &oof.instances,
+            slice_correlation(scans),
+            SLICE_MAP_RIDGE,
+        )
+        .unwrap_or(Platt::IDENTITY);
         let p: Vec<f64> = oof
             .draws
             .iter()
@@ -1111,6 +1132,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         chosen: chosen.name(),
         comparison: comparison(&scans, &cv.preds, job.seed),
         ood_flags,
+        slice_correlation: slice_correlation(&scans.iter().collect::<Vec<_>>()),
         cnn,
         cnn_platt,
         head,
@@ -1524,8 +1546,9 @@ slices no worse than the network as it came (within one standard error of the pa
 over patients); the network itself is a candidate. Slice labels only veto a candidate that \
 ranks slices worse; nothing is fitted on them. Slice probabilities have a map of their own, \
 fitted on the scan labels by the multiple-instance likelihood (a scan is positive when any of \
-its slices is), so a slice's probability is that slice's and the scan's probability may exceed \
-its most suspicious slice's.</p>",
+its slices is; noisy-OR over stretches of {:.1} neighbouring slices, the correlation length of \
+the network's slice scores along z, measured without labels), so a slice's probability is that \
+slice's and the scan's probability may exceed its most suspicious slice's.</p>",
         r.scans,
         r.positive_scans,
         r.patients,
@@ -1549,7 +1572,8 @@ its most suspicious slice's.</p>",
         )),
         esc(&r.bundle),
         esc(&r.chosen),
-        esc(&r.chosen_per_fold.join(", "))
+        esc(&r.chosen_per_fold.join(", ")),
+        r.slice_correlation
     );
     if !r.comparison.is_empty() {
         body.push_str(

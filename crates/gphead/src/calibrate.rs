@@ -415,14 +415,23 @@ fn solve_spd<const K: usize>(h: [[f64; K]; K], g: [f64; K]) -> Option<[f64; K]> 
 
 /// A calibration map of instance (slice) probabilities fitted on bag (scan) labels only, by the
 /// multiple-instance likelihood: the map `g(p) = σ(a · logit(p) + b)` maximises
-/// `Σ_bags [y log P + (1 − y) log(1 − P)]` with `P = 1 − Π_j (1 − g(p_j))` (noisy-OR: a scan is
-/// positive when any of its slices is), plus the ridge `ridge/2 · ((a − 1)² + b²)` toward the
-/// identity. A scan map fitted on the max (the most suspicious slice) says how likely the *scan*
-/// is positive and would give every slice that number; this map instead asks what slice
-/// probabilities explain the scan labels when every slice counts, so its slices' probabilities
-/// can be read slice by slice. Gradient ascent with backtracking from the identity, the slope
-/// kept ≥ [`Platt::MIN_SLOPE`]; deterministic. `None` without both labels among `bags`.
-pub fn fit_instance_map<B: AsRef<[f64]>>(labels: &[u8], bags: &[B], ridge: f64) -> Option<Platt> {
+/// `Σ_bags [y log P + (1 − y) log(1 − P)]` with `P = 1 − Π_j (1 − g(p_j))^(1/τ)` (noisy-OR over
+/// stretches of `tau` correlated instances: a scan is positive when any of its slices is, and
+/// neighbouring slices, 5 mm apart, see much the same; `tau` = 1 is the plain noisy-OR of
+/// independent instances, [`correlation_length`] estimates it without labels), plus the ridge
+/// `ridge/2 · ((a − 1)² + b²)` toward the identity. A scan map fitted on the max (the most
+/// suspicious slice) says how likely the *scan* is positive and would give every slice that
+/// number; this map asks what slice probabilities explain the scan labels when every slice
+/// counts, so a slice's probability can be read slice by slice. Newton's method with
+/// backtracking from the identity, the slope kept ≥ [`Platt::MIN_SLOPE`]; deterministic.
+/// `None` without both labels among `bags`.
+pub fn fit_instance_map<B: AsRef<[f64]>>(
+    labels: &[u8],
+    bags: &[B],
+    tau: f64,
+    ridge: f64,
+) -> Option<Platt> {
+    let tau = if tau.is_finite() { tau.max(1.0) } else { 1.0 };
     let npos = labels.iter().filter(|&&y| y == 1).count();
     if labels.len() != bags.len() || npos == 0 || npos == labels.len() {
         return None;
@@ -434,21 +443,21 @@ pub fn fit_instance_map<B: AsRef<[f64]>>(labels: &[u8], bags: &[B], ridge: f64) 
     let objective = |a: f64, b: f64| -> (f64, [f64; 2]) {
         let (mut ll, mut ga, mut gb) = (0.0, 0.0, 0.0);
         for (&y, l) in labels.iter().zip(&logits) {
-            // S = −log(1 − P) = Σ softplus(z_j)
-            let s: f64 = l.iter().map(|&x| softplus(a * x + b)).sum();
+            // S = −log(1 − P) = Σ softplus(z_j) / τ
+            let s: f64 = l.iter().map(|&x| softplus(a * x + b)).sum::<f64>() / tau;
             if y == 1 {
-                // log P = log(1 − e^{−S}); d/dz_j = σ(z_j) / (e^S − 1)
+                // log P = log(1 − e^{−S}); d/dz_j = σ(z_j) / (τ (e^S − 1))
                 let em1 = s.exp_m1().max(1e-300);
                 ll += (-(-s).exp_m1()).max(1e-300).ln();
                 for &x in l {
-                    let d = sigmoid(a * x + b) / em1;
+                    let d = sigmoid(a * x + b) / (tau * em1);
                     ga += d * x;
                     gb += d;
                 }
             } else {
                 ll -= s;
                 for &x in l {
-                    let d = -sigmoid(a * x + b);
+                    let d = -sigmoid(a * x + b) / tau;
                     ga += d * x;
                     gb += d;
                 }
@@ -502,6 +511,46 @@ pub fn fit_instance_map<B: AsRef<[f64]>>(labels: &[u8], bags: &[B], ridge: f64) 
         }
     }
     Some(Platt { a, b, c: None })
+}
+
+/// How many neighbouring instances of a bag see much the same, from the instances' own scores in
+/// bag order (no labels): the integrated autocorrelation time `1 + 2 Σ_l ρ(l)` of the scores'
+/// deviations from their bag's mean, pooled over bags, summed over lags until ρ first falls to
+/// 0.05 or below; 1 for uncorrelated scores (or bags too short to tell).
+pub fn correlation_length<B: AsRef<[f64]>>(bags: &[B]) -> f64 {
+    let dev: Vec<Vec<f64>> = bags
+        .iter()
+        .map(|b| {
+            let b = b.as_ref();
+            let m = b.iter().sum::<f64>() / b.len().max(1) as f64;
+            b.iter().map(|v| v - m).collect()
+        })
+        .collect();
+    let den: f64 = dev.iter().flatten().map(|d| d * d).sum();
+    if !(den > 0.0 && den.is_finite()) {
+        return 1.0;
+    }
+    let longest = dev.iter().map(Vec::len).max().unwrap_or(0);
+    let mut tau = 1.0;
+    for lag in 1..longest {
+        let num: f64 = dev
+            .iter()
+            .filter(|d| d.len() > lag)
+            .map(|d| {
+                d[..d.len() - lag]
+                    .iter()
+                    .zip(&d[lag..])
+                    .map(|(a, b)| a * b)
+                    .sum::<f64>()
+            })
+            .sum();
+        let rho = num / den;
+        if rho <= 0.05 {
+            break;
+        }
+        tau += 2.0 * rho;
+    }
+    tau
 }
 
 /// `log(1 + e^z)`, without overflow.
@@ -907,7 +956,7 @@ mod tests {
                 labels.push(u8::from(r.random::<f64>() < 1.0 - none));
                 bags.push(p);
             }
-            let m = fit_instance_map(&labels, &bags, 1e-6).unwrap();
+            let m = fit_instance_map(&labels, &bags, 1.0, 1e-6).unwrap();
             assert!(
                 (m.a - ta).abs() < 0.15 && (m.b - tb).abs() < 0.3,
                 "true ({ta}, {tb}), fitted ({}, {})",
@@ -915,6 +964,22 @@ mod tests {
                 m.b
             );
         }
-        assert!(fit_instance_map(&[1, 1], &[vec![0.5], vec![0.4]], 1e-6).is_none());
+        assert!(fit_instance_map(&[1, 1], &[vec![0.5], vec![0.4]], 1.0, 1e-6).is_none());
+        // uncorrelated scores: 1; a bag of 1, 2, …, 40 (deviations −19.5 … 19.5), by hand:
+        // ρ(1) = Σ d_i d_{i+1} / Σ d_i² = 0.925, …, summed while above 0.05
+        assert_eq!(correlation_length(&[vec![1.0, -1.0, 1.0, -1.0]]), 1.0);
+        let ramp: Vec<f64> = (1..=40).map(f64::from).collect();
+        let d: Vec<f64> = ramp.iter().map(|v| v - 20.5).collect();
+        let den: f64 = d.iter().map(|x| x * x).sum();
+        let mut want = 1.0;
+        for lag in 1..40 {
+            let r: f64 = (0..40 - lag).map(|i| d[i] * d[i + lag]).sum::<f64>() / den;
+            if r <= 0.05 {
+                break;
+            }
+            want += 2.0 * r;
+        }
+        assert!((correlation_length(&[ramp]) - want).abs() < 1e-12);
+        assert!(want > 10.0);
     }
 }

@@ -378,7 +378,8 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
     // the network's slice map of each fold, fitted on the other folds' scan labels by the
     // multiple-instance likelihood, recomputed here by another optimiser (alternating golden
     // section searches on the same penalised noisy-OR likelihood) from the report's own
-    // network outputs, and applied to the fold's slices
+    // network outputs (the noisy-OR over stretches of the slices' correlation length, also
+    // recomputed here), and applied to the fold's slices
     let mut worst = 0.0f64;
     for f in 0..3u64 {
         let train: Vec<(u8, Vec<f64>)> = preds
@@ -386,7 +387,7 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
             .filter(|p| p["fold"].as_u64() != Some(f))
             .map(|p| (p["label"].as_u64().unwrap() as u8, floats(&p["cnn_slices"])))
             .collect();
-        let (a, b) = mil_slice_map(&train, 1.0);
+        let (a, b) = mil_slice_map(&train, correlation_length(&train), 1.0);
         for p in preds.iter().filter(|p| p["fold"].as_u64() == Some(f)) {
             for (raw, got) in floats(&p["cnn_slices"])
                 .into_iter()
@@ -463,10 +464,38 @@ fn logit(p: f64) -> f64 {
     (p / (1.0 - p)).ln()
 }
 
+/// The integrated autocorrelation time of the slices' logits along z (deviations from each
+/// scan's mean, pooled): 1 + 2 Σ ρ(lag) while ρ > 0.05.
+fn correlation_length(scans: &[(u8, Vec<f64>)]) -> f64 {
+    let dev: Vec<Vec<f64>> = scans
+        .iter()
+        .map(|(_, p)| {
+            let l: Vec<f64> = p.iter().map(|&q| logit(q)).collect();
+            let m = l.iter().sum::<f64>() / l.len() as f64;
+            l.iter().map(|v| v - m).collect()
+        })
+        .collect();
+    let var: f64 = dev.iter().flatten().map(|d| d * d).sum();
+    let mut tau = 1.0;
+    for lag in 1.. {
+        let mut c = 0.0;
+        for d in &dev {
+            for i in lag..d.len() {
+                c += d[i] * d[i - lag];
+            }
+        }
+        if c / var <= 0.05 {
+            break;
+        }
+        tau += 2.0 * c / var;
+    }
+    tau
+}
+
 /// The slice map `σ(a · logit p + b)` maximising Σ scans [y log P + (1 − y) log(1 − P)],
-/// P = 1 − Π (1 − slice), less `ridge/2 · ((a − 1)² + b²)`: alternating golden-section searches
-/// over a in [0.001, 10] and b in [−30, 30] until neither moves.
-fn mil_slice_map(scans: &[(u8, Vec<f64>)], ridge: f64) -> (f64, f64) {
+/// P = 1 − Π (1 − slice)^(1/τ), less `ridge/2 · ((a − 1)² + b²)`: alternating golden-section
+/// searches over a in [0.001, 10] and b in [−30, 30] until neither moves.
+fn mil_slice_map(scans: &[(u8, Vec<f64>)], tau: f64, ridge: f64) -> (f64, f64) {
     let x: Vec<(u8, Vec<f64>)> = scans
         .iter()
         .map(|(y, p)| (*y, p.iter().map(|&q| logit(q)).collect()))
@@ -474,7 +503,11 @@ fn mil_slice_map(scans: &[(u8, Vec<f64>)], ridge: f64) -> (f64, f64) {
     let f = |a: f64, b: f64| -> f64 {
         let mut ll = 0.0;
         for (y, l) in &x {
-            let log_none: f64 = l.iter().map(|&v| (-sigmoid(a * v + b)).ln_1p()).sum();
+            let log_none: f64 = l
+                .iter()
+                .map(|&v| (-sigmoid(a * v + b)).ln_1p())
+                .sum::<f64>()
+                / tau;
             ll += if *y == 1 {
                 (-log_none.exp_m1()).max(1e-300).ln()
             } else {
