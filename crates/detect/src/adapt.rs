@@ -793,34 +793,68 @@ fn ranking_against_network(
     let scan_items: Vec<Paired> = scans
         .iter()
         .zip(scan_p)
-        .map(|(s, &p)| (s.patient, s.label, p, s.out.probability))
+        .map(|(s, &p)| (s.patient, 0, s.label, p, s.out.probability))
         .collect();
     let mut slice_items = Vec::new();
     for (s, q) in scans.iter().zip(slice_p) {
         for ((l, &p), &n) in s.slice_labels.iter().zip(q).zip(&s.out.slice_probability) {
             if let Some(l) = l {
-                slice_items.push((s.patient, *l, p, n));
+                slice_items.push((s.patient, 0, *l, p, n));
             }
         }
     }
-    let se = |items: &[Paired]| paired_auc(items, 200, seed).map(|d| [d.0, d.1]);
+    let se = |items: &[Paired]| paired_auc(items, false, 200, seed).map(|d| [d.0, d.1]);
     (se(&scan_items), se(&slice_items))
 }
 
-/// (patient, label, a score, another score of the same item).
-type Paired = (u64, u8, f64, f64);
+/// (patient, outer fold, label, a score, another score of the same item).
+type Paired = (u64, usize, u8, f64, f64);
 
-/// AUC of the first scores minus AUC of the second over `items`, with the standard error and
-/// the 95 % interval of that difference from `draws` bootstrap resamples of the patients (each
-/// drawn patient brings all its items); seeded. `None` without both labels or without 10
-/// resamples that have them.
-fn paired_auc(items: &[Paired], draws: usize, seed: u64) -> Option<(f64, f64, [f64; 2])> {
+/// The AUC of the first scores (`second`: the second) over `items`: pooled, or `within` folds
+/// (only a positive and a negative of the same outer fold make a pair, so that scores of
+/// different folds' maps are never compared); ties count a half.
+fn auc_of(items: &[&Paired], second: bool, within: bool) -> Option<f64> {
+    let score = |t: &Paired| if second { t.4 } else { t.3 };
+    if !within {
+        let y: Vec<u8> = items.iter().map(|t| t.2).collect();
+        let v: Vec<f64> = items.iter().map(|t| score(t)).collect();
+        return gphead::metrics::roc_auc(&y, &v);
+    }
+    let mut folds: std::collections::BTreeMap<usize, (Vec<f64>, Vec<f64>)> = Default::default();
+    for t in items {
+        let e = folds.entry(t.1).or_default();
+        if t.2 == 1 {
+            e.0.push(score(t))
+        } else {
+            e.1.push(score(t))
+        }
+    }
+    let (mut won, mut pairs) = (0.0, 0.0);
+    for (pos, mut neg) in folds.into_values() {
+        neg.sort_by(f64::total_cmp);
+        for p in pos {
+            let below = neg.partition_point(|&n| n < p);
+            let not_above = neg.partition_point(|&n| n <= p);
+            won += below as f64 + 0.5 * (not_above - below) as f64;
+            pairs += neg.len() as f64;
+        }
+    }
+    (pairs > 0.0).then(|| won / pairs)
+}
+
+/// AUC of the first scores minus AUC of the second over `items` (pooled, or `within` folds:
+/// [`auc_of`]), with the standard error and the 95 % interval of that difference from `draws`
+/// bootstrap resamples of the patients (each drawn patient brings all its items); seeded.
+/// `None` without both labels or without 10 resamples that have them.
+fn paired_auc(
+    items: &[Paired],
+    within: bool,
+    draws: usize,
+    seed: u64,
+) -> Option<(f64, f64, [f64; 2])> {
     use rand::{Rng, SeedableRng};
     let diff = |it: &[&Paired]| -> Option<f64> {
-        let y: Vec<u8> = it.iter().map(|t| t.1).collect();
-        let a: Vec<f64> = it.iter().map(|t| t.2).collect();
-        let b: Vec<f64> = it.iter().map(|t| t.3).collect();
-        Some(gphead::metrics::roc_auc(&y, &a)? - gphead::metrics::roc_auc(&y, &b)?)
+        Some(auc_of(it, false, within)? - auc_of(it, true, within)?)
     };
     let all: Vec<&Paired> = items.iter().collect();
     let d = diff(&all)?;
@@ -1157,42 +1191,50 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
 }
 
 /// The pooled test predictions' scan and slice AUC minus the network's own, paired over patients
-/// (1,000 bootstrap draws).
+/// (1,000 bootstrap draws); then the same within folds, where each fold's maps compare only
+/// the scans they mapped (the pooled figure also counts how far the folds' maps disagree).
 fn comparison(scans: &[SiteScan], preds: &[ScanPred], seed: u64) -> Vec<Difference> {
     let patient: std::collections::HashMap<&str, u64> =
         scans.iter().map(|s| (s.id.as_str(), s.patient)).collect();
     let pt = |p: &ScanPred| patient.get(p.id.as_str()).copied().unwrap_or(fnv(&p.id));
     let scan_items: Vec<Paired> = preds
         .iter()
-        .map(|p| (pt(p), p.label, p.p[0], p.cnn))
+        .map(|p| (pt(p), p.fold, p.label, p.p[0], p.cnn))
         .collect();
     let mut slice_items = Vec::new();
     for p in preds {
         for ((l, q), &n) in p.slice_labels.iter().zip(&p.slices).zip(&p.cnn_slices) {
             if let Some(l) = l {
-                slice_items.push((pt(p), *l, q[0], n));
+                slice_items.push((pt(p), p.fold, *l, q[0], n));
             }
         }
     }
-    let auc = |items: &[Paired], which: fn(&Paired) -> f64| {
-        let y: Vec<u8> = items.iter().map(|t| t.1).collect();
-        let v: Vec<f64> = items.iter().map(which).collect();
-        gphead::metrics::roc_auc(&y, &v)
-    };
-    [("scan AUC", scan_items), ("slice AUC", slice_items)]
-        .into_iter()
-        .filter_map(|(what, items)| {
-            let (d, se, interval) = paired_auc(&items, 1000, seed)?;
-            Some(Difference {
-                what: what.into(),
-                shipped: auc(&items, |t| t.2)?,
-                network: auc(&items, |t| t.3)?,
+    let mut out = Vec::new();
+    for within in [false, true] {
+        for (what, items) in [("scan AUC", &scan_items), ("slice AUC", &slice_items)] {
+            let refs: Vec<&Paired> = items.iter().collect();
+            let (Some((d, se, interval)), Some(shipped), Some(network)) = (
+                paired_auc(items, within, 1000, seed),
+                auc_of(&refs, false, within),
+                auc_of(&refs, true, within),
+            ) else {
+                continue;
+            };
+            out.push(Difference {
+                what: if within {
+                    format!("{what} within folds")
+                } else {
+                    what.to_string()
+                },
+                shipped,
+                network,
                 difference: d,
                 se,
                 interval,
-            })
-        })
-        .collect()
+            });
+        }
+    }
+    out
 }
 
 /// Copies the network's fields (raw and Platt-mapped) of `from` into the predictions of the same

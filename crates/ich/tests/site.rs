@@ -362,11 +362,42 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
     }
     // the report's comparison with the network, recomputed from the predictions
     let cmp = r["comparison"].as_array().unwrap();
-    assert_eq!(cmp.len(), 2);
+    assert_eq!(cmp.len(), 4);
     close(auc(&y, &scan_p), &cmp[0]["shipped"], "shipped scan AUC");
     close(auc(&y, &cnn_p), &cmp[0]["network"], "network scan AUC");
     close(auc(&sy, &sp), &cmp[1]["shipped"], "shipped slice AUC");
     close(auc(&sy, &cp), &cmp[1]["network"], "network slice AUC");
+    // within folds: only a positive and a negative scan of the same fold make a pair
+    let fold: Vec<u64> = preds.iter().map(|p| p["fold"].as_u64().unwrap()).collect();
+    let within = |v: &[f64]| {
+        let (mut won, mut n) = (0.0, 0.0);
+        for i in 0..v.len() {
+            for j in 0..v.len() {
+                if fold[i] == fold[j] && y[i] == 1 && y[j] == 0 {
+                    n += 1.0;
+                    won += if v[i] > v[j] {
+                        1.0
+                    } else if v[i] == v[j] {
+                        0.5
+                    } else {
+                        0.0
+                    };
+                }
+            }
+        }
+        won / n
+    };
+    assert_eq!(cmp[2]["what"], "scan AUC within folds");
+    close(
+        within(&scan_p),
+        &cmp[2]["shipped"],
+        "shipped scan AUC within folds",
+    );
+    close(
+        within(&cnn_p),
+        &cmp[2]["network"],
+        "network scan AUC within folds",
+    );
     for d in cmp {
         let (lo, hi) = (
             d["interval"][0].as_f64().unwrap(),
