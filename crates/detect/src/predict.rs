@@ -230,8 +230,10 @@ impl Predictor {
         let t = Instant::now();
         let pre = &self.bundle.manifest.preprocess;
         // exact window values for the network alone (the numbers its authors' framework gives);
-        // a GP head was fitted on features of dataset bytes, so with one the input is bytes too
-        if self.bundle.manifest.cnn.float_input && self.gp.is_none() {
+        // a GP head was fitted on features of dataset bytes, so with one the input is bytes too,
+        // and so are a site's maps of the network's outputs (`ich adapt` fits them on bytes)
+        let cnn = &self.bundle.manifest.cnn;
+        if cnn.float_input && self.gp.is_none() && cnn.site.is_none() {
             let (meta, floats) = decode_scan_float(
                 scan,
                 pre,
