@@ -403,7 +403,8 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
             d["interval"][0].as_f64().unwrap(),
             d["interval"][1].as_f64().unwrap(),
         );
-        assert!(lo <= hi && d["se"].as_f64().unwrap() > 0.0, "{d}");
+        // (0 within folds where the network was chosen in every fold: its maps keep its order)
+        assert!(lo <= hi && d["se"].as_f64().unwrap() >= 0.0, "{d}");
     }
 
     // the network's slice map of each fold, fitted on the other folds' scan labels by the
