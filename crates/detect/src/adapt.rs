@@ -662,7 +662,17 @@ impl Ctx<'_> {
             seed,
             &milbase::Quiet,
         )?;
-        let map = oof.map(MapFamily::Platt, self.inner, seed).map;
+        // the map's pull chosen over folds that keep each patient whole, as the head's were
+        let oof_patients: Vec<u64> = oof.bags.iter().map(|&k| scans[k].patient).collect();
+        let map = Platt::fit_shrunk_grouped(
+            MapFamily::Platt,
+            &oof.labels,
+            &oof.draws,
+            &oof_patients,
+            self.inner,
+            seed,
+        )
+        .map;
         let slice_map = gphead::calibrate::fit_instance_map(
             &oof.labels,
             &oof.instances,
@@ -956,7 +966,8 @@ fn cnn_platt(train: &[&SiteScan], folds: usize, seed: u64) -> Platt {
         .iter()
         .map(|s| vec![s.out.probability.clamp(1e-9, 1.0 - 1e-9)])
         .collect();
-    Platt::fit_shrunk(MapFamily::Platt, &labels, &draws, folds, seed).map
+    let patients: Vec<u64> = train.iter().map(|s| s.patient).collect();
+    Platt::fit_shrunk_grouped(MapFamily::Platt, &labels, &draws, &patients, folds, seed).map
 }
 
 /// `n` of `idx` (stratified by label, seeded), or `None` when `n` is not below `idx.len()` or

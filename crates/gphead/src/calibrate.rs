@@ -184,6 +184,40 @@ impl Platt {
         } else {
             None
         };
+        Self::shrunk_over(center, labels, draws, parts)
+    }
+
+    /// [`Platt::fit_shrunk`] with the pull chosen over folds that keep each group whole (`groups`:
+    /// one key per bag, e.g. its patient; [`milbase::grouped_stratified_folds`]), so that no bag
+    /// is scored by a map fitted on another scan of its patient.
+    pub fn fit_shrunk_grouped<D: AsRef<[f64]>>(
+        family: MapFamily,
+        labels: &[u8],
+        draws: &[D],
+        groups: &[u64],
+        folds: usize,
+        seed: u64,
+    ) -> Shrunk {
+        let npos = labels.iter().filter(|&&y| y == 1).count();
+        let k = folds.min(npos).min(labels.len() - npos);
+        let parts = (k >= 2 && groups.len() == labels.len())
+            .then(|| milbase::grouped_stratified_folds(labels, groups, k, seed).ok())
+            .flatten()
+            .map(|mut p| {
+                p.iter_mut().for_each(|f| f.sort_unstable());
+                p
+            });
+        Self::shrunk_over(Self::identity(family), labels, draws, parts)
+    }
+
+    /// The shrunk map of `center`'s family with its pull chosen over `parts` (held-out bag
+    /// indices per fold; `None`: the weakest pull).
+    fn shrunk_over<D: AsRef<[f64]>>(
+        center: Platt,
+        labels: &[u8],
+        draws: &[D],
+        parts: Option<Vec<Vec<usize>>>,
+    ) -> Shrunk {
         let Some(parts) = parts else {
             return Shrunk {
                 map: Self::fit_toward(center, labels, draws, Self::STRENGTHS[0]),
@@ -199,7 +233,7 @@ impl Platt {
             .iter()
             .filter(|held| !held.is_empty())
             .map(|held| {
-                // stratified_folds returns each fold in ascending order
+                // every fold in ascending order (stratified_folds's; grouped ones sorted above)
                 let mut rest = (0..labels.len()).filter(|i| held.binary_search(i).is_err());
                 (gather(&mut rest), gather(&mut held.iter().copied()))
             })
@@ -981,5 +1015,34 @@ mod tests {
         }
         assert!((correlation_length(&[ramp]) - want).abs() < 1e-12);
         assert!(want > 10.0);
+    }
+
+    /// Two scans per patient, identical: folds that split a patient would score each scan by a
+    /// map fitted on its twin. Grouped, the pull is chosen on folds of whole patients; the same
+    /// seed gives the same map, and groups that do not match the bags fall back to the weakest
+    /// pull (the map [`Platt::fit_toward`] gives with it).
+    #[test]
+    fn the_grouped_shrinkage_keeps_patients_whole_and_is_seeded() {
+        let (mut labels, mut draws, mut groups) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..30u64 {
+            let y = u8::from(i % 3 == 0);
+            let p = if y == 1 {
+                0.6 + 0.01 * i as f64
+            } else {
+                0.3 + 0.01 * i as f64
+            };
+            for _ in 0..2 {
+                labels.push(y);
+                draws.push(vec![p.min(0.99)]);
+                groups.push(i);
+            }
+        }
+        let a = Platt::fit_shrunk_grouped(MapFamily::Platt, &labels, &draws, &groups, 5, 3);
+        let b = Platt::fit_shrunk_grouped(MapFamily::Platt, &labels, &draws, &groups, 5, 3);
+        assert_eq!(a, b);
+        assert!(a.map.a > 0.0 && a.map.b.is_finite());
+        let off = Platt::fit_shrunk_grouped(MapFamily::Platt, &labels, &draws, &groups[1..], 5, 3);
+        assert_eq!(off.map, fit_draws(&labels, &draws));
+        assert_eq!(off.strength, Some(Platt::STRENGTHS[0]));
     }
 }
