@@ -648,14 +648,7 @@ fn two_workers_send_each_study_once() {
 /// The spool's copy of a study's instance.
 fn spooled(w: &World, study: &str, file: &Path) -> PathBuf {
     let o = dicom_object::open_file(file).unwrap();
-    let t = |tag| {
-        o.element(tag)
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .trim_end_matches('\0')
-            .to_string()
-    };
+    let t = |tag| common::element_text(&o, tag);
     use dicom_dictionary_std::tags;
     w.spool
         .join("studies")

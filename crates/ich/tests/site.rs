@@ -6,23 +6,13 @@
 
 mod common;
 
-use common::{ct_ich_dicom, ok, pair_auc as auc, s};
+use common::{ct_ich_dicom, element_text as text, ok, pair_auc as auc, s};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn shared(rel: &str) -> Option<PathBuf> {
     preprocess::shared_data_or_skip(rel)
-}
-
-/// An element's text without its NUL padding.
-fn text(o: &dicom_object::DefaultDicomObject, tag: dicom_core::Tag) -> String {
-    o.element(tag)
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .trim_end_matches('\0')
-        .to_string()
 }
 
 /// A copy of the series in `dicom/scan` as `dicom/scan-fu`: new study, series and SOP Instance

@@ -180,6 +180,16 @@ pub fn pair_auc(labels: &[u8], scores: &[f64]) -> f64 {
     num / den
 }
 
+/// A DICOM element's text without its NUL padding.
+pub fn element_text(o: &dicom_object::DefaultDicomObject, tag: dicom_core::Tag) -> String {
+    o.element(tag)
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .trim_end_matches('\0')
+        .to_string()
+}
+
 /// Grey levels of an 8-bit greyscale JPEG, with its height and width.
 pub fn gray(p: &Path) -> (Vec<u8>, usize, usize) {
     let mut d =
