@@ -1645,7 +1645,15 @@ slice's and the scan's probability may exceed its most suspicious slice's.</p>",
                 d.interval[1]
             ));
         }
-        body.push_str("</table>");
+        body.push_str(
+            "</table><p class=\"note\">Within folds: only a positive and a negative scan (slice) of \
+the same outer fold make a pair, so each fold's shipped bundle is judged on the patients it was \
+not fitted on, as one shipped bundle would be. Pooled: \
+the five folds' test predictions ranked together, which also counts how far the folds' maps \
+disagree with each other (a monotone map of the network ranks as the network within a fold, \
+not across folds). The choice inside each fold compares the pooled inner cross-fit, the \
+stricter of the two for a head whose inner fits disagree.</p>",
+        );
     }
     let o = &r.ood_flags;
     body.push_str(&format!(
