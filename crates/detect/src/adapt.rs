@@ -559,8 +559,10 @@ pub fn site_scans(
                px: Vec<u8>,
                patient: Option<String>|
      -> Result<std::result::Result<SiteScan, String>> {
-        let patient = match patient.as_deref().map(str::trim) {
-            Some(p) if !p.is_empty() => fnv(&format!("patient\n{p}")),
+        // a NIfTI file has neither PatientID nor study: each file counts as its own patient
+        let patient = match (patient.as_deref().map(str::trim), &meta.nifti) {
+            (Some(p), _) if !p.is_empty() => fnv(&format!("patient\n{p}")),
+            (_, Some(name)) => fnv(&format!("nifti\n{name}")),
             _ => fnv(&format!("study\n{}", meta.study_instance_uid)),
         };
         if !labels.is_empty() {

@@ -216,6 +216,13 @@ pub fn write_scan(
     size: usize,
 ) -> Result<DicomOutcome> {
     let (report, pixels) = (&prediction.report, &prediction.pixels);
+    if scan.nifti.is_some() {
+        return Ok(DicomOutcome::NotApplicable(
+            "the scan was read from a NIfTI file, which carries no DICOM study, series or \
+             instance UIDs for a Structured Report or Secondary Captures to reference"
+                .into(),
+        ));
+    }
     let first = scan
         .slices
         .first()
@@ -576,6 +583,7 @@ mod tests {
             label: None,
             patient_name: None,
             patient_id: None,
+            nifti: None,
             warnings: vec![],
             page: None,
             dicom: None,

@@ -241,6 +241,9 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
             esc(s.patient_id.as_deref().unwrap_or("–"))
         );
     }
+    if let Some(n) = &s.nifti {
+        let _ = write!(b, "<p>NIfTI file: {}</p>", esc(n));
+    }
     let _ = write!(
         b,
         "<table><tr><th class=\"l\">scan probability ({})</th><td>{}</td></tr>\

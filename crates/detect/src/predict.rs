@@ -486,6 +486,7 @@ impl Predictor {
             label: meta.label,
             patient_name: meta.patient_name.filter(|_| opts.keep_phi),
             patient_id: meta.patient_id.filter(|_| opts.keep_phi),
+            nifti: meta.nifti.filter(|_| opts.keep_phi),
             warnings,
             page: None,
             dicom: None,

@@ -112,6 +112,10 @@ pub struct ScanReport {
     pub patient_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patient_id: Option<String>,
+    /// The NIfTI file it was read from, under its input; only with `--keep-phi` (a file name
+    /// may name the patient).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nifti: Option<String>,
     pub warnings: Vec<String>,
     /// The HTML page, relative to the output folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -372,6 +376,7 @@ mod tests {
                 label: None,
                 patient_name: None,
                 patient_id: None,
+                nifti: None,
                 warnings: vec![],
                 page: None,
                 dicom: None,

@@ -124,6 +124,10 @@ pub struct SliceMeta {
     pub label: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtype: Option<String>,
+    /// NIfTI slices: the slice's index along the file's slice axis, as stored (0-based; what
+    /// nibabel's `img.dataobj[..., k]` indexes for an axial volume); slice labels use it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nifti_index: Option<usize>,
 }
 
 /// Metadata of one scan (`scans/<id>.json`).
@@ -150,6 +154,9 @@ pub struct ScanMeta {
     pub patient_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patient_id: Option<String>,
+    /// Scans read from a NIfTI file: its path under the input it was found in (no UIDs then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nifti: Option<String>,
 }
 
 /// A scan's entry in the manifest.

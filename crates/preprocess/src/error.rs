@@ -51,6 +51,8 @@ pub enum FileProblem {
         bytes: u64,
         limit: u64,
     },
+    #[error("NIfTI: {0}")]
+    Nifti(String),
     #[error("read error: {0}")]
     Io(#[from] std::io::Error),
     #[error("memory could not be reserved while reading it ({0}): the machine is short of memory, the file may be sound; retry with fewer at once")]
@@ -72,6 +74,7 @@ impl FileProblem {
             FileProblem::Colour(_) => "colour image",
             FileProblem::MultiFrame(_) => "multi-frame image",
             FileProblem::TooLarge { .. } => "too large",
+            FileProblem::Nifti(_) => "bad NIfTI",
             FileProblem::Io(_) => "read error",
             FileProblem::OutOfMemory(_) => "out of memory",
         }

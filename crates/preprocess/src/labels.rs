@@ -6,6 +6,8 @@
 //! | `labels.csv` | `scan,study_instance_uid,series_instance_uid,label` | study and series UID (series alone where the study cell is empty or the column absent) |
 //! | `slice_labels.csv` | `sop_instance_uid,label,subtype` | SOPInstanceUID |
 //! | RSNA `stage_2_train.csv` | `ID,Label`, IDs `ID_<sop>_<subtype>` | `ID_<sop>` (the RSNA SOPInstanceUID) |
+//! | NIfTI scan labels | `nifti,label` | the file's path under its input, e.g. `sub-01/ct.nii.gz` |
+//! | NIfTI slice labels | `nifti,slice,label` (and `subtype`) | that path and the slice's index along the file's slice axis, as stored (0-based) |
 //!
 //! In RSNA files the `any` rows give the slice label, the other subtypes the slice's subtypes; a
 //! scan is positive when any of its slices is.
@@ -29,6 +31,10 @@ pub struct Labels {
     /// (StudyInstanceUID or "" for any study, SeriesInstanceUID) → label.
     scans: HashMap<(String, String), u8>,
     slices: HashMap<String, SliceLabel>,
+    /// NIfTI name → scan label.
+    nifti_scans: HashMap<String, u8>,
+    /// (NIfTI name, slice index in the file) → slice label.
+    nifti_slices: HashMap<(String, usize), SliceLabel>,
 }
 
 const RSNA_SUBTYPES: [&str; 6] = [
@@ -53,13 +59,30 @@ fn parse_label(path: &Path, line: u64, s: &str) -> Result<u8> {
 
 impl Labels {
     pub fn is_empty(&self) -> bool {
-        self.scans.is_empty() && self.slices.is_empty()
+        self.scans.is_empty()
+            && self.slices.is_empty()
+            && self.nifti_scans.is_empty()
+            && self.nifti_slices.is_empty()
     }
     pub fn n_scans(&self) -> usize {
-        self.scans.len()
+        self.scans.len() + self.nifti_scans.len()
     }
     pub fn n_slices(&self) -> usize {
-        self.slices.len()
+        self.slices.len() + self.nifti_slices.len()
+    }
+
+    /// A NIfTI slice's label by the file's name and the slice's index in it.
+    pub fn nifti_slice(&self, name: &str, index: usize) -> Option<&SliceLabel> {
+        self.nifti_slices.get(&(name.to_string(), index))
+    }
+
+    /// A NIfTI scan's label: its row in a `nifti,label` file, else the max of its slice labels
+    /// when every slice has one (as for DICOM).
+    pub fn nifti_scan(&self, name: &str, slice_labels: &[Option<u8>]) -> Option<u8> {
+        self.nifti_scans
+            .get(name)
+            .copied()
+            .or_else(|| from_slices(slice_labels))
     }
 
     /// Loads one labels file, detecting its kind from the header.
@@ -81,6 +104,16 @@ impl Labels {
         let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
         let mut rsna: HashMap<String, (Option<u8>, BTreeSet<String>)> = HashMap::new();
         enum Kind {
+            NiftiSlice {
+                name: usize,
+                slice: usize,
+                label: usize,
+                subtype: Option<usize>,
+            },
+            NiftiScan {
+                name: usize,
+                label: usize,
+            },
             Scan {
                 study: Option<usize>,
                 series: usize,
@@ -96,7 +129,18 @@ impl Labels {
                 label: usize,
             },
         }
-        let kind = if let (Some(series), Some(label)) = (col("series_instance_uid"), col("label")) {
+        let kind = if let (Some(name), Some(slice), Some(label)) =
+            (col("nifti"), col("slice"), col("label"))
+        {
+            Kind::NiftiSlice {
+                name,
+                slice,
+                label,
+                subtype: col("subtype"),
+            }
+        } else if let (Some(name), Some(label)) = (col("nifti"), col("label")) {
+            Kind::NiftiScan { name, label }
+        } else if let (Some(series), Some(label)) = (col("series_instance_uid"), col("label")) {
             Kind::Scan {
                 study: col("study_instance_uid"),
                 series,
@@ -114,7 +158,8 @@ impl Labels {
             return Err(Error::format(
                 path,
                 "unknown labels file: expected columns series_instance_uid,label \
-                 (labels.csv), sop_instance_uid,label (slice_labels.csv) or ID,Label (RSNA)",
+                 (labels.csv), sop_instance_uid,label (slice_labels.csv), ID,Label (RSNA), \
+                 nifti,label (NIfTI scans) or nifti,slice,label (NIfTI slices)",
             ));
         };
         for (i, rec) in rdr.records().enumerate() {
@@ -126,6 +171,54 @@ impl Labels {
                 })
             };
             match kind {
+                Kind::NiftiScan { name, label } => {
+                    let l = parse_label(path, line, get(label)?)?;
+                    let key = get(name)?;
+                    if let Some(&before) = self.nifti_scans.get(key) {
+                        if before != l {
+                            return Err(conflict(path, line, "NIfTI scan", key, before, l));
+                        }
+                    }
+                    self.nifti_scans.insert(key.to_string(), l);
+                }
+                Kind::NiftiSlice {
+                    name,
+                    slice,
+                    label,
+                    subtype,
+                } => {
+                    let l = parse_label(path, line, get(label)?)?;
+                    let key = get(name)?;
+                    let k: usize = get(slice)?.parse().map_err(|_| {
+                        Error::format(
+                            path,
+                            format!(
+                                "line {line}: slice '{}' is not an index (0, 1, 2, …)",
+                                rec.get(slice).unwrap_or("")
+                            ),
+                        )
+                    })?;
+                    let subtype = match subtype {
+                        Some(c) => get(c)?.to_string(),
+                        None => String::new(),
+                    };
+                    let both = (key.to_string(), k);
+                    if let Some(before) = self.nifti_slices.get(&both) {
+                        if before.label != l {
+                            let what = format!("{key} slice {k}");
+                            return Err(conflict(
+                                path,
+                                line,
+                                "NIfTI slice",
+                                &what,
+                                before.label,
+                                l,
+                            ));
+                        }
+                    }
+                    self.nifti_slices
+                        .insert(both, SliceLabel { label: l, subtype });
+                }
                 Kind::Scan {
                     study,
                     series,
@@ -222,11 +315,16 @@ impl Labels {
         {
             return Some(*l);
         }
-        if slice_labels.iter().all(Option::is_none) {
-            return None;
-        }
-        Some(slice_labels.iter().flatten().copied().max().unwrap_or(0))
+        from_slices(slice_labels)
     }
+}
+
+/// Positive when any labelled slice is, unknown when none has a label.
+fn from_slices(slice_labels: &[Option<u8>]) -> Option<u8> {
+    if slice_labels.iter().all(Option::is_none) {
+        return None;
+    }
+    Some(slice_labels.iter().flatten().copied().max().unwrap_or(0))
 }
 
 impl Labels {

@@ -3,13 +3,15 @@
 //!
 //! Modules, from the file up: [`read`] (DICOM headers and pixels), [`hu`] (stored values → HU),
 //! [`window`], [`resample`], [`scan`] (grouping and z ordering), [`labels`], [`dataset`] (the
-//! on-disk format), [`pipeline`] (the `ich preprocess` run) and [`synth`].
+//! on-disk format), [`pipeline`] (the `ich preprocess` run) and [`synth`]; [`nifti`] reads
+//! NIfTI-1 volumes as scans beside DICOM.
 
 pub mod dataset;
 pub mod dicomfile;
 pub mod error;
 pub mod hu;
 pub mod labels;
+pub mod nifti;
 pub mod pipeline;
 pub mod read;
 pub mod resample;

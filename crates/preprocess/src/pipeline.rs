@@ -327,17 +327,24 @@ fn keep_earlier_scans(
 }
 
 /// Slice metadata without labels (see [`apply_labels`]).
-fn slice_metas(slices: &[&SliceHeader], z: &[Option<f64>]) -> Vec<SliceMeta> {
+fn slice_metas(slices: &[&SliceHeader], z: &[Option<f64>], nifti: bool) -> Vec<SliceMeta> {
     slices
         .iter()
         .zip(z)
-        .map(|(h, z)| SliceMeta {
-            sop_instance_uid: h.sop_uid.clone(),
-            z: *z,
-            instance_number: h.instance_number,
-            source: h.path.display().to_string(),
-            label: None,
-            subtype: None,
+        .map(|(h, z)| {
+            let k = h.instance_number.filter(|_| nifti).map(|k| k as usize);
+            SliceMeta {
+                sop_instance_uid: h.sop_uid.clone(),
+                z: *z,
+                instance_number: if nifti { None } else { h.instance_number },
+                source: match k {
+                    Some(k) => format!("{}#{k}", h.path.display()),
+                    None => h.path.display().to_string(),
+                },
+                label: None,
+                subtype: None,
+                nifti_index: k,
+            }
         })
         .collect()
 }
@@ -345,6 +352,16 @@ fn slice_metas(slices: &[&SliceHeader], z: &[Option<f64>]) -> Vec<SliceMeta> {
 /// Sets slice labels (by SOPInstanceUID) and the scan label (by SeriesInstanceUID, else the max of
 /// its slice labels) from `labels`.
 pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) {
+    if let Some(name) = &meta.nifti {
+        for s in &mut meta.slices {
+            let l = s.nifti_index.and_then(|k| labels.nifti_slice(name, k));
+            s.label = l.map(|l| l.label);
+            s.subtype = l.map(|l| l.subtype.clone());
+        }
+        let sl: Vec<Option<u8>> = meta.slices.iter().map(|s| s.label).collect();
+        meta.label = labels.nifti_scan(name, &sl);
+        return;
+    }
     for s in &mut meta.slices {
         let l = labels.slice(&s.sop_instance_uid);
         s.label = l.map(|l| l.label);
@@ -576,6 +593,49 @@ fn decode_scan_with<T>(
     let mut kept = Vec::with_capacity(scan.slices.len());
     let mut kept_z = Vec::with_capacity(scan.slices.len());
     let mut warnings = scan.warnings.clone();
+    if let Some(src) = &scan.nifti {
+        // one file, read once: a file that fails is the scan's error, named
+        let path = scan
+            .slices
+            .first()
+            .map(|h| h.path.clone())
+            .unwrap_or_default();
+        let vol = crate::nifti::read_volume(&path, limits).inspect_err(|e| {
+            let mut s = skipped.lock().unwrap_or_else(|p| p.into_inner());
+            record_skip(&mut s, e);
+        })?;
+        if vol.slices.len() != scan.slices.len() {
+            return Err(Error::Invalid(format!(
+                "{}: changed while it was read ({} slices, then {})",
+                path.display(),
+                scan.slices.len(),
+                vol.slices.len()
+            )));
+        }
+        for w in vol.warnings {
+            if !warnings.contains(&w) {
+                warnings.push(w);
+            }
+        }
+        for img in &vol.slices {
+            channels(img, config, &mut data);
+            progress.inc(1);
+        }
+        kept.extend(scan.slices.iter());
+        kept_z.extend(scan.z.iter().copied());
+        return Ok((
+            scan_meta(
+                scan,
+                config,
+                keep_phi,
+                &kept,
+                &kept_z,
+                warnings,
+                Some(src.name.clone()),
+            ),
+            data,
+        ));
+    }
     check_one_patient(scan)?;
     check_duplicates(scan, config, limits)?;
     for (h, z) in scan.slices.iter().zip(&scan.z) {
@@ -597,8 +657,23 @@ fn decode_scan_with<T>(
     if kept.is_empty() {
         return Err(Error::Invalid("no slice could be decoded".into()));
     }
+    let meta = scan_meta(scan, config, keep_phi, &kept, &kept_z, warnings, None);
+    Ok((meta, data))
+}
+
+/// A decoded scan's metadata (without labels; `pixels` empty).
+fn scan_meta(
+    scan: &Scan,
+    config: &PreprocessConfig,
+    keep_phi: bool,
+    kept: &[&SliceHeader],
+    kept_z: &[Option<f64>],
+    warnings: Vec<String>,
+    nifti: Option<String>,
+) -> ScanMeta {
     let first = kept[0];
-    let meta = ScanMeta {
+    let size = config.size;
+    ScanMeta {
         format_version: FORMAT_VERSION,
         id: scan.id.clone(),
         study_instance_uid: scan.study_uid.clone(),
@@ -614,11 +689,11 @@ fn decode_scan_with<T>(
         config_fingerprint: config.fingerprint(),
         pixels: String::new(),
         warnings,
-        slices: slice_metas(&kept, &kept_z),
+        slices: slice_metas(kept, kept_z, nifti.is_some()),
         patient_name: keep_phi.then(|| first.patient_name.clone()).flatten(),
         patient_id: keep_phi.then(|| first.patient_id.clone()).flatten(),
-    };
-    Ok((meta, data))
+        nifti,
+    }
 }
 
 /// Reads the headers of every file under `inputs` and groups the CT slices into ordered scans.
@@ -650,7 +725,28 @@ pub fn find_scans_within(
             skipped.files.push(format!("{}: {why}", p.display()));
         }
     }
-    progress.stage("reading headers", files.len() as u64);
+    let (nifti_files, files): (Vec<PathBuf>, Vec<PathBuf>) =
+        files.into_iter().partition(|f| crate::nifti::is_nifti(f));
+    progress.stage("reading headers", (files.len() + nifti_files.len()) as u64);
+    let volumes: Vec<_> = nifti_files
+        .par_iter()
+        .map(|f| {
+            let r = crate::nifti::read_geometry(f, limits);
+            progress.inc(1);
+            r
+        })
+        .collect();
+    let mut nifti_scans = Vec::new();
+    for (f, r) in nifti_files.iter().zip(volumes) {
+        match r {
+            Ok(g) => nifti_scans.push(crate::scan::nifti_scan(
+                f,
+                crate::nifti::name_under(f, inputs),
+                g,
+            )),
+            Err(e) => note_skip(&mut skipped, &e),
+        }
+    }
     let results: Vec<std::result::Result<SliceHeader, FileError>> = files
         .par_iter()
         .map(|f| {
@@ -669,7 +765,35 @@ pub fn find_scans_within(
             }
         }
     }
-    Ok((group(headers), skipped))
+    let mut scans = group(headers);
+    // a name is a scan's identity: the same file reached twice is one scan, but two files of
+    // one name (under two inputs) are neither, since either's result could carry the other's name
+    nifti_scans.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut i = 0;
+    while i < nifti_scans.len() {
+        let j = (i..nifti_scans.len())
+            .find(|&j| nifti_scans[j].id != nifti_scans[i].id)
+            .unwrap_or(nifti_scans.len());
+        let canon = |s: &Scan| std::fs::canonicalize(&s.slices[0].path).ok();
+        let first = canon(&nifti_scans[i]);
+        if nifti_scans[i + 1..j].iter().all(|s| canon(s) == first) {
+            scans.push(nifti_scans[i].clone());
+        } else {
+            for s in &nifti_scans[i..j] {
+                let e = FileError::new(
+                    &s.slices[0].path,
+                    FileProblem::Nifti(format!(
+                        "{} other file(s) have the same name under another input, and a NIfTI \
+                         scan is known by its name: give one input or rename them",
+                        j - i - 1
+                    )),
+                );
+                note_skip(&mut skipped, &e);
+            }
+        }
+        i = j;
+    }
+    Ok((scans, skipped))
 }
 
 fn read_ct_header(f: &Path, limits: &Limits) -> std::result::Result<SliceHeader, FileError> {

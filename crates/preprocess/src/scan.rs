@@ -34,6 +34,34 @@ pub struct Scan {
     /// Files whose SOPInstanceUID was already seen: (the file kept, the file that repeats its
     /// UID). Decoding compares their pixels (see `pipeline::decode_scan`).
     pub duplicates: Vec<(PathBuf, PathBuf)>,
+    /// Set for a scan read from one NIfTI volume (no UIDs; every slice's header names that file).
+    pub nifti: Option<NiftiSource>,
+}
+
+/// Where a NIfTI scan comes from: its name (the path under its input) and its geometry.
+#[derive(Debug, Clone)]
+pub struct NiftiSource {
+    pub name: String,
+    pub geometry: crate::nifti::Geometry,
+}
+
+/// The scan of one NIfTI volume: slices inferior first, as [`crate::nifti::Geometry`] orders
+/// them; its id from its name, as stable as a DICOM scan's from its UIDs.
+pub fn nifti_scan(path: &std::path::Path, name: String, geometry: crate::nifti::Geometry) -> Scan {
+    let (slices, z) = geometry.slice_headers(path);
+    let mut warnings = geometry.warnings.clone();
+    warnings.extend(spacing_warning(&z));
+    Scan {
+        id: scan_id("NIfTI", &name),
+        study_uid: String::new(),
+        series_uid: String::new(),
+        slices,
+        z: z.into_iter().map(Some).collect(),
+        ordered_by: OrderedBy::Position,
+        warnings,
+        duplicates: Vec::new(),
+        nifti: Some(NiftiSource { name, geometry }),
+    }
 }
 
 /// A folder-safe, stable scan id derived from the UIDs (no UID text reaches the file system).
@@ -90,6 +118,7 @@ pub fn group(mut headers: Vec<SliceHeader>) -> Vec<Scan> {
                 ordered_by,
                 warnings,
                 duplicates,
+                nifti: None,
             }
         })
         .collect()
