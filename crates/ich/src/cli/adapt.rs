@@ -20,12 +20,14 @@ pub struct Args {
     /// The bundle to adapt (left unchanged).
     #[arg(long)]
     model: PathBuf,
-    /// The site's labelled scans: DICOM files or folders (searched recursively), or datasets
-    /// preprocessed with the bundle's preprocessing.
+    /// The site's labelled scans: DICOM or NIfTI files or folders (searched recursively), or
+    /// datasets preprocessed with the bundle's preprocessing. A NIfTI file counts as a patient
+    /// of its own.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Label files: scan labels (required for every scan used) and slice labels (evaluation
-    /// only, never fitting); labels.csv / slice_labels.csv or RSNA's CSV.
+    /// only, never fitting); labels.csv / slice_labels.csv, RSNA's CSV, or NIfTI's
+    /// `nifti,label` / `nifti,slice,label`.
     #[arg(long)]
     labels: Vec<PathBuf>,
     /// The adapted bundle: a new folder.

@@ -8,21 +8,23 @@ use detect::predict::{run as predict, PredictJob, PredictOptions};
 
 use milbase::range;
 
-/// Predict hemorrhage per slice and per scan, with standard deviations, from DICOM folders or
-/// preprocessed datasets; write slices.csv, scans.csv, report.json and HTML pages.
+/// Predict hemorrhage per slice and per scan, with standard deviations, from DICOM folders, NIfTI
+/// volumes or preprocessed datasets; write slices.csv, scans.csv, report.json and HTML pages.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Model bundle (`ich train-cnn --out` followed by `ich fit-gp --bundle`).
     #[arg(long)]
     model: PathBuf,
-    /// DICOM files or folders (searched recursively), or datasets written by `ich preprocess`
-    /// (folders holding dataset.json). Not needed with `--study`.
+    /// DICOM files, NIfTI files (`.nii`, `.nii.gz`; no DICOM results for them) or folders
+    /// holding them (searched recursively), or datasets written by `ich preprocess` (folders
+    /// holding dataset.json). Not needed with `--study`.
     #[arg(required_unless_present = "study")]
     inputs: Vec<PathBuf>,
     /// Output folder.
     #[arg(long)]
     out: PathBuf,
-    /// Labels (labels.csv / slice_labels.csv of `ich synth`, or the RSNA csv) to report metrics;
+    /// Labels (labels.csv / slice_labels.csv of `ich synth`, the RSNA csv, or NIfTI's
+    /// `nifti,label` / `nifti,slice,label`) to report metrics;
     /// datasets bring their own labels. Repeatable.
     #[arg(long)]
     labels: Vec<PathBuf>,

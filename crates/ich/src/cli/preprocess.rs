@@ -9,18 +9,20 @@ use preprocess::{PreprocessConfig, PreprocessOptions, Window, Windows};
 
 use milbase::range;
 
-/// Read DICOM folders (recursively, any file names), group files into scans, order slices, convert
-/// to Hounsfield units, apply the brain, blood and soft-tissue windows, resample and write a
+/// Read DICOM folders (recursively, any file names) and NIfTI volumes (`.nii`, `.nii.gz`: one
+/// file = one scan), group files into scans, order slices, convert to Hounsfield units, apply the brain, blood and soft-tissue windows, resample and write a
 /// dataset. Broken files are reported and skipped; a rerun skips finished scans.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// DICOM files or folders.
+    /// DICOM files, NIfTI files (`.nii`, `.nii.gz`) or folders holding them.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Output dataset folder.
     #[arg(long)]
     out: PathBuf,
-    /// Labels: labels.csv / slice_labels.csv of `ich synth`, or the RSNA stage_2_train.csv. Repeatable.
+    /// Labels: labels.csv / slice_labels.csv of `ich synth`, the RSNA stage_2_train.csv, or for
+    /// NIfTI `nifti,label` (scans by path under the input) and `nifti,slice,label` (slices by
+    /// index along the file's slice axis, 0-based). Repeatable.
     #[arg(long)]
     labels: Vec<PathBuf>,
     /// A named preprocessing instead of --size, the windows and --no-rsna-fix: `sa-dmil` is what
@@ -70,7 +72,8 @@ pub enum PresetArg {
     SaDmil,
 }
 
-/// Ceilings on what one DICOM file may cost (checked before its pixel data is read).
+/// Ceilings on what one DICOM or NIfTI file may cost (checked before its pixel data is read; for
+/// NIfTI the decompressed volume counts as the file).
 #[derive(clap::Args, Debug)]
 pub struct LimitArgs {
     /// Skip files larger than this many MiB [1..=65536] (the header pass that groups files

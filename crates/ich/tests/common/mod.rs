@@ -205,10 +205,9 @@ pub fn gray(p: &Path) -> (Vec<u8>, usize, usize) {
     (px, info.height as usize, info.width as usize)
 }
 
-/// `to_dicom.py` of the given patients at `size`²: one series per patient, `labels.csv` (scan,
-/// study and series UID, label) and `slice_labels.csv` (scan, SOP instance UID, label). Returns
-/// the patients' scan labels.
-pub fn ct_ich_dicom(src: &Path, out: &Path, patients: &[u32], size: usize) -> BTreeMap<u32, u8> {
+/// One ct-ich patient's slices at `size`² as `to_dicom.py` rebuilds them: (slice number,
+/// slice label, Hounsfield units rounded to the int16 a file stores), in the authors' order.
+pub fn ct_ich_hu(src: &Path, pt: u32, size: usize) -> Vec<(u32, u8, Vec<i16>)> {
     let rows = std::fs::read_to_string(src.join("hemorrhage_diagnosis.csv")).unwrap();
     let rows = rows.trim_start_matches('\u{feff}');
     let mut slice_label: BTreeMap<(u32, u32), u8> = BTreeMap::new();
@@ -217,39 +216,54 @@ pub fn ct_ich_dicom(src: &Path, out: &Path, patients: &[u32], size: usize) -> BT
         // PatientNumber, SliceNumber, 5 subtypes, No_Hemorrhage, Fracture
         slice_label.insert((f[0], f[1]), 1 - f[7] as u8);
     }
+    let folder = src.join("Patients_CT").join(format!("{pt:03}"));
+    let mut out = Vec::new();
+    for (&(p, n), &y) in slice_label.range((pt, 0)..(pt + 1, 0)) {
+        assert_eq!(p, pt);
+        let (brain, bone) = (
+            folder.join("brain").join(format!("{n}.jpg")),
+            folder.join("bone").join(format!("{n}.jpg")),
+        );
+        if !brain.exists() || !bone.exists() {
+            continue;
+        }
+        let (b, rows, cols) = gray(&brain);
+        let (o, _, _) = gray(&bone);
+        let hu: Vec<f32> = b
+            .iter()
+            .zip(&o)
+            .map(|(&b, &o)| {
+                if b > 2 && b < 253 {
+                    -20.0 + b as f32 * 120.0 / 255.0
+                } else {
+                    -900.0 + o as f32 * 3200.0 / 255.0
+                }
+            })
+            .collect();
+        let hu = preprocess::resample::resize(&hu, rows, cols, size, size);
+        let hu = hu
+            .iter()
+            .map(|&h| h.clamp(-1024.0, 3071.0).round() as i16)
+            .collect();
+        out.push((n, y, hu));
+    }
+    out
+}
+
+/// `to_dicom.py` of the given patients at `size`²: one series per patient, `labels.csv` (scan,
+/// study and series UID, label) and `slice_labels.csv` (scan, SOP instance UID, label). Returns
+/// the patients' scan labels.
+pub fn ct_ich_dicom(src: &Path, out: &Path, patients: &[u32], size: usize) -> BTreeMap<u32, u8> {
     let mut scans = String::from("scan,study_instance_uid,series_instance_uid,label,subtypes\n");
     let mut slices = String::from("scan,sop_instance_uid,label,subtype\n");
     let mut labels = BTreeMap::new();
     for &pt in patients {
-        let folder = src.join("Patients_CT").join(format!("{pt:03}"));
         let scan = format!("ctich_{pt:03}");
         let (study, series) = (format!("2.25.{}1", pt), format!("2.25.{}2", pt));
         let dir = out.join(&scan);
         std::fs::create_dir_all(&dir).unwrap();
         let mut label = 0;
-        for (&(p, n), &y) in slice_label.range((pt, 0)..(pt + 1, 0)) {
-            assert_eq!(p, pt);
-            let (brain, bone) = (
-                folder.join("brain").join(format!("{n}.jpg")),
-                folder.join("bone").join(format!("{n}.jpg")),
-            );
-            if !brain.exists() || !bone.exists() {
-                continue;
-            }
-            let (b, rows, cols) = gray(&brain);
-            let (o, _, _) = gray(&bone);
-            let hu: Vec<f32> = b
-                .iter()
-                .zip(&o)
-                .map(|(&b, &o)| {
-                    if b > 2 && b < 253 {
-                        -20.0 + b as f32 * 120.0 / 255.0
-                    } else {
-                        -900.0 + o as f32 * 3200.0 / 255.0
-                    }
-                })
-                .collect();
-            let hu = preprocess::resample::resize(&hu, rows, cols, size, size);
+        for (n, y, hu) in ct_ich_hu(src, pt, size) {
             let sop = format!("2.25.{pt}{n:03}3");
             let slice = preprocess::dicomfile::CtSlice {
                 study_uid: study.clone(),
@@ -263,10 +277,7 @@ pub fn ct_ich_dicom(src: &Path, out: &Path, patients: &[u32], size: usize) -> BT
                 pixel_spacing: [250.0 / size as f64; 2],
                 rows: size as u16,
                 cols: size as u16,
-                stored: hu
-                    .iter()
-                    .map(|&h| (h.clamp(-1024.0, 3071.0).round() as i32) + 1024)
-                    .collect(),
+                stored: hu.iter().map(|&h| h as i32 + 1024).collect(),
                 ..Default::default()
             };
             std::fs::write(dir.join(format!("{n:03}.dcm")), slice.to_bytes().unwrap()).unwrap();
@@ -279,4 +290,96 @@ pub fn ct_ich_dicom(src: &Path, out: &Path, patients: &[u32], size: usize) -> BT
     std::fs::write(out.join("labels.csv"), scans).unwrap();
     std::fs::write(out.join("slice_labels.csv"), slices).unwrap();
     labels
+}
+
+/// How [`ct_ich_nifti`] stores a volume.
+#[derive(Debug, Clone, Copy)]
+pub enum Storage {
+    /// As DICOM: i toward the patient's left, j posterior, k superior (`.nii.gz`, int16 HU).
+    Lps,
+    /// i toward the right, j anterior (both in-plane axes reversed; `.nii`, stored HU + 1024
+    /// with scl_inter −1024).
+    Ras,
+    /// LPS with k running head to feet (`.nii.gz`).
+    HeadFirst,
+}
+
+/// The same HU volumes as [`ct_ich_dicom`], one NIfTI file per patient (`ctich_NNN.nii.gz` or
+/// `.nii`) stored as `storage(patient)` says, with `labels.csv` (`nifti,label`) and
+/// `slice_labels.csv` (`nifti,slice,label`, the slice's index in the file). Returns each
+/// patient's file name.
+pub fn ct_ich_nifti(
+    src: &Path,
+    out: &Path,
+    patients: &[u32],
+    size: usize,
+    storage: impl Fn(u32) -> Storage,
+) -> BTreeMap<u32, String> {
+    std::fs::create_dir_all(out).unwrap();
+    let mut scans = String::from("nifti,label\n");
+    let mut slices = String::from("nifti,slice,label\n");
+    let mut names = BTreeMap::new();
+    let mm = 250.0 / size as f64;
+    for &pt in patients {
+        let st = storage(pt);
+        let vol = ct_ich_hu(src, pt, size);
+        let n = vol.len();
+        let name = match st {
+            Storage::Ras => format!("ctich_{pt:03}.nii"),
+            _ => format!("ctich_{pt:03}.nii.gz"),
+        };
+        let mut v = vec![0i16; size * size * n];
+        let mut label = 0;
+        for (t, (_, y, hu)) in vol.iter().enumerate() {
+            let k = match st {
+                Storage::HeadFirst => n - 1 - t,
+                _ => t,
+            };
+            for r in 0..size {
+                for c in 0..size {
+                    let (i, j, x) = match st {
+                        Storage::Ras => (size - 1 - c, size - 1 - r, hu[r * size + c] + 1024),
+                        _ => (c, r, hu[r * size + c]),
+                    };
+                    v[i + size * (j + size * k)] = x;
+                }
+            }
+            slices.push_str(&format!("{name},{k},{y}\n"));
+            label |= y;
+        }
+        let far = (size - 1) as f64 * mm;
+        let (affine, inter) = match st {
+            Storage::Lps => (
+                [
+                    [-mm, 0.0, 0.0, 0.0],
+                    [0.0, -mm, 0.0, 0.0],
+                    [0.0, 0.0, 5.0, 0.0],
+                ],
+                0.0,
+            ),
+            Storage::Ras => (
+                [
+                    [mm, 0.0, 0.0, -far],
+                    [0.0, mm, 0.0, -far],
+                    [0.0, 0.0, 5.0, 0.0],
+                ],
+                -1024.0,
+            ),
+            Storage::HeadFirst => (
+                [
+                    [-mm, 0.0, 0.0, 0.0],
+                    [0.0, -mm, 0.0, 0.0],
+                    [0.0, 0.0, -5.0, 5.0 * (n - 1) as f64],
+                ],
+                0.0,
+            ),
+        };
+        preprocess::nifti::write_int16(&out.join(&name), [size, size, n], &v, &affine, 1.0, inter)
+            .unwrap();
+        scans.push_str(&format!("{name},{label}\n"));
+        names.insert(pt, name);
+    }
+    std::fs::write(out.join("labels.csv"), scans).unwrap();
+    std::fs::write(out.join("slice_labels.csv"), slices).unwrap();
+    names
 }

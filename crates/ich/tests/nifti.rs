@@ -1,0 +1,168 @@
+//! NIfTI and DICOM of the same real head CT volumes (ct-ich patients at 256²): `ich preprocess`
+//! gives the same pixels and labels, `ich predict` with the imported SA-DMIL network the same
+//! probabilities, whichever way the NIfTI files are stored; a NIfTI scan gets no DICOM results
+//! and says so, and its file name stays out of the reports unless `--keep-phi`.
+
+mod common;
+
+use common::{ok, s, Storage};
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn json(p: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+}
+
+/// Two with a bleed, one without; each NIfTI stored another way.
+const PATIENTS: [u32; 3] = [53, 66, 54];
+fn storage(pt: u32) -> Storage {
+    match pt {
+        53 => Storage::Ras,
+        66 => Storage::HeadFirst,
+        _ => Storage::Lps,
+    }
+}
+
+#[test]
+fn nifti_and_dicom_of_one_volume_give_the_same_pixels_and_probabilities() {
+    let (Some(src), Some(w)) = (
+        preprocess::shared_data_or_skip("ct-ich"),
+        preprocess::shared_data_or_skip("pretrained/sa-dmil"),
+    ) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (dicom, nifti) = (tmp.path().join("dicom"), tmp.path().join("nifti"));
+    let labels = common::ct_ich_dicom(&src, &dicom, &PATIENTS, 256);
+    let names = common::ct_ich_nifti(&src, &nifti, &PATIENTS, 256, storage);
+    let name_of = |pt: u32| names[&pt].clone();
+
+    // preprocess: the same bytes, slice labels and scan labels
+    let prep = |input: &Path, out: &Path| {
+        ok(&[
+            "-q",
+            "preprocess",
+            s(input),
+            "--out",
+            s(out),
+            "--size",
+            "64",
+            "--labels",
+            s(&input.join("labels.csv")),
+            "--labels",
+            s(&input.join("slice_labels.csv")),
+        ]);
+        preprocess::Dataset::open(out).unwrap()
+    };
+    let (dd, nd) = (
+        prep(&dicom, &tmp.path().join("dd")),
+        prep(&nifti, &tmp.path().join("nd")),
+    );
+    for &pt in &PATIENTS {
+        let d = dd
+            .manifest
+            .scans
+            .iter()
+            .find(|e| dd.scan_meta(e).unwrap().series_instance_uid == format!("2.25.{pt}2"))
+            .unwrap();
+        let n = nd
+            .manifest
+            .scans
+            .iter()
+            .find(|e| e.id == preprocess::scan::scan_id("NIfTI", &name_of(pt)))
+            .unwrap();
+        let (dm, nm) = (dd.scan_meta(d).unwrap(), nd.scan_meta(n).unwrap());
+        assert_eq!(dm.label, Some(labels[&pt]), "{pt}");
+        assert_eq!(nm.label, dm.label, "{pt}");
+        let sl = |m: &preprocess::dataset::ScanMeta| {
+            m.slices.iter().map(|s| s.label).collect::<Vec<_>>()
+        };
+        assert_eq!(sl(&nm), sl(&dm), "{pt}");
+        assert_eq!(nm.pixel_spacing, dm.pixel_spacing, "{pt}");
+        assert_eq!(
+            nd.scan_pixels(n).unwrap().data,
+            dd.scan_pixels(d).unwrap().data,
+            "{pt}: the same pixels"
+        );
+    }
+
+    // predict with the imported network: the same probabilities, scan and slice
+    let bundle = tmp.path().join("sa-dmil");
+    ok(&[
+        "-q",
+        "import",
+        s(&w.join("baseline.ckpt")),
+        "--out",
+        s(&bundle),
+    ]);
+    let predict = |input: &Path, out: &Path, extra: &[&str]| {
+        let (scan_labels, slice_labels) =
+            (input.join("labels.csv"), input.join("slice_labels.csv"));
+        let mut a = vec![
+            "-q",
+            "predict",
+            "--model",
+            s(&bundle),
+            s(input),
+            "--out",
+            s(out),
+            "--labels",
+            s(&scan_labels),
+            "--labels",
+            s(&slice_labels),
+            "--no-html",
+        ];
+        a.extend_from_slice(extra);
+        ok(&a);
+        json(&out.join("report.json"))
+    };
+    let (rd, rn) = (tmp.path().join("rd"), tmp.path().join("rn"));
+    let d = predict(&dicom, &rd, &["--keep-phi", "--no-dicom"]);
+    // DICOM results asked for (the default): none for NIfTI, and the report says why
+    let n = predict(&nifti, &rn, &[]);
+    let by = |r: &serde_json::Value, key: &dyn Fn(&serde_json::Value) -> String| {
+        r["scans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|sc| (key(sc), sc.clone()))
+            .collect::<BTreeMap<String, serde_json::Value>>()
+    };
+    let dscans = by(&d, &|sc| sc["patient_id"].as_str().unwrap().to_string());
+    let nscans = by(&n, &|sc| sc["id"].as_str().unwrap().to_string());
+    let mut worst = 0.0f64;
+    for &pt in &PATIENTS {
+        let a = &dscans[&format!("ctich_{pt:03}")];
+        let b = &nscans[&preprocess::scan::scan_id("NIfTI", &name_of(pt))];
+        let f = |v: &serde_json::Value| v.as_f64().unwrap();
+        worst = worst.max((f(&a["probability"]) - f(&b["probability"])).abs());
+        assert_eq!(a["label"], b["label"]);
+        let (sa, sb) = (
+            a["slices"].as_array().unwrap(),
+            b["slices"].as_array().unwrap(),
+        );
+        assert_eq!(sa.len(), sb.len());
+        for (x, y) in sa.iter().zip(sb) {
+            assert_eq!(x["label"], y["label"]);
+            worst = worst.max((f(&x["probability"]) - f(&y["probability"])).abs());
+        }
+        let warn = b["warnings"].to_string();
+        assert!(
+            warn.contains("NIfTI") && warn.contains("no DICOM results"),
+            "{warn}"
+        );
+        assert!(b.get("dicom").is_none() && b.get("nifti").is_none());
+    }
+    assert!(worst < 1e-5, "largest difference {worst}");
+    assert_eq!(d["metrics"]["scan"], n["metrics"]["scan"]);
+    assert_eq!(d["metrics"]["slice"], n["metrics"]["slice"]);
+    assert!(
+        !rn.join("dicom").exists() || std::fs::read_dir(rn.join("dicom")).unwrap().count() == 0
+    );
+    // the file names (they may name a patient) stay out of every report without --keep-phi
+    for f in ["report.json", "scans.csv", "slices.csv"] {
+        let text = std::fs::read_to_string(rn.join(f)).unwrap();
+        assert!(!text.contains("ctich_"), "{f} names a file");
+    }
+}
