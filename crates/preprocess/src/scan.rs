@@ -35,7 +35,7 @@ pub struct Scan {
     /// UID). Decoding compares their pixels (see `pipeline::decode_scan`).
     pub duplicates: Vec<(PathBuf, PathBuf)>,
     /// Set for a scan read from one NIfTI volume (no UIDs; every slice's header names that file).
-    pub nifti: Option<NiftiSource>,
+    pub nifti: Option<Box<NiftiSource>>,
 }
 
 /// Where a NIfTI scan comes from: its name (the path under its input) and its geometry.
@@ -60,7 +60,7 @@ pub fn nifti_scan(path: &std::path::Path, name: String, geometry: crate::nifti::
         ordered_by: OrderedBy::Position,
         warnings,
         duplicates: Vec::new(),
-        nifti: Some(NiftiSource { name, geometry }),
+        nifti: Some(Box::new(NiftiSource { name, geometry })),
     }
 }
 
