@@ -95,28 +95,34 @@ impl Voxel {
             Voxel::I64 | Voxel::U64 | Voxel::F64 => 8,
         }
     }
-    fn read(self, b: &[u8], big: bool) -> f64 {
-        macro_rules! num {
-            ($t:ty, $n:expr) => {{
-                let a: [u8; $n] = b[..$n].try_into().expect("sized by bytes()");
-                if big {
-                    <$t>::from_be_bytes(a) as f64
-                } else {
-                    <$t>::from_le_bytes(a) as f64
-                }
-            }};
+    /// Every voxel of `data` as `value · slope + inter` in f32.
+    fn to_f32(self, data: &[u8], big: bool, slope: f64, inter: f64) -> Vec<f32> {
+        macro_rules! all {
+            ($t:ty, $n:expr) => {
+                data.chunks_exact($n)
+                    .map(|b| {
+                        let a: [u8; $n] = b.try_into().expect("chunks of $n");
+                        let v = if big {
+                            <$t>::from_be_bytes(a)
+                        } else {
+                            <$t>::from_le_bytes(a)
+                        };
+                        (v as f64 * slope + inter) as f32
+                    })
+                    .collect()
+            };
         }
         match self {
-            Voxel::U8 => b[0] as f64,
-            Voxel::I8 => b[0] as i8 as f64,
-            Voxel::I16 => num!(i16, 2),
-            Voxel::U16 => num!(u16, 2),
-            Voxel::I32 => num!(i32, 4),
-            Voxel::U32 => num!(u32, 4),
-            Voxel::I64 => num!(i64, 8),
-            Voxel::U64 => num!(u64, 8),
-            Voxel::F32 => num!(f32, 4),
-            Voxel::F64 => num!(f64, 8),
+            Voxel::U8 => all!(u8, 1),
+            Voxel::I8 => all!(i8, 1),
+            Voxel::I16 => all!(i16, 2),
+            Voxel::U16 => all!(u16, 2),
+            Voxel::I32 => all!(i32, 4),
+            Voxel::U32 => all!(u32, 4),
+            Voxel::I64 => all!(i64, 8),
+            Voxel::U64 => all!(u64, 8),
+            Voxel::F32 => all!(f32, 4),
+            Voxel::F64 => all!(f64, 8),
         }
     }
 }
@@ -295,11 +301,18 @@ fn read_prefix(path: &Path, limits: &Limits, want: u64) -> Result<(Vec<u8>, u64)
     }
     let mut magic = [0u8; 2];
     let got = f.read(&mut magic).map_err(|e| FileError::new(path, e))?;
+    let gz = is_gzip(&magic[..got]);
+    // room for what the file can hold, never for what a header merely declares
+    let can_hold = if gz {
+        size.saturating_mul(MAX_GZIP_RATIO)
+    } else {
+        size
+    };
     let mut buf = Vec::new();
-    buf.try_reserve_exact(want.min(size.saturating_mul(MAX_GZIP_RATIO)) as usize)
+    buf.try_reserve_exact(want.min(can_hold) as usize)
         .map_err(|e| FileError::new(path, FileProblem::OutOfMemory(e.to_string())))?;
     let rest = std::io::Cursor::new(magic[..got].to_vec()).chain(f);
-    if is_gzip(&magic[..got]) {
+    if gz {
         flate2::read::MultiGzDecoder::new(std::io::BufReader::new(rest))
             .take(want)
             .read_to_end(&mut buf)
@@ -641,28 +654,55 @@ pub fn read_volume(path: &Path, limits: &Limits) -> Result<Volume, FileError> {
             ),
         ));
     }
-    let data = &bytes[g.vox_offset as usize..needed as usize];
-    let bpv = g.voxel.bytes();
-    let stride = [1, g.dims[0], g.dims[0] * g.dims[1]];
-    let (rows, cols) = (g.rows(), g.cols());
+    // the voxels in file order as HU (one pass, the type matched once), then gathered into
+    // slices: a row whose columns run along the file's first axis is one copy
+    let mut vals = g.voxel.to_f32(
+        &bytes[g.vox_offset as usize..needed as usize],
+        g.big_endian,
+        g.slope,
+        g.inter,
+    );
+    drop(bytes);
     let mut non_finite = 0usize;
     let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+    for x in vals.iter_mut() {
+        if x.is_finite() {
+            lo = lo.min(*x);
+            hi = hi.max(*x);
+        } else {
+            non_finite += 1;
+            *x = PAD_HU;
+        }
+    }
+    let stride = [1, g.dims[0], g.dims[0] * g.dims[1]];
+    // where axis `a`'s index 0 lies and how far one step moves, in file order
+    let start = |a: usize| {
+        if g.flip[a] {
+            (g.dims[a] - 1) * stride[a]
+        } else {
+            0
+        }
+    };
+    let step = |a: usize| {
+        if g.flip[a] {
+            -(stride[a] as isize)
+        } else {
+            stride[a] as isize
+        }
+    };
+    let (rows, cols) = (g.rows(), g.cols());
+    let (sc, sr, ss) = (step(g.col_axis), step(g.row_axis), step(g.slice_axis));
+    let origin = (start(g.col_axis) + start(g.row_axis) + start(g.slice_axis)) as isize;
     let mut slices = Vec::with_capacity(g.n_slices());
     for t in 0..g.n_slices() {
         let mut hu = Vec::with_capacity(rows * cols);
         for r in 0..rows {
-            for c in 0..cols {
-                let v = g.voxel_of(t, r, c);
-                let i = (v[0] * stride[0] + v[1] * stride[1] + v[2] * stride[2]) * bpv;
-                let x = (g.voxel.read(&data[i..i + bpv], g.big_endian) * g.slope + g.inter) as f32;
-                if x.is_finite() {
-                    lo = lo.min(x);
-                    hi = hi.max(x);
-                    hu.push(x);
-                } else {
-                    non_finite += 1;
-                    hu.push(PAD_HU);
-                }
+            let base = origin + t as isize * ss + r as isize * sr;
+            if sc == 1 {
+                let b = base as usize;
+                hu.extend_from_slice(&vals[b..b + cols]);
+            } else {
+                hu.extend((0..cols).map(|c| vals[(base + c as isize * sc) as usize]));
             }
         }
         slices.push(HuImage { rows, cols, hu });

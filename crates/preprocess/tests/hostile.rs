@@ -800,3 +800,45 @@ fn a_second_run_into_one_folder_keeps_the_first_runs_scans_and_a_running_writer_
         assert!(e.to_string().contains("another ich process"), "{e}");
     }
 }
+
+/// NIfTI headers declaring 600 MB of voxels over a file of a few kB (plain, or a gzip stream far
+/// beyond any real compression ratio): refused by name, and the largest single allocation made
+/// while reading stays at what the file holds.
+#[test]
+fn nifti_declaring_more_than_its_file_holds_is_refused_before_allocating() {
+    let dir = tempfile::tempdir().unwrap();
+    let affine = [
+        [-1.0, 0.0, 0.0, 0.0],
+        [0.0, -1.0, 0.0, 0.0],
+        [0.0, 0.0, 5.0, 0.0],
+    ];
+    let small = dir.path().join("small.nii");
+    preprocess::nifti::write_int16(&small, [8, 8, 2], &[0; 128], &affine, 1.0, 0.0).unwrap();
+    let mut b = fs::read(&small).unwrap();
+    // 512 × 512 × 1200 int16: 600 MiB declared, 128 voxels present
+    b[42..44].copy_from_slice(&512i16.to_le_bytes());
+    b[44..46].copy_from_slice(&512i16.to_le_bytes());
+    b[46..48].copy_from_slice(&1200i16.to_le_bytes());
+    let plain = dir.path().join("declares-600-mib.nii");
+    fs::write(&plain, &b).unwrap();
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut e, &b).unwrap();
+    let gz = dir.path().join("declares-600-mib.nii.gz");
+    fs::write(&gz, e.finish().unwrap()).unwrap();
+    for (p, why) in [(&plain, "truncated"), (&gz, "decompression bomb")] {
+        LARGEST.with(|l| l.set(0));
+        let r = preprocess::nifti::read_volume(p, &preprocess::read::Limits::default());
+        let largest = LARGEST.with(|l| l.get());
+        let e = r.unwrap_err().to_string();
+        assert!(e.contains(s(p)) && e.contains(why), "{e}");
+        assert!(
+            largest < 1 << 20,
+            "{}: largest allocation {largest} bytes",
+            p.display()
+        );
+    }
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
