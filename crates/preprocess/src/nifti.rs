@@ -95,21 +95,19 @@ impl Voxel {
             Voxel::I64 | Voxel::U64 | Voxel::F64 => 8,
         }
     }
-    /// Every voxel of `data` as `value · slope + inter` in f32.
-    fn to_f32(self, data: &[u8], big: bool, slope: f64, inter: f64) -> Vec<f32> {
+    /// Every voxel of `data` as `value · slope + inter` in f32, appended to `out`.
+    fn extend_f32(self, data: &[u8], big: bool, slope: f64, inter: f64, out: &mut Vec<f32>) {
         macro_rules! all {
             ($t:ty, $n:expr) => {
-                data.chunks_exact($n)
-                    .map(|b| {
-                        let a: [u8; $n] = b.try_into().expect("chunks of $n");
-                        let v = if big {
-                            <$t>::from_be_bytes(a)
-                        } else {
-                            <$t>::from_le_bytes(a)
-                        };
-                        (v as f64 * slope + inter) as f32
-                    })
-                    .collect()
+                out.extend(data.chunks_exact($n).map(|b| {
+                    let a: [u8; $n] = b.try_into().expect("chunks of $n");
+                    let v = if big {
+                        <$t>::from_be_bytes(a)
+                    } else {
+                        <$t>::from_le_bytes(a)
+                    };
+                    (v as f64 * slope + inter) as f32
+                }))
             };
         }
         match self {
@@ -654,28 +652,12 @@ pub fn read_volume(path: &Path, limits: &Limits) -> Result<Volume, FileError> {
             ),
         ));
     }
-    // the voxels in file order as HU (one pass, the type matched once), then gathered into
-    // slices: a row whose columns run along the file's first axis is one copy
-    let mut vals = g.voxel.to_f32(
-        &bytes[g.vox_offset as usize..needed as usize],
-        g.big_endian,
-        g.slope,
-        g.inter,
-    );
-    drop(bytes);
-    let mut non_finite = 0usize;
-    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-    for x in vals.iter_mut() {
-        if x.is_finite() {
-            lo = lo.min(*x);
-            hi = hi.max(*x);
-        } else {
-            non_finite += 1;
-            *x = PAD_HU;
-        }
-    }
+    // gathered into slices straight from the file's bytes (no second copy of the volume): a
+    // row whose columns run along the file's first axis is converted in one pass
+    let data = &bytes[g.vox_offset as usize..needed as usize];
+    let bpv = g.voxel.bytes();
     let stride = [1, g.dims[0], g.dims[0] * g.dims[1]];
-    // where axis `a`'s index 0 lies and how far one step moves, in file order
+    // where axis `a`'s index 0 lies and how far one step moves, in voxels of file order
     let start = |a: usize| {
         if g.flip[a] {
             (g.dims[a] - 1) * stride[a]
@@ -693,20 +675,38 @@ pub fn read_volume(path: &Path, limits: &Limits) -> Result<Volume, FileError> {
     let (rows, cols) = (g.rows(), g.cols());
     let (sc, sr, ss) = (step(g.col_axis), step(g.row_axis), step(g.slice_axis));
     let origin = (start(g.col_axis) + start(g.row_axis) + start(g.slice_axis)) as isize;
+    let (big, slope, inter) = (g.big_endian, g.slope, g.inter);
+    let mut non_finite = 0usize;
+    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
     let mut slices = Vec::with_capacity(g.n_slices());
     for t in 0..g.n_slices() {
         let mut hu = Vec::with_capacity(rows * cols);
         for r in 0..rows {
             let base = origin + t as isize * ss + r as isize * sr;
             if sc == 1 {
-                let b = base as usize;
-                hu.extend_from_slice(&vals[b..b + cols]);
+                let b = base as usize * bpv;
+                g.voxel
+                    .extend_f32(&data[b..b + cols * bpv], big, slope, inter, &mut hu);
             } else {
-                hu.extend((0..cols).map(|c| vals[(base + c as isize * sc) as usize]));
+                for c in 0..cols {
+                    let i = (base + c as isize * sc) as usize * bpv;
+                    g.voxel
+                        .extend_f32(&data[i..i + bpv], big, slope, inter, &mut hu);
+                }
+            }
+        }
+        for x in hu.iter_mut() {
+            if x.is_finite() {
+                lo = lo.min(*x);
+                hi = hi.max(*x);
+            } else {
+                non_finite += 1;
+                *x = PAD_HU;
             }
         }
         slices.push(HuImage { rows, cols, hu });
     }
+    drop(bytes);
     let total = g.n_slices() * rows * cols;
     let mut warnings = g.warnings.clone();
     if non_finite == total {
