@@ -1550,6 +1550,8 @@ fn write_bundle(
         training,
         validation,
         site_calibration: None,
+        // subtype heads are fitted by `ich fit-gp`; an adapted head has none
+        subtypes: Vec::new(),
     };
     b.add_gp_with(model, &csv, fitted.pca.as_ref(), part, &extras)?;
     Ok(())

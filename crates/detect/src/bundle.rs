@@ -33,6 +33,11 @@ pub const CNN_LOG: &str = "log.csv";
 pub const CHECKPOINT: &str = "checkpoint";
 pub const GP_MODEL: &str = "gp.json";
 pub const GP_TRACE: &str = "gp.trace.csv";
+
+/// The file of subtype `name`'s head in a bundle.
+pub fn subtype_model(name: &str) -> String {
+    format!("gp.{name}.json")
+}
 /// The projection of the CNN's features onto the GP head's (PCA), when the head has one.
 pub const PROJECTION: &str = "projection.json";
 /// The summary of the slices the head was fitted on, for out-of-distribution checks.
@@ -275,6 +280,23 @@ pub struct GpPart {
     /// was; refitting the head (`ich fit-gp`) drops it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site_calibration: Option<SiteCalibration>,
+    /// One head per hemorrhage subtype on the same features (`gp.<subtype>.json`), for the
+    /// subtypes the training scans had enough of; empty in older bundles and imported networks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtypes: Vec<SubtypeHead>,
+}
+
+/// A GP head for one hemorrhage subtype: fitted like the "any" head, on the same features and
+/// validation fraction, with the scan's subtype (any of its slices has it) as its label.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SubtypeHead {
+    /// The RSNA name (`epidural`, `intraparenchymal`, `intraventricular`, `subarachnoid`,
+    /// `subdural`).
+    pub name: String,
+    /// The fitted head (`gp.<name>.json`).
+    pub model: String,
+    pub training: DataSummary,
+    pub validation: GpValidation,
 }
 
 fn is_features(e: &crate::evidence::Evidence) -> bool {
@@ -490,6 +512,7 @@ impl Bundle {
             listed.extend(gp.projection.clone());
             listed.extend(gp.ood.clone());
             listed.extend(gp.reports.iter().cloned());
+            listed.extend(gp.subtypes.iter().map(|h| h.model.clone()));
         }
         if let Some(site) = &m.cnn.site {
             listed.extend(site.ood.clone());
@@ -545,6 +568,7 @@ impl Bundle {
             needed.extend(gp.projection.as_ref());
             needed.extend(gp.ood.as_ref());
             needed.extend(gp.reports.iter());
+            needed.extend(gp.subtypes.iter().map(|h| &h.model));
         }
         if let Some(site) = &m.cnn.site {
             if m.gp.is_some() {
@@ -858,6 +882,19 @@ impl Bundle {
         for old in [OOD, ADAPT_JSON, ADAPT_HTML] {
             let p = self.dir.join(old);
             if !keep.iter().any(|k| k == old) && p.exists() {
+                std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
+            }
+        }
+        // a previous head's subtype heads that this one does not list
+        let listed: Vec<String> = self
+            .manifest
+            .gp
+            .iter()
+            .flat_map(|g| g.subtypes.iter().map(|h| h.model.clone()))
+            .collect();
+        for name in crate::features::SUBTYPES.map(subtype_model) {
+            let p = self.dir.join(&name);
+            if !listed.contains(&name) && p.exists() {
                 std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
             }
         }

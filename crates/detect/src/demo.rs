@@ -252,6 +252,7 @@ pub fn run(
             out: None,
             bundle: Some(bundle.clone()),
             project: None,
+            subtypes: false,
         },
         &|_| {},
         progress,

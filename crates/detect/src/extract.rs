@@ -57,11 +57,37 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
             ));
         }
         let out = net.scan(px.n_slices, &px.data)?;
+        // a scan has a subtype when any of its slices has it; known when a slice has a label
+        let slice_subtypes: Vec<Option<Vec<&str>>> = meta
+            .slices
+            .iter()
+            .map(|s| {
+                s.label
+                    .map(|_| crate::features::subtypes_in(s.subtype.as_deref().unwrap_or("")))
+            })
+            .collect();
+        let bag_subtypes: Option<Vec<&str>> =
+            slice_subtypes.iter().any(Option::is_some).then(|| {
+                crate::features::SUBTYPES
+                    .into_iter()
+                    .filter(|n| slice_subtypes.iter().flatten().any(|s| s.contains(n)))
+                    .collect()
+            });
         for (k, s) in meta.slices.iter().enumerate() {
+            // a slice without a UID (read from NIfTI) is named by its scan and place
+            let unnamed;
+            let name = if s.sop_instance_uid.is_empty() {
+                unnamed = format!("{}#{k}", e.id);
+                &unnamed
+            } else {
+                &s.sop_instance_uid
+            };
             w.write(&FeatureRow {
                 features: &out.features[k],
-                instance_name: &s.sop_instance_uid,
+                instance_name: name,
                 instance_label: s.label,
+                instance_subtypes: slice_subtypes[k].as_deref(),
+                bag_subtypes: bag_subtypes.as_deref(),
                 bag_name: &e.id,
                 bag_label: e.label,
                 cnn_probability: out.probability,

@@ -26,6 +26,48 @@ pub const INSTANCE_NAME: &str = "instance_name";
 pub const INSTANCE_LABEL: &str = "instance_label";
 /// Optional per-scan numbers kept with the bags: the CNN's own probability and 0/1 prediction.
 pub const BAG_EXTRA: [&str; 2] = ["bag_cnn_probability", "bag_cnn_prediction"];
+/// Optional: the scan's hemorrhage subtypes (`;`-separated RSNA names, `none` when it has none),
+/// repeated on every row of the scan; empty when unknown (no labelled slice).
+pub const BAG_SUBTYPES: &str = "bag_subtypes";
+/// Optional: the slice's subtypes, as [`BAG_SUBTYPES`]; empty when the slice has no label.
+pub const INSTANCE_SUBTYPES: &str = "instance_subtypes";
+/// The five RSNA 2019 subtypes, in the challenge's order. A scan has a subtype when any of its
+/// slices has it.
+pub const SUBTYPES: [&str; 5] = [
+    "epidural",
+    "intraparenchymal",
+    "intraventricular",
+    "subarachnoid",
+    "subdural",
+];
+/// The key under which a bag's 0/1 label for subtype `name` is kept in
+/// [`MilData::bag_extra`] (NaN when unknown).
+pub fn subtype_key(name: &str) -> String {
+    format!("subtype_{name}")
+}
+
+/// The known subtypes named in `text` (any case; separated by `;`, `|`, `,` or spaces; other
+/// words, such as `fracture`, ignored), in RSNA order.
+pub fn subtypes_in(text: &str) -> Vec<&'static str> {
+    let words: Vec<String> = text
+        .split(|c: char| c == ';' || c == '|' || c == ',' || c.is_whitespace())
+        .map(|w| w.trim().to_ascii_lowercase())
+        .collect();
+    SUBTYPES
+        .into_iter()
+        .filter(|s| words.iter().any(|w| w == s))
+        .collect()
+}
+
+/// A subtype cell: the names joined by `;`, `none` for an empty set.
+pub fn subtype_cell(names: &[&str]) -> String {
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(";")
+    }
+}
+
 /// Written by `ich extract`, ignored by the reader: attention weight and z position.
 pub const CNN_ATTENTION: &str = "cnn_attention";
 pub const Z: &str = "z";
@@ -43,6 +85,8 @@ pub fn header(d: usize) -> Vec<String> {
             BAG_EXTRA[1],
             CNN_ATTENTION,
             Z,
+            INSTANCE_SUBTYPES,
+            BAG_SUBTYPES,
         ]
         .map(String::from),
     );
@@ -59,6 +103,10 @@ pub struct FeatureRow<'a> {
     pub cnn_probability: f64,
     pub cnn_attention: f32,
     pub z: Option<f64>,
+    /// The slice's subtypes when it has a label (see [`INSTANCE_SUBTYPES`]).
+    pub instance_subtypes: Option<&'a [&'a str]>,
+    /// The scan's subtypes when known (see [`BAG_SUBTYPES`]).
+    pub bag_subtypes: Option<&'a [&'a str]>,
 }
 
 /// Writes a features file row by row to a temporary file; [`FeaturesWriter::finish`] renames it
@@ -128,6 +176,8 @@ impl FeaturesWriter {
             u8::from(r.cnn_probability >= 0.5).to_string(),
             r.cnn_attention.to_string(),
             r.z.map(|z| z.to_string()).unwrap_or_default(),
+            r.instance_subtypes.map(subtype_cell).unwrap_or_default(),
+            r.bag_subtypes.map(subtype_cell).unwrap_or_default(),
         ]);
         let w = self
             .w
@@ -234,6 +284,7 @@ fn read_named(path: &Path, text: &str) -> Result<MilData> {
     let mut inst_names = Vec::new();
     let mut inst_labels: Vec<Option<u8>> = Vec::new();
     let mut extra_by_bag: HashMap<String, HashMap<String, f64>> = HashMap::new();
+    let subtypes_col = col(BAG_SUBTYPES);
     for (i, rec) in rdr.records().enumerate() {
         let line = i + 2;
         let rec = rec.map_err(|e| err(e.to_string()))?;
@@ -263,6 +314,18 @@ fn read_named(path: &Path, text: &str) -> Result<MilData> {
         for (name, c) in &extra_cols {
             e.insert(name.clone(), parse_f64(path, line, name, get(*c)?)?);
         }
+        if let Some(c) = subtypes_col {
+            let cell = get(c)?.trim();
+            let has = subtypes_in(cell);
+            for name in SUBTYPES {
+                let v = if cell.is_empty() {
+                    f64::NAN
+                } else {
+                    f64::from(u8::from(has.contains(&name)))
+                };
+                e.insert(subtype_key(name), v);
+            }
+        }
         extra_by_bag.entry(bag.clone()).or_insert(e);
         bag_names.push(bag);
     }
@@ -272,7 +335,11 @@ fn read_named(path: &Path, text: &str) -> Result<MilData> {
     let labels: Option<Vec<u8>> = inst_labels.into_iter().collect();
     let mut data = MilData::from_instances(d, x, bag_names, bag_labels, labels, inst_names)
         .map_err(|e| err(e.to_string()))?;
-    for (name, _) in &extra_cols {
+    let mut keys: Vec<String> = extra_cols.iter().map(|(n, _)| n.clone()).collect();
+    if subtypes_col.is_some() {
+        keys.extend(SUBTYPES.map(subtype_key));
+    }
+    for name in &keys {
         let v = data
             .bags
             .iter()
@@ -445,6 +512,8 @@ mod tests {
                 cnn_probability: 0.75,
                 cnn_attention: 0.5,
                 z: Some(k as f64 * 2.5),
+                instance_subtypes: [None, Some(&["subdural"][..])][k],
+                bag_subtypes: Some(&["epidural", "subdural"]),
             })
             .unwrap();
         }
@@ -458,6 +527,8 @@ mod tests {
                 cnn_probability: 0.0,
                 cnn_attention: 0.0,
                 z: None,
+                instance_subtypes: None,
+                bag_subtypes: None,
             })
             .is_err());
         assert_eq!(w.finish().unwrap(), 2);
@@ -467,6 +538,12 @@ mod tests {
         assert_eq!(d.bags[0].name, "scan,\"a\"");
         assert_eq!(d.row(1), &[1.0, 0.5]);
         assert_eq!(d.bag_extra["bag_cnn_prediction"], vec![1.0]);
+        // the scan's subtypes come back as one 0/1 label per subtype
+        let sub: Vec<f64> = SUBTYPES
+            .iter()
+            .map(|n| d.bag_extra[&subtype_key(n)][0])
+            .collect();
+        assert_eq!(sub, vec![1.0, 0.0, 0.0, 0.0, 1.0]);
         // no temporary file left behind
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }

@@ -40,6 +40,9 @@ pub struct FitJob {
     /// Project the features onto this many principal components first (PCA fitted on the
     /// training bags' instances only, stored with the head).
     pub project: Option<usize>,
+    /// Into a bundle: also one head per hemorrhage subtype the features label (the scan's
+    /// subtypes, `bag_subtypes`), each fitted and calibrated as the "any" head.
+    pub subtypes: bool,
 }
 
 /// The data, before fitting.
@@ -71,6 +74,22 @@ pub struct Validation {
     pub calibration_strength: Option<f64>,
 }
 
+/// A subtype head's fit (see [`crate::bundle::SubtypeHead`]), or why it was not fitted.
+#[derive(Debug, Clone)]
+pub struct SubtypeFit {
+    pub name: &'static str,
+    /// Scans whose subtype is known (they have a labelled slice), and how many have it.
+    pub scans: usize,
+    pub positive: usize,
+    /// `None`: not fitted, with the reason in `skipped`.
+    pub validation: Option<Validation>,
+    pub skipped: Option<String>,
+}
+
+/// A subtype head is fitted only with at least this many scans with the subtype, and as many
+/// without: fewer cannot be split into training and validation scans of both kinds.
+pub const MIN_SUBTYPE_SCANS: usize = 4;
+
 /// What a fit produced.
 pub struct Fitted {
     pub output: FitOutput,
@@ -78,6 +97,9 @@ pub struct Fitted {
     pub projection: Option<gphead::pca::Pca>,
     pub seconds: f64,
     pub validation: Option<Validation>,
+    /// The subtype heads fitted into the bundle (or why not), when asked for and the features
+    /// carry subtype labels.
+    pub subtypes: Vec<SubtypeFit>,
     /// Files written: the model file and its trace, or the bundle folder.
     pub written: Vec<PathBuf>,
 }
@@ -297,6 +319,7 @@ pub fn fit_gp(
     let (output, seconds, validation) = fitted?;
     let csv = trace_csv(&output)?;
     let mut written = Vec::new();
+    let mut subtypes = Vec::new();
     if let Some(out) = &job.out {
         output.model.save(out)?;
         let tp = trace_path(out);
@@ -345,6 +368,7 @@ pub fn fit_gp(
                 })
                 .unwrap_or_default(),
             site_calibration: None,
+            subtypes: Vec::new(),
         };
         // what the head's training slices look like, for out-of-distribution checks
         let fitted_on = match &split {
@@ -356,13 +380,19 @@ pub fn fit_gp(
         };
         let ood = crate::evidence::OodSummary::fit(&fitted_on, params.seed)?;
         let ood = serde_json::to_vec_pretty(&ood).map_err(|e| Error::Invalid(e.to_string()))?;
-        b.add_gp_with(
-            &output.model,
-            &csv,
-            projection.as_ref(),
-            part,
-            &[(crate::bundle::OOD, &ood)],
-        )?;
+        let mut part = part;
+        let mut files: Vec<(String, Vec<u8>)> = vec![(crate::bundle::OOD.into(), ood)];
+        if job.subtypes {
+            let (heads, fits, bytes) = fit_subtype_heads(job, &params, &data, progress)?;
+            part.subtypes = heads;
+            subtypes = fits;
+            files.extend(bytes);
+        }
+        let extras: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect();
+        b.add_gp_with(&output.model, &csv, projection.as_ref(), part, &extras)?;
         written.push(b.dir.clone());
     }
     Ok(Fitted {
@@ -370,6 +400,108 @@ pub fn fit_gp(
         projection,
         seconds,
         validation,
+        subtypes,
         written,
     })
+}
+
+type SubtypeHeads = (
+    Vec<crate::bundle::SubtypeHead>,
+    Vec<SubtypeFit>,
+    Vec<(String, Vec<u8>)>,
+);
+
+/// One head per subtype the features label, on `data` (projected as the "any" head's): the
+/// scans whose subtype is known, a stratified validation split of them by the job's fraction
+/// and seed, fitted and calibrated as the "any" head. Returns the manifest entries, what each
+/// fit gave (or why a subtype was left out), and the models' bytes by file name.
+fn fit_subtype_heads(
+    job: &FitJob,
+    params: &gphead::ValidParams,
+    data: &MilData,
+    progress: &dyn milbase::Progress,
+) -> Result<SubtypeHeads> {
+    let (mut heads, mut fits, mut files) = (Vec::new(), Vec::new(), Vec::new());
+    let labelled = crate::features::SUBTYPES
+        .iter()
+        .filter(|n| {
+            data.bag_extra
+                .contains_key(&crate::features::subtype_key(n))
+        })
+        .count();
+    let refits = if job.calibrate && job.calibration_folds >= 2 {
+        job.calibration_folds
+    } else {
+        0
+    };
+    progress.stage("GP subtype fits", (labelled * (1 + refits)) as u64);
+    for name in crate::features::SUBTYPES {
+        let Some(v) = data.bag_extra.get(&crate::features::subtype_key(name)) else {
+            continue;
+        };
+        let known: Vec<usize> = (0..data.bags.len()).filter(|&b| v[b].is_finite()).collect();
+        let positive = known.iter().filter(|&&b| v[b] == 1.0).count();
+        let mut fit = SubtypeFit {
+            name,
+            scans: known.len(),
+            positive,
+            validation: None,
+            skipped: None,
+        };
+        if positive < MIN_SUBTYPE_SCANS || known.len() - positive < MIN_SUBTYPE_SCANS {
+            fit.skipped = Some(format!(
+                "{positive} of {} scans with a known subtype have it: at least \
+                 {MIN_SUBTYPE_SCANS} with and {MIN_SUBTYPE_SCANS} without are needed",
+                known.len()
+            ));
+            fits.push(fit);
+            continue;
+        }
+        let mut d = data.subset(&known);
+        for (k, bag) in d.bags.iter_mut().enumerate() {
+            bag.label = u8::from(v[known[k]] == 1.0);
+        }
+        // slice labels say "any"; the subtype of a slice is not what this head is judged on
+        d.instance_labels = None;
+        let (t, va) = milbase::stratified_holdout(&d.bag_labels(), job.valid_fraction, params.seed)
+            .map_err(|e| Error::file(&job.features, format!("subtype {name}: {e}")))?;
+        let (train, valid) = (d.subset(&t), d.subset(&va));
+        let (output, _, validation) = fit_head(job, params, [&train, &d], Some(&valid), progress)?;
+        let count = |x: &MilData| {
+            (
+                x.bags.len(),
+                x.bag_labels().iter().filter(|&&l| l == 1).count(),
+            )
+        };
+        let ((tn, tp), (vn, vp)) = (count(&train), count(&valid));
+        let file = crate::bundle::subtype_model(name);
+        let bytes = serde_json::to_vec(&output.model).map_err(|e| Error::Invalid(e.to_string()))?;
+        heads.push(crate::bundle::SubtypeHead {
+            name: name.to_string(),
+            model: file.clone(),
+            training: DataSummary {
+                source: job.features.display().to_string(),
+                train_scans: tn,
+                train_positive: tp,
+                valid_scans: vn,
+                valid_positive: vp,
+                slices: Some(d.n),
+                slices_per_scan: DataSummary::slice_range(d.bags.iter().map(|b| b.instances.len())),
+            },
+            validation: validation
+                .as_ref()
+                .map(|v| GpValidation {
+                    bag_auc: v.auc,
+                    bag_log_likelihood: (v.bags > 0).then_some(v.log_likelihood),
+                    bag_ece: (v.bags > 0).then_some(v.ece),
+                    calibrated: v.platt.is_some(),
+                })
+                .unwrap_or_default(),
+        });
+        files.push((file, bytes));
+        fit.validation = validation;
+        fits.push(fit);
+    }
+    progress.done();
+    Ok((heads, fits, files))
 }

@@ -134,6 +134,35 @@ pub fn fitted(f: &Fitted) -> String {
             }
         }
     }
+    for t in &f.subtypes {
+        match (&t.validation, &t.skipped) {
+            (Some(v), _) => {
+                let _ = write!(
+                    s,
+                    "
+subtype {}: {} of {} scans; validation bags: AUC {:.4}, ECE {:.4}{}",
+                    t.name,
+                    t.positive,
+                    t.scans,
+                    v.auc.unwrap_or(f64::NAN),
+                    v.ece,
+                    match &v.platt {
+                        Some((_, _, e)) => format!(" ({e:.4} calibrated)"),
+                        None => String::new(),
+                    }
+                );
+            }
+            (None, Some(why)) => {
+                let _ = write!(
+                    s,
+                    "
+subtype {}: no head ({why})",
+                    t.name
+                );
+            }
+            (None, None) => {}
+        }
+    }
     s
 }
 

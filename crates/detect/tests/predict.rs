@@ -137,6 +137,7 @@ fn cohort() -> Cohort {
             out: None,
             bundle: Some(bundle.clone()),
             project: None,
+            subtypes: false,
         },
         &|_| {},
         &fits,
@@ -466,6 +467,8 @@ fn write_features(path: &Path, bags: &[(String, u8, Vec<[f64; 8]>)]) {
                 cnn_probability: 0.5,
                 cnn_attention: 0.25,
                 z: None,
+                instance_subtypes: None,
+                bag_subtypes: None,
             })
             .unwrap();
         }
@@ -533,6 +536,7 @@ fn a_bundle_recalibrated_on_a_sites_scans_follows_what_the_site_sees() {
             out: None,
             bundle: Some(c.bundle.clone()),
             project: None,
+            subtypes: false,
         },
         &|_| {},
         &Quiet,

@@ -162,6 +162,12 @@ pub struct FitArgs {
     /// features of imported SA-DMIL weights. Needs --bundle [1..=4096].
     #[arg(long, requires = "bundle", value_parser = |s: &str| range::int_in(s, 1, 4096))]
     project: Option<usize>,
+    /// With --bundle, fit no subtype heads. By default, when the features carry the scans'
+    /// subtypes (`bag_subtypes`, written by `ich extract` from slice labels), one head per RSNA
+    /// subtype with at least 4 scans with it and 4 without is fitted beside the "any" head, on
+    /// the same features, validation fraction and calibration (gp.<subtype>.json).
+    #[arg(long)]
+    no_subtypes: bool,
 }
 
 pub fn fit(a: FitArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
@@ -176,6 +182,7 @@ pub fn fit(a: FitArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode
         out: a.out.clone(),
         bundle: a.bundle.clone(),
         project: a.project,
+        subtypes: !a.no_subtypes,
     };
     let plan = |d: &FitData| println!("{}", summary::fit_plan(&a.features, d));
     let f = fit_gp(&job, &plan, bars).context("fitting the GP head")?;
