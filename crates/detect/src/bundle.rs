@@ -754,6 +754,31 @@ impl Bundle {
         self.dir.join(&self.manifest.cnn.weights)
     }
 
+    /// The subtype heads by name, in the manifest's order (none without a GP head); each takes
+    /// the "any" head's features.
+    pub fn subtype_heads(&self) -> Result<Vec<(String, GpModel)>> {
+        let Some(part) = &self.manifest.gp else {
+            return Ok(Vec::new());
+        };
+        part.subtypes
+            .iter()
+            .map(|h| {
+                let p = self.dir.join(&h.model);
+                let gp = GpModel::load(&p)?;
+                if gp.d != part.dim {
+                    return Err(Error::file(
+                        &p,
+                        format!(
+                            "the {} head takes {} features, the \"any\" head {}",
+                            h.name, gp.d, part.dim
+                        ),
+                    ));
+                }
+                Ok((h.name.clone(), gp))
+            })
+            .collect()
+    }
+
     /// The GP head (checked against the CNN's feature dimension).
     pub fn gp(&self) -> Result<GpModel> {
         let Some(part) = &self.manifest.gp else {

@@ -564,6 +564,7 @@ mod tests {
                     uncertain,
                     attention: 0.2,
                     label: None,
+                    subtypes: vec![],
                 },
             )
             .collect();
@@ -587,6 +588,7 @@ mod tests {
             warnings: vec![],
             page: None,
             dicom: None,
+            subtypes: vec![],
             slices,
         };
         assert_eq!(captured_slices(&report, 3), vec![3, 0, 4]);

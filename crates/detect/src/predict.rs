@@ -108,6 +108,8 @@ pub struct Predictor {
     net: Trained,
     /// The GP head; without one, probabilities are the CNN classifier's (no uncertainty).
     gp: Option<GpModel>,
+    /// One head per subtype, on the same features as `gp` (none: subtypes not available).
+    subtype_heads: Vec<(String, GpModel)>,
     projection: Option<Pca>,
     /// What the head's evidence is, and the summary of its training slices (if kept).
     evidence: crate::evidence::Evidence,
@@ -134,6 +136,10 @@ impl Predictor {
             // a bundle we trained ourselves always gets its head before predicting
             None => Some(bundle.gp()?),
         };
+        let subtype_heads = match gp {
+            Some(_) => bundle.subtype_heads()?,
+            None => Vec::new(),
+        };
         let projection = bundle.projection()?;
         let ood = bundle.ood()?;
         let evidence = bundle.evidence();
@@ -144,6 +150,7 @@ impl Predictor {
             bundle,
             net,
             gp,
+            subtype_heads,
             projection,
             evidence,
             ood,
@@ -185,6 +192,7 @@ impl Predictor {
                     }),
                 uncertainty: true,
                 imported,
+                subtypes: self.subtype_heads.iter().map(|(n, _)| n.clone()).collect(),
             },
             None => ModelInfo {
                 bundle: self.bundle.dir.display().to_string(),
@@ -207,6 +215,7 @@ impl Predictor {
                 }),
                 uncertainty: false,
                 imported,
+                subtypes: Vec::new(),
             },
         }
     }
@@ -388,6 +397,27 @@ impl Predictor {
         let pred = gp
             .predict(&data, opts.samples, opts.seed ^ fnv1a(&id))
             .map_err(|e| Error::scan(&id, e))?;
+
+        // each subtype's head on the same slices (its own seed, so that heads do not share draws)
+        let mut scan_subtypes = Vec::with_capacity(self.subtype_heads.len());
+        let mut slice_subtypes = vec![Vec::with_capacity(self.subtype_heads.len()); n];
+        for (name, head) in &self.subtype_heads {
+            let sp = head
+                .predict(&data, opts.samples, opts.seed ^ fnv1a(&id) ^ fnv1a(name))
+                .map_err(|e| Error::scan(&id, e))?;
+            let one = |p: f64, sd: f64, lo: f64, hi: f64| crate::report::SubtypeProbability {
+                name: name.clone(),
+                probability: p,
+                sd,
+                lo,
+                hi,
+            };
+            let b = sp.bags[0].get(head.bag_rule);
+            scan_subtypes.push(one(b.mean, b.sd, b.lo, b.hi));
+            for (k, q) in sp.instances.iter().enumerate().take(n) {
+                slice_subtypes[k].push(one(q.mean, q.sd, q.lo, q.hi));
+            }
+        }
         time.gp += t.elapsed();
 
         let slices: Vec<SliceReport> = meta
@@ -395,12 +425,18 @@ impl Predictor {
             .iter()
             .zip(&pred.instances)
             .zip(&cnn.attention)
+            .zip(slice_subtypes)
             .enumerate()
-            .map(|(i, ((s, p), &att))| slice_report(i, s, (p.mean, p.sd, p.lo, p.hi), att, &thr))
+            .map(|(i, (((s, p), &att), subs))| {
+                let mut r = slice_report(i, s, (p.mean, p.sd, p.lo, p.hi), att, &thr);
+                r.subtypes = subs;
+                r
+            })
             .collect();
         let bag = pred.bags[0].get(gp.bag_rule);
         let est = (bag.mean, bag.sd, bag.lo, bag.hi);
-        let report = self.scan_report(meta, slices, est, &cnn, &thr, &pixels);
+        let mut report = self.scan_report(meta, slices, est, &cnn, &thr, &pixels);
+        report.subtypes = scan_subtypes;
         Ok(ScanPrediction { report, pixels })
     }
 
@@ -490,6 +526,7 @@ impl Predictor {
             warnings,
             page: None,
             dicom: None,
+            subtypes: Vec::new(),
             id: meta.id,
             slices,
         }
@@ -871,6 +908,7 @@ fn slice_report(
         uncertain: thr.uncertain(sd, lo, hi),
         attention: attention as f64,
         label: s.label,
+        subtypes: Vec::new(),
     }
 }
 

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use crate::error::{Error, Result};
 
 /// Version of `report.json`.
-pub const REPORT_FORMAT: u32 = 2;
+pub const REPORT_FORMAT: u32 = 3;
 
 /// One scan's prediction: the report and the scan's windowed pixels (`[slices][3][size][size]`,
 /// for thumbnails).
@@ -61,6 +61,21 @@ pub struct ModelInfo {
     /// The imported weights the CNN carries, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<String>,
+    /// The hemorrhage subtypes the bundle has heads for (each scan and slice then carries their
+    /// probabilities); empty: subtypes not available (format 2 reports lack the field).
+    #[serde(default)]
+    pub subtypes: Vec<String>,
+}
+
+/// One subtype's probability of a scan or a slice, from its own GP head: the mean, standard
+/// deviation and 90 % interval (5th and 95th percentiles) of the same calibrated draws.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubtypeProbability {
+    pub name: String,
+    pub probability: f64,
+    pub sd: f64,
+    pub lo: f64,
+    pub hi: f64,
 }
 
 fn yes() -> bool {
@@ -124,6 +139,9 @@ pub struct ScanReport {
     /// scans predicted from DICOM files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dicom: Option<DicomFiles>,
+    /// Each subtype's scan probability (bundles with subtype heads; see [`ModelInfo::subtypes`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtypes: Vec<SubtypeProbability>,
     /// In z order (feet to head as the scan was ordered).
     pub slices: Vec<SliceReport>,
 }
@@ -150,6 +168,9 @@ pub struct SliceReport {
     pub attention: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<u8>,
+    /// Each subtype's slice probability (bundles with subtype heads).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtypes: Vec<SubtypeProbability>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -243,54 +264,112 @@ pub fn spreadsheet_text(s: &str) -> Cow<'_, str> {
     }
 }
 
-fn csv_bytes<T: Serialize>(rows: impl Iterator<Item = T>) -> Result<Vec<u8>> {
+/// Rows as CSV with a header (the serde field names), and four more columns per subtype in `names` (`<name>_probability`, `_sd`,
+/// `_lo`, `_hi`), filled from each row's subtypes by name (empty where a row lacks one).
+fn csv_bytes_with<'a, T: Serialize>(
+    rows: impl Iterator<Item = (T, &'a [SubtypeProbability])>,
+    names: &[String],
+) -> Result<Vec<u8>> {
+    let err = |e: &dyn std::fmt::Display| Error::Invalid(format!("writing CSV: {e}"));
     let mut w = csv::Writer::from_writer(Vec::new());
-    for r in rows {
-        w.serialize(r)
-            .map_err(|e| Error::Invalid(format!("writing CSV: {e}")))?;
+    let mut first = true;
+    for (r, subs) in rows {
+        // the row's own fields as the serde writer spells them (header with the first)
+        let mut one = csv::WriterBuilder::new()
+            .has_headers(first)
+            .from_writer(Vec::new());
+        one.serialize(r).map_err(|e| err(&e))?;
+        let bytes = one.into_inner().map_err(|e| err(&e))?;
+        let mut back = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(&bytes[..]);
+        let mut recs = back.records();
+        if first {
+            let mut head = recs
+                .next()
+                .ok_or_else(|| err(&"no header"))?
+                .map_err(|e| err(&e))?;
+            for n in names {
+                for f in ["probability", "sd", "lo", "hi"] {
+                    head.push_field(&format!("{n}_{f}"));
+                }
+            }
+            w.write_record(&head).map_err(|e| err(&e))?;
+            first = false;
+        }
+        let mut rec = recs
+            .next()
+            .ok_or_else(|| err(&"no row"))?
+            .map_err(|e| err(&e))?;
+        for n in names {
+            match subs.iter().find(|s| &s.name == n) {
+                Some(s) => {
+                    for v in [s.probability, s.sd, s.lo, s.hi] {
+                        rec.push_field(&v.to_string());
+                    }
+                }
+                None => {
+                    for _ in 0..4 {
+                        rec.push_field("");
+                    }
+                }
+            }
+        }
+        w.write_record(&rec).map_err(|e| err(&e))?;
     }
-    w.into_inner()
-        .map_err(|e| Error::Invalid(format!("writing CSV: {e}")))
+    w.into_inner().map_err(|e| err(&e))
 }
 
 /// `slices.csv`: a row per slice, scans in report order, slices in z order.
 pub fn slices_csv(r: &Report) -> Result<Vec<u8>> {
-    csv_bytes(r.scans.iter().flat_map(|sc| {
-        sc.slices.iter().map(move |sl| SliceRow {
-            scan_id: spreadsheet_text(&sc.id),
-            slice_index: sl.index,
-            sop_instance_uid: spreadsheet_text(&sl.sop_instance_uid),
-            z: sl.z,
-            probability: sl.probability,
-            sd: sl.sd,
-            lo: sl.lo,
-            hi: sl.hi,
-            positive: u8::from(sl.positive),
-            uncertain: u8::from(sl.uncertain),
-            cnn_attention: sl.attention,
-            label: sl.label,
+    let rows = r.scans.iter().flat_map(|sc| {
+        sc.slices.iter().map(move |sl| {
+            (
+                SliceRow {
+                    scan_id: spreadsheet_text(&sc.id),
+                    slice_index: sl.index,
+                    sop_instance_uid: spreadsheet_text(&sl.sop_instance_uid),
+                    z: sl.z,
+                    probability: sl.probability,
+                    sd: sl.sd,
+                    lo: sl.lo,
+                    hi: sl.hi,
+                    positive: u8::from(sl.positive),
+                    uncertain: u8::from(sl.uncertain),
+                    cnn_attention: sl.attention,
+                    label: sl.label,
+                },
+                &sl.subtypes[..],
+            )
         })
-    }))
+    });
+    csv_bytes_with(rows, &r.model.subtypes)
 }
 
 /// `scans.csv`: a row per scan, in report order (highest probability first).
 pub fn scans_csv(r: &Report) -> Result<Vec<u8>> {
-    csv_bytes(r.scans.iter().map(|sc| ScanRow {
-        scan_id: spreadsheet_text(&sc.id),
-        n_slices: sc.n_slices,
-        probability: sc.probability,
-        sd: sc.sd,
-        lo: sc.lo,
-        hi: sc.hi,
-        positive: u8::from(sc.positive),
-        uncertain: u8::from(sc.uncertain),
-        cnn_probability: sc.cnn_probability,
-        positive_slices: sc.positive_slices,
-        uncertain_slices: sc.uncertain_slices,
-        label: sc.label,
-        out_of_distribution: sc.out_of_distribution.map(|o| u8::from(o.flagged)),
-        ood_outside_fraction: sc.out_of_distribution.map(|o| o.outside_fraction),
-    }))
+    let rows = r.scans.iter().map(|sc| {
+        (
+            ScanRow {
+                scan_id: spreadsheet_text(&sc.id),
+                n_slices: sc.n_slices,
+                probability: sc.probability,
+                sd: sc.sd,
+                lo: sc.lo,
+                hi: sc.hi,
+                positive: u8::from(sc.positive),
+                uncertain: u8::from(sc.uncertain),
+                cnn_probability: sc.cnn_probability,
+                positive_slices: sc.positive_slices,
+                uncertain_slices: sc.uncertain_slices,
+                label: sc.label,
+                out_of_distribution: sc.out_of_distribution.map(|o| u8::from(o.flagged)),
+                ood_outside_fraction: sc.out_of_distribution.map(|o| o.outside_fraction),
+            },
+            &sc.subtypes[..],
+        )
+    });
+    csv_bytes_with(rows, &r.model.subtypes)
 }
 
 /// File names of a report folder.
@@ -338,6 +417,7 @@ mod tests {
             uncertain: true,
             attention: 1.0,
             label: Some(0),
+            subtypes: vec![],
         };
         let r = Report {
             format_version: REPORT_FORMAT,
@@ -355,6 +435,7 @@ mod tests {
                 bag_rule: "Max".into(),
                 calibrated: true,
                 site_calibration: None,
+                subtypes: vec![],
             },
             thresholds: Thresholds {
                 positive: 0.5,
@@ -380,6 +461,7 @@ mod tests {
                 warnings: vec![],
                 page: None,
                 dicom: None,
+                subtypes: vec![],
                 slices: vec![slice],
             }],
             metrics: None,
@@ -418,6 +500,40 @@ mod tests {
         assert!(
             scans.contains("scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,\n"),
             "{scans}"
+        );
+        // with subtype heads: four columns per subtype, by name, empty where a row lacks one
+        let mut r = r;
+        r.model.subtypes = vec!["epidural".into(), "subdural".into()];
+        let sub = |name: &str, p: f64| SubtypeProbability {
+            name: name.into(),
+            probability: p,
+            sd: 0.125,
+            lo: p / 2.0,
+            hi: 0.75,
+        };
+        r.scans[0].subtypes = vec![sub("subdural", 0.5)];
+        r.scans[0].slices[0].subtypes = vec![sub("epidural", 0.25), sub("subdural", 0.5)];
+        let scans = String::from_utf8(scans_csv(&r).unwrap()).unwrap();
+        let want_head = "scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,\
+positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction,\
+epidural_probability,epidural_sd,epidural_lo,epidural_hi,\
+subdural_probability,subdural_sd,subdural_lo,subdural_hi\n";
+        assert!(scans.starts_with(want_head), "{scans}");
+        assert!(
+            scans.ends_with(
+                "scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,,0.5,0.125,0.25,0.75\n"
+            ),
+            "{scans}"
+        );
+        let slices = String::from_utf8(slices_csv(&r).unwrap()).unwrap();
+        assert!(
+            slices.ends_with(",0.25,0.125,0.125,0.75,0.5,0.125,0.25,0.75\n"),
+            "{slices}"
+        );
+        // the hostile UID is still quoted and marked as text with the extra columns
+        assert!(
+            slices.contains("\"'=HYPERLINK(\"\"x\"\"),1.2\n3\""),
+            "{slices}"
         );
     }
 }

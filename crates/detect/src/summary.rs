@@ -358,6 +358,19 @@ pub fn prediction(o: &Outcome, out: &Path, html: bool) -> String {
         r.scans.len(),
         r.skipped.len()
     );
+    if r.model.subtypes.is_empty() {
+        s.push_str(
+            "
+subtypes: not available (the bundle has no subtype heads)",
+        );
+    } else {
+        let _ = write!(
+            s,
+            "
+subtypes: {} (each scan's and slice's probability in scans.csv, slices.csv and report.json)",
+            r.model.subtypes.join(", ")
+        );
+    }
     if let Some(m) = &r.metrics {
         let _ = write!(
             s,

@@ -15,8 +15,18 @@ use std::path::Path;
 const TOL: f64 = 1e-5;
 
 /// Columns added since the stored report was written (the out-of-distribution check): the
-/// stored report has none of them; every column it has is compared.
+/// stored report has none of them; every column it has is compared. So are the four columns of
+/// each subtype head (`<subtype>_probability`, `_sd`, `_lo`, `_hi`; report format 3).
 const NEW_COLUMNS: [&str; 2] = ["out_of_distribution", "ood_outside_fraction"];
+
+fn is_new(column: &str) -> bool {
+    NEW_COLUMNS.contains(&column)
+        || detect::features::SUBTYPES.iter().any(|s| {
+            ["probability", "sd", "lo", "hi"]
+                .iter()
+                .any(|f| column == format!("{s}_{f}"))
+        })
+}
 
 /// Floats equal to [`TOL`], everything else exactly; `got` may have [`NEW_COLUMNS`] besides.
 fn same_csv(got: &Path, want: &Path) {
@@ -30,7 +40,7 @@ fn same_csv(got: &Path, want: &Path) {
     let (wh, mut wr) = read(want);
     let new: Vec<&str> = gh.iter().filter(|c| !wh.iter().any(|w| w == *c)).collect();
     assert!(
-        new.iter().all(|c| NEW_COLUMNS.contains(c)),
+        new.iter().all(|c| is_new(c)),
         "{}: columns {new:?}",
         got.display()
     );
@@ -171,7 +181,14 @@ fn prediction_report_equals_the_one_written_before_the_change() {
         read(&out.join("report.json")),
         read(&golden.join("report.json")),
     );
-    assert_eq!(g["format_version"], w["format_version"]);
+    // the stored report is format 2 (before subtypes): it still reads as a report, and the new
+    // one is the current format
+    assert_eq!(w["format_version"], 2);
+    assert_eq!(g["format_version"], detect::report::REPORT_FORMAT);
+    let old: detect::report::Report =
+        serde_json::from_slice(&std::fs::read(golden.join("report.json")).unwrap()).unwrap();
+    assert!(old.model.subtypes.is_empty() && old.scans.iter().all(|s| s.subtypes.is_empty()));
+    assert_eq!(old.scans.len(), g["scans"].as_array().unwrap().len());
     for key in ["gp_family", "feature_dim", "image_size", "bag_rule"] {
         assert_eq!(g["model"][key], w["model"][key], "model.{key}");
     }

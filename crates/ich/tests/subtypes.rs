@@ -130,17 +130,58 @@ fn subtypes_reach_the_features_and_a_head_each() {
             "{out}"
         );
     }
-    // the bundle opens and predicts as before
-    ok(&[
-        "-q",
+    // predictions carry each subtype's probability, per scan and per slice, in the JSON and
+    // the CSV files alike, each with its sd and 90 % interval
+    let r = t.path().join("r");
+    let out = ok(&[
         "predict",
         "--model",
         s(&bundle),
         s(&ds),
         "--out",
-        s(&t.path().join("r")),
+        s(&r),
         "--no-html",
     ]);
+    assert!(
+        out.contains("subtypes: intraparenchymal, subdural"),
+        "{out}"
+    );
+    let rep: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(r.join("report.json")).unwrap()).unwrap();
+    assert_eq!(rep["format_version"], 3);
+    assert_eq!(
+        rep["model"]["subtypes"],
+        serde_json::json!(["intraparenchymal", "subdural"])
+    );
+    let scans_csv: BTreeMap<String, BTreeMap<String, String>> = csv_rows(&r.join("scans.csv"))
+        .into_iter()
+        .map(|row| (row["scan_id"].clone(), row.into_iter().collect()))
+        .collect();
+    let slices_csv = csv_rows(&r.join("slices.csv"));
+    let f = |v: &serde_json::Value| v.as_f64().unwrap();
+    let mut k = 0;
+    for sc in rep["scans"].as_array().unwrap() {
+        let row = &scans_csv[sc["id"].as_str().unwrap()];
+        let subs = sc["subtypes"].as_array().unwrap();
+        assert_eq!(subs.len(), 2);
+        for sub in subs {
+            let name = sub["name"].as_str().unwrap();
+            let (p, lo, hi) = (f(&sub["probability"]), f(&sub["lo"]), f(&sub["hi"]));
+            assert!((0.0..=1.0).contains(&p) && lo <= p && p <= hi, "{sub}");
+            let cell: f64 = row[&format!("{name}_probability")].parse().unwrap();
+            assert!((cell - p).abs() < 1e-12, "{name}: {cell} vs {p}");
+        }
+        for sl in sc["slices"].as_array().unwrap() {
+            let row = &slices_csv[k];
+            k += 1;
+            for sub in sl["subtypes"].as_array().unwrap() {
+                let name = sub["name"].as_str().unwrap();
+                let cell: f64 = row[&format!("{name}_hi")].parse().unwrap();
+                assert!((cell - f(&sub["hi"])).abs() < 1e-12);
+            }
+        }
+    }
+    assert_eq!(k, slices_csv.len());
     // refitted without subtype heads: none listed, their files gone
     ok(&[
         "-q",
@@ -157,4 +198,18 @@ fn subtypes_reach_the_features_and_a_head_each() {
         serde_json::from_slice(&std::fs::read(bundle.join("manifest.json")).unwrap()).unwrap();
     assert!(m["gp"].get("subtypes").is_none());
     assert!(!bundle.join("gp.subdural.json").exists());
+    // and such a bundle says so, with no subtype columns
+    let r2 = t.path().join("r2");
+    let out = ok(&[
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&ds),
+        "--out",
+        s(&r2),
+        "--no-html",
+    ]);
+    assert!(out.contains("subtypes: not available"), "{out}");
+    let head = std::fs::read_to_string(r2.join("scans.csv")).unwrap();
+    assert!(!head.lines().next().unwrap().contains("subdural"));
 }
