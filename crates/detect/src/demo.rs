@@ -252,7 +252,8 @@ pub fn run(
             out: None,
             bundle: Some(bundle.clone()),
             project: None,
-            subtypes: false,
+            // the synthetic cohorts draw subtypes: a head for each with enough scans
+            subtypes: true,
         },
         &|_| {},
         progress,
