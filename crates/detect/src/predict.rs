@@ -591,6 +591,9 @@ pub struct PacsJob {
     pub send_options: SendOptions,
     /// Predict a study pulled from a PACS (besides the inputs).
     pub pull: Option<Pull>,
+    /// (NIfTI name, folder): the DICOM series each NIfTI file was converted from, whose UIDs its
+    /// DICOM results then reference ([`matching_series`]).
+    pub nifti_dicom: Vec<(String, PathBuf)>,
 }
 
 impl Default for PacsJob {
@@ -600,7 +603,52 @@ impl Default for PacsJob {
             send: Vec::new(),
             send_options: SendOptions::default(),
             pull: None,
+            nifti_dicom: Vec::new(),
         }
+    }
+}
+
+/// The series among `candidates` that a NIfTI scan was converted from: as many slices of the
+/// same size, each slice's first pixel within 1 mm of the NIfTI slice's (both inferior first);
+/// `Err` says why none is.
+pub fn matching_series<'a>(
+    nifti: &Scan,
+    candidates: &'a [Scan],
+) -> std::result::Result<&'a Scan, String> {
+    let pos = |s: &Scan| -> Option<Vec<[f64; 3]>> { s.slices.iter().map(|h| h.position).collect() };
+    let Some(want) = pos(nifti) else {
+        return Err("the NIfTI scan has no slice positions".into());
+    };
+    let same = |c: &Scan| {
+        c.nifti.is_none()
+            && c.slices.len() == nifti.slices.len()
+            && c.slices
+                .iter()
+                .zip(&nifti.slices)
+                .all(|(a, b)| (a.rows, a.cols) == (b.rows, b.cols))
+            && pos(c).is_some_and(|p| {
+                p.iter().zip(&want).all(|(a, b)| {
+                    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+                        <= 1.0
+                })
+            })
+    };
+    let found: Vec<&Scan> = candidates.iter().filter(|c| same(c)).collect();
+    match found.as_slice() {
+        [one] => Ok(one),
+        [] => Err(format!(
+            "none of its {} DICOM series has its {} slices of {}×{} at its slices' positions \
+             (within 1 mm)",
+            candidates.len(),
+            nifti.slices.len(),
+            nifti.slices.first().map_or(0, |h| h.rows),
+            nifti.slices.first().map_or(0, |h| h.cols)
+        )),
+        many => Err(format!(
+            "{} of its DICOM series lie where the NIfTI's slices do; which one it came from \
+             cannot be told",
+            many.len()
+        )),
     }
 }
 
@@ -735,6 +783,18 @@ pub fn run_with(
             "DICOM results are written for scans predicted from DICOM files only, not from datasets"
         );
     }
+    // the DICOM series NIfTI files came from, read once each (a folder that cannot be read
+    // fails the NIfTI scans named with it, below, not the run)
+    let mut nifti_series: std::collections::HashMap<&str, std::result::Result<Vec<Scan>, String>> =
+        std::collections::HashMap::new();
+    if job.pacs.dicom.is_some() {
+        for (name, dir) in &job.pacs.nifti_dicom {
+            let r = find_scans_within(std::slice::from_ref(dir), &predictor.opts.limits, progress)
+                .map(|(s, _)| s)
+                .map_err(|e| e.to_string());
+            nifti_series.insert(name.as_str(), r);
+        }
+    }
     let mut written = Vec::new();
     let mut dicom_failed = Vec::new();
     progress.stage("predicting scans", work.len() as u64);
@@ -756,7 +816,30 @@ pub fn run_with(
             }
             if let (Some(opts), Some(id), Source::Dicom(scan)) = (&job.pacs.dicom, &identity, src) {
                 let size = predictor.bundle().manifest.preprocess.size;
-                match write_scan(&job.out, opts, id, &report.thresholds, scan, &p, size) {
+                // a NIfTI scan's results reference the DICOM series it came from, when given
+                let source = match scan.nifti.as_ref().map(|n| n.name.as_str()) {
+                    Some(name) => match nifti_series.get(name) {
+                        Some(Ok(series)) => matching_series(scan, series)
+                            .map_err(|why| format!("the DICOM folder given for {name}: {why}")),
+                        Some(Err(e)) => Err(format!("the DICOM folder given for {name}: {e}")),
+                        None => Ok(scan),
+                    },
+                    None => Ok(scan),
+                };
+                let outcome = match source {
+                    Ok(source) => {
+                        // a NIfTI scan's slices take the UIDs of the series it came from, in
+                        // the same (inferior first) order
+                        if scan.nifti.is_some() {
+                            for (s, h) in p.report.slices.iter_mut().zip(&source.slices) {
+                                s.sop_instance_uid = h.sop_uid.clone();
+                            }
+                        }
+                        write_scan(&job.out, opts, id, &report.thresholds, source, &p, size)
+                    }
+                    Err(why) => Ok(DicomOutcome::NotApplicable(why)),
+                };
+                match outcome {
                     Ok(DicomOutcome::NotApplicable(why)) => {
                         let msg = format!("no DICOM results: {why}");
                         tracing::warn!("scan {}: {msg}", p.report.id);

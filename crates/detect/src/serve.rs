@@ -938,6 +938,7 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
             send: Vec::new(),
             send_options: shared.opts.send_options.clone(),
             pull: None,
+            nifti_dicom: Vec::new(),
         },
     };
     let t = Instant::now();

@@ -119,6 +119,23 @@ pub struct PredictPacsArgs {
     /// Refuse a retrieved study larger than this, MiB [1..=65536].
     #[arg(long, default_value_t = 4096, value_parser = |s: &str| range::int_in(s, 1, 65536))]
     max_study_mib: usize,
+    /// `NAME=DIR`: the DICOM series a NIfTI file was converted from (NAME as the file is known:
+    /// its path under its input). Its SR and Secondary Captures are then written against the
+    /// series in DIR whose slices lie where the NIfTI's do (same count, size and positions
+    /// within 1 mm); without it a NIfTI scan gets none. Repeatable.
+    #[arg(long = "nifti-dicom", value_parser = nifti_dicom)]
+    pub nifti_dicom: Vec<(String, PathBuf)>,
+}
+
+fn nifti_dicom(s: &str) -> Result<(String, PathBuf), String> {
+    match s.rsplit_once('=') {
+        Some((name, dir)) if !name.is_empty() && !dir.is_empty() => {
+            Ok((name.to_string(), PathBuf::from(dir)))
+        }
+        _ => Err(format!(
+            "'{s}' is not NAME=DIR (e.g. sub-01/ct.nii.gz=/dicom/sub-01)"
+        )),
+    }
 }
 
 impl PredictPacsArgs {
@@ -141,6 +158,7 @@ impl PredictPacsArgs {
                 _ => None,
             },
             send_options: opts,
+            nifti_dicom: self.nifti_dicom.clone(),
         })
     }
 }

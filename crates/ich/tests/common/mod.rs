@@ -347,13 +347,16 @@ pub fn ct_ich_nifti(
             slices.push_str(&format!("{name},{k},{y}\n"));
             label |= y;
         }
+        // where the DICOM series of the same patient puts its slices: 5 mm × slice number
+        assert!(vol.windows(2).all(|w| w[1].0 == w[0].0 + 1), "{pt}: gaps");
+        let z0 = 5.0 * vol[0].0 as f64;
         let far = (size - 1) as f64 * mm;
         let (affine, inter) = match st {
             Storage::Lps => (
                 [
                     [-mm, 0.0, 0.0, 0.0],
                     [0.0, -mm, 0.0, 0.0],
-                    [0.0, 0.0, 5.0, 0.0],
+                    [0.0, 0.0, 5.0, z0],
                 ],
                 0.0,
             ),
@@ -361,7 +364,7 @@ pub fn ct_ich_nifti(
                 [
                     [mm, 0.0, 0.0, -far],
                     [0.0, mm, 0.0, -far],
-                    [0.0, 0.0, 5.0, 0.0],
+                    [0.0, 0.0, 5.0, z0],
                 ],
                 -1024.0,
             ),
@@ -369,7 +372,7 @@ pub fn ct_ich_nifti(
                 [
                     [-mm, 0.0, 0.0, 0.0],
                     [0.0, -mm, 0.0, 0.0],
-                    [0.0, 0.0, -5.0, 5.0 * (n - 1) as f64],
+                    [0.0, 0.0, -5.0, z0 + 5.0 * (n - 1) as f64],
                 ],
                 0.0,
             ),
