@@ -762,20 +762,7 @@ impl Bundle {
         };
         part.subtypes
             .iter()
-            .map(|h| {
-                let p = self.dir.join(&h.model);
-                let gp = GpModel::load(&p)?;
-                if gp.d != part.dim {
-                    return Err(Error::file(
-                        &p,
-                        format!(
-                            "the {} head takes {} features, the \"any\" head {}",
-                            h.name, gp.d, part.dim
-                        ),
-                    ));
-                }
-                Ok((h.name.clone(), gp))
-            })
+            .map(|h| Ok((h.name.clone(), self.head_file(&h.model, part.dim)?)))
             .collect()
     }
 
@@ -790,14 +777,19 @@ impl Bundle {
                 ),
             ));
         };
-        let p = self.dir.join(&part.model);
+        self.head_file(&part.model, part.dim)
+    }
+
+    /// A head's file of the bundle, which must take `dim` features as the manifest says.
+    fn head_file(&self, name: &str, dim: usize) -> Result<GpModel> {
+        let p = self.dir.join(name);
         let gp = GpModel::load(&p)?;
-        if gp.d != part.dim {
+        if gp.d != dim {
             return Err(Error::file(
                 &p,
                 format!(
-                    "the GP head takes {} features, the manifest says {}",
-                    gp.d, part.dim
+                    "the GP head takes {} features, the manifest says {dim}",
+                    gp.d
                 ),
             ));
         }

@@ -212,6 +212,44 @@ fn fit_head(
     Ok((output, seconds, validation))
 }
 
+/// What a head was fitted on: its training and validation bags (and how many are positive),
+/// and the slices of all of them.
+fn data_summary(
+    features: &Path,
+    train: &MilData,
+    valid: Option<&MilData>,
+    all: &MilData,
+) -> DataSummary {
+    let count = |d: &MilData| {
+        (
+            d.bags.len(),
+            d.bag_labels().iter().filter(|&&l| l == 1).count(),
+        )
+    };
+    let (tn, tp) = count(train);
+    let (vn, vp) = valid.map_or((0, 0), count);
+    DataSummary {
+        source: features.display().to_string(),
+        train_scans: tn,
+        train_positive: tp,
+        valid_scans: vn,
+        valid_positive: vp,
+        slices: Some(all.n),
+        slices_per_scan: DataSummary::slice_range(all.bags.iter().map(|b| b.instances.len())),
+    }
+}
+
+/// The held-out figures a bundle keeps (none of an empty set of bags).
+fn gp_validation(v: Option<&Validation>) -> GpValidation {
+    v.map(|v| GpValidation {
+        bag_auc: v.auc,
+        bag_log_likelihood: (v.bags > 0).then_some(v.log_likelihood),
+        bag_ece: (v.bags > 0).then_some(v.ece),
+        calibrated: v.platt.is_some(),
+    })
+    .unwrap_or_default()
+}
+
 /// The instances of bags `bags`, per bag, as `f32` rows (what [`crate::evidence::OodSummary`]
 /// is fitted on).
 fn raw_train_rows(data: &MilData, bags: &[usize]) -> Vec<Vec<Vec<f32>>> {
@@ -327,14 +365,6 @@ pub fn fit_gp(
         written.extend([out.clone(), tp]);
     }
     if let Some(b) = bundle.as_mut() {
-        let count = |d: &MilData| {
-            (
-                d.bags.len(),
-                d.bag_labels().iter().filter(|&&l| l == 1).count(),
-            )
-        };
-        let (tn, tp) = count(&train);
-        let (vn, vp) = valid.as_ref().map_or((0, 0), count);
         let part = GpPart {
             model: GP_MODEL.into(),
             trace: GP_TRACE.into(),
@@ -346,27 +376,8 @@ pub fn fit_gp(
             reports: Vec::new(),
             inducing: output.model.m(),
             features_sha256: sha256_file(&job.features)?,
-            training: DataSummary {
-                source: job.features.display().to_string(),
-                train_scans: tn,
-                train_positive: tp,
-                valid_scans: vn,
-                valid_positive: vp,
-                slices: Some(data.n),
-                slices_per_scan: DataSummary::slice_range(
-                    data.bags.iter().map(|b| b.instances.len()),
-                ),
-            },
-            validation: validation
-                .as_ref()
-                .map(|v| GpValidation {
-                    bag_auc: v.auc,
-                    // no figures of an empty set of bags
-                    bag_log_likelihood: (v.bags > 0).then_some(v.log_likelihood),
-                    bag_ece: (v.bags > 0).then_some(v.ece),
-                    calibrated: v.platt.is_some(),
-                })
-                .unwrap_or_default(),
+            training: data_summary(&job.features, &train, valid.as_ref(), &data),
+            validation: gp_validation(validation.as_ref()),
             site_calibration: None,
             subtypes: Vec::new(),
         };
@@ -467,36 +478,13 @@ fn fit_subtype_heads(
             .map_err(|e| Error::file(&job.features, format!("subtype {name}: {e}")))?;
         let (train, valid) = (d.subset(&t), d.subset(&va));
         let (output, _, validation) = fit_head(job, params, [&train, &d], Some(&valid), progress)?;
-        let count = |x: &MilData| {
-            (
-                x.bags.len(),
-                x.bag_labels().iter().filter(|&&l| l == 1).count(),
-            )
-        };
-        let ((tn, tp), (vn, vp)) = (count(&train), count(&valid));
         let file = crate::bundle::subtype_model(name);
         let bytes = serde_json::to_vec(&output.model).map_err(|e| Error::Invalid(e.to_string()))?;
         heads.push(crate::bundle::SubtypeHead {
             name: name.to_string(),
             model: file.clone(),
-            training: DataSummary {
-                source: job.features.display().to_string(),
-                train_scans: tn,
-                train_positive: tp,
-                valid_scans: vn,
-                valid_positive: vp,
-                slices: Some(d.n),
-                slices_per_scan: DataSummary::slice_range(d.bags.iter().map(|b| b.instances.len())),
-            },
-            validation: validation
-                .as_ref()
-                .map(|v| GpValidation {
-                    bag_auc: v.auc,
-                    bag_log_likelihood: (v.bags > 0).then_some(v.log_likelihood),
-                    bag_ece: (v.bags > 0).then_some(v.ece),
-                    calibrated: v.platt.is_some(),
-                })
-                .unwrap_or_default(),
+            training: data_summary(&job.features, &train, Some(&valid), &d),
+            validation: gp_validation(validation.as_ref()),
         });
         files.push((file, bytes));
         fit.validation = validation;
