@@ -306,6 +306,15 @@ fn read_prefix(path: &Path, limits: &Limits, want: u64) -> Result<(Vec<u8>, u64)
     } else {
         size
     };
+    if gz && want > can_hold {
+        return Err(bad(
+            path,
+            format!(
+                "the header declares {want} bytes, more than {MAX_GZIP_RATIO} times the \
+                 {size} compressed bytes: a decompression bomb or a truncated file"
+            ),
+        ));
+    }
     let mut buf = Vec::new();
     buf.try_reserve_exact(want.min(can_hold) as usize)
         .map_err(|e| FileError::new(path, FileProblem::OutOfMemory(e.to_string())))?;
@@ -624,22 +633,6 @@ pub struct Volume {
 pub fn read_volume(path: &Path, limits: &Limits) -> Result<Volume, FileError> {
     let g = read_geometry(path, limits)?;
     let needed = g.vox_offset + g.volume_bytes();
-    let size = std::fs::metadata(path)
-        .map_err(|e| FileError::new(path, e))?
-        .len();
-    let mut magic = [0u8; 2];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read(&mut magic))
-        .map_err(|e| FileError::new(path, e))?;
-    if is_gzip(&magic) && needed > size.saturating_mul(MAX_GZIP_RATIO) {
-        return Err(bad(
-            path,
-            format!(
-                "the header declares {needed} bytes, more than {MAX_GZIP_RATIO} times the \
-                 {size} compressed bytes: a decompression bomb or a truncated file"
-            ),
-        ));
-    }
     let (bytes, _) = read_prefix(path, limits, needed)?;
     if (bytes.len() as u64) < needed {
         return Err(bad(
