@@ -297,6 +297,14 @@ pub struct SubtypeHead {
     pub model: String,
     pub training: DataSummary,
     pub validation: GpValidation,
+    /// Its calibration map refitted on a site's scans with a known subtype (`ich recalibrate`,
+    /// `ich adapt`), if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_calibration: Option<SiteCalibration>,
+    /// Why a site recalibration left it as it was (too few of the site's scans with the
+    /// subtype): its probabilities are calibrated on its training scans, not on the site's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_note: Option<String>,
 }
 
 fn is_features(e: &crate::evidence::Evidence) -> bool {
@@ -943,7 +951,17 @@ impl Bundle {
 
     /// Replaces the GP head's calibration map (the head itself unchanged) and records where the
     /// new one came from; writes `gp.json`, then the manifest.
-    pub fn set_site_calibration(&mut self, model: &GpModel, site: SiteCalibration) -> Result<()> {
+    /// Writes a site recalibration: the "any" head with its new map, the subtype heads given
+    /// with theirs (`Some`: recalibrated; `None`: back to its own fit's map, an earlier site's
+    /// dropped), and for every subtype head its note (`Some`: not recalibrated, and why), in
+    /// one commit.
+    pub fn set_site_calibration(
+        &mut self,
+        model: &GpModel,
+        site: SiteCalibration,
+        subtypes: &[(String, GpModel, Option<SiteCalibration>)],
+        notes: &[(String, Option<String>)],
+    ) -> Result<()> {
         let Some(part) = self.manifest.gp.as_mut() else {
             return Err(Error::file(
                 &self.dir,
@@ -952,9 +970,20 @@ impl Bundle {
         };
         model.save(&staged(&self.dir, &part.model))?;
         part.site_calibration = Some(site);
-        let name = part.model.clone();
+        let mut names = vec![part.model.clone()];
+        for h in &mut part.subtypes {
+            if let Some((_, m, s)) = subtypes.iter().find(|(n, _, _)| *n == h.name) {
+                m.save(&staged(&self.dir, &h.model))?;
+                h.site_calibration = s.clone();
+                names.push(h.model.clone());
+            }
+            if let Some((_, note)) = notes.iter().find(|(n, _)| *n == h.name) {
+                h.site_note = note.clone();
+            }
+        }
         self.manifest.updated = now();
-        Self::commit(&self.dir, &mut self.manifest, &[&name])
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        Self::commit(&self.dir, &mut self.manifest, &names)
     }
 }
 

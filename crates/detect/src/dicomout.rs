@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use pacs::sc::Capture;
-use pacs::sr::{Algorithm, Assessment, Document, Estimate, SliceFinding};
+use pacs::sr::{Algorithm, Assessment, Document, Estimate, SliceFinding, SubtypeFindings};
 use pacs::uid::UidRoot;
 use pacs::{Equipment, SourceContext};
 use preprocess::dataset::write_atomic;
@@ -193,6 +193,27 @@ fn pm(uncertainty: bool, p: f64, lo: f64, hi: f64) -> String {
     }
 }
 
+/// A capture's line of subtypes: those flagged positive or uncertain on the slice, most
+/// probable first (none: no line).
+fn subtype_line(subs: &[crate::report::SubtypeProbability]) -> Option<String> {
+    let mut flagged: Vec<_> = subs.iter().filter(|x| x.positive || x.uncertain).collect();
+    flagged.sort_by(|a, b| b.probability.total_cmp(&a.probability));
+    (!flagged.is_empty()).then(|| {
+        let parts: Vec<String> = flagged
+            .iter()
+            .map(|x| {
+                format!(
+                    "{} {:.2}{}",
+                    x.name,
+                    x.probability,
+                    if x.uncertain { "?" } else { "" }
+                )
+            })
+            .collect();
+        clip(&parts.join(", "), 62)
+    })
+}
+
 fn flag_text(positive: bool, uncertain: bool) -> &'static str {
     match (positive, uncertain) {
         (true, true) => "POSITIVE, UNCERTAIN",
@@ -290,6 +311,42 @@ pub fn write_scan(
             .iter()
             .map(|s| root.derive(&["ich-track", ck, series, &s.sop_instance_uid])),
     );
+    // each subtype head's findings, by the names the report gives them; a subtype without codes
+    // (not one of the five) is left out of the SR and said so
+    let mut subtypes = Vec::new();
+    for sub in &report.subtypes {
+        let Some(codes) = pacs::sr::subtype_codes(&sub.name) else {
+            tracing::warn!(
+                "scan {}: subtype {:?} has no code; left out of the SR",
+                scan.id,
+                sub.name
+            );
+            continue;
+        };
+        let mut per_slice = Vec::with_capacity(report.slices.len());
+        for s in &report.slices {
+            let x = s
+                .subtypes
+                .iter()
+                .find(|x| x.name == sub.name)
+                .ok_or_else(|| {
+                    Error::Invalid(format!(
+                        "scan {}: slice {} has no {} probability",
+                        scan.id, s.index, sub.name
+                    ))
+                })?;
+            per_slice.push((
+                estimate(x.probability, x.sd, x.lo, x.hi),
+                Assessment::from_flags(x.positive, x.uncertain),
+            ));
+        }
+        subtypes.push(SubtypeFindings {
+            codes,
+            scan: estimate(sub.probability, sub.sd, sub.lo, sub.hi),
+            scan_assessment: Assessment::from_flags(sub.positive, sub.uncertain),
+            slices: per_slice,
+        });
+    }
     let doc = Document {
         context: context.clone(),
         source_series_uid: scan.series_uid.clone(),
@@ -304,6 +361,7 @@ pub fn write_scan(
         scan_assessment: Assessment::from_flags(report.positive, report.uncertain),
         tracking_uids: tracking,
         slices,
+        subtypes,
         uncertainty: unc,
         created: created.clone(),
     };
@@ -380,8 +438,11 @@ pub fn write_scan(
                         &format!("model {} ({})", model.name, model.info.gp_family),
                         62,
                     ),
-                    "RESEARCH SOFTWARE - NOT FOR DIAGNOSTIC USE".into(),
-                ],
+                ]
+                .into_iter()
+                .chain(subtype_line(&s.subtypes))
+                .chain(["RESEARCH SOFTWARE - NOT FOR DIAGNOSTIC USE".into()])
+                .collect(),
                 positive: s.positive,
                 uncertain: s.uncertain,
                 created: created.clone(),

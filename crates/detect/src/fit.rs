@@ -485,6 +485,8 @@ fn fit_subtype_heads(
             model: file.clone(),
             training: data_summary(&job.features, &train, Some(&valid), &d),
             validation: gp_validation(validation.as_ref()),
+            site_calibration: None,
+            site_note: None,
         });
         files.push((file, bytes));
         fit.validation = validation;

@@ -8,7 +8,7 @@ use base64::Engine as _;
 use gphead::metrics::Metrics;
 
 use crate::error::{Error, Result};
-use crate::report::{Report, ScanReport, Thresholds};
+use crate::report::{Report, ScanReport, SubtypeProbability, Thresholds};
 
 /// A grey image as a PNG data URI.
 pub fn png_data_uri(pixels: &[u8], width: usize, height: usize) -> Result<String> {
@@ -143,6 +143,115 @@ pub fn slice_plot_svg(s: &ScanReport, thr: &Thresholds) -> String {
     svg
 }
 
+/// Where along the scan each subtype is: a row per head ("any" first, then each subtype), a cell
+/// per slice in z order, darker for a higher probability; a red frame marks a positive slice, an
+/// orange dash an uncertain one, a red tick under the cell a slice labelled with it.
+pub fn subtype_strip_svg(s: &ScanReport) -> String {
+    let names: Vec<&str> = s.subtypes.iter().map(|x| x.name.as_str()).collect();
+    let n = s.slices.len().max(1);
+    let (l, cell_h, gap, t) = (130.0, 16.0, 8.0, 4.0);
+    let cell_w = (560.0 / n as f64).clamp(3.0, 24.0);
+    let w = l + cell_w * n as f64 + 8.0;
+    let rows = 1 + names.len();
+    let h = t + rows as f64 * (cell_h + gap) + 18.0;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" role=\"img\" aria-label=\"subtype probabilities along the scan\">"
+    );
+    let mut row =
+        |r: usize,
+         name: &str,
+         cells: &mut dyn Iterator<Item = (usize, f64, f64, bool, bool, Option<u8>)>| {
+            let y = t + r as f64 * (cell_h + gap);
+            let _ = write!(
+                svg,
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}</text>",
+                l - 6.0,
+                y + cell_h - 4.0,
+                esc(name)
+            );
+            for (i, p, sd, pos, unc, label) in cells {
+                let x = l + cell_w * i as f64;
+                // white (0) to dark red (1)
+                let v = p.clamp(0.0, 1.0);
+                let (rr, gg, bb) = (255.0 - 75.0 * v, 255.0 - 255.0 * v, 255.0 - 255.0 * v);
+                let stroke = if pos {
+                    "stroke=\"#e00\" stroke-width=\"2\""
+                } else if unc {
+                    "stroke=\"#f90\" stroke-width=\"1.5\" stroke-dasharray=\"2 1\""
+                } else {
+                    "stroke=\"#ccc\" stroke-width=\"0.5\""
+                };
+                let _ = write!(
+                svg,
+                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{cell_w:.1}\" height=\"{cell_h}\" fill=\"rgb({rr:.0},{gg:.0},{bb:.0})\" {stroke}><title>{} slice {i}: {p:.3} ± {sd:.3}</title></rect>",
+                esc(name)
+            );
+                if label == Some(1) {
+                    let _ = write!(
+                    svg,
+                    "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{cell_w:.1}\" height=\"3\" fill=\"#e00\"><title>labelled {}</title></rect>",
+                    y + cell_h + 1.0,
+                    esc(name)
+                );
+                }
+            }
+        };
+    row(
+        0,
+        "any",
+        &mut s
+            .slices
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (i, x.probability, x.sd, x.positive, x.uncertain, x.label)),
+    );
+    for (r, name) in names.iter().enumerate() {
+        row(
+            r + 1,
+            name,
+            &mut s.slices.iter().enumerate().filter_map(|(i, x)| {
+                let q = x.subtypes.iter().find(|q| q.name == *name)?;
+                Some((i, q.probability, q.sd, q.positive, q.uncertain, q.label))
+            }),
+        );
+    }
+    let _ = write!(
+        svg,
+        "<text x=\"{l}\" y=\"{:.1}\" font-size=\"11\">slice (z order) →</text></svg>",
+        h - 4.0
+    );
+    svg
+}
+
+/// A scan's flagged subtypes for the index: positive or uncertain, most probable first.
+fn flagged_subtypes(subs: &[SubtypeProbability]) -> String {
+    let mut v: Vec<&SubtypeProbability> =
+        subs.iter().filter(|x| x.positive || x.uncertain).collect();
+    v.sort_by(|a, b| b.probability.total_cmp(&a.probability));
+    if v.is_empty() {
+        return if subs.is_empty() {
+            "–".into()
+        } else {
+            "none".into()
+        };
+    }
+    v.iter()
+        .map(|x| {
+            format!(
+                "{} {:.2}{}",
+                esc(&x.name),
+                x.probability,
+                if x.uncertain {
+                    " (<span class=\"unc\">uncertain</span>)"
+                } else {
+                    ""
+                }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Reliability diagram: observed rate against mean predicted probability per bin.
 pub fn reliability_svg(bins: &[(f64, f64, f64, usize)]) -> String {
     let (s, m) = (260.0, 36.0);
@@ -269,6 +378,40 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
         "<h2>Probability along the slice axis</h2>{}",
         slice_plot_svg(s, &r.thresholds)
     );
+    if !s.subtypes.is_empty() {
+        let labelled = s.subtypes.iter().any(|x| x.label.is_some());
+        let _ = write!(
+            b,
+            "<h2>Which bleed</h2><table><tr><th class=\"l\">subtype</th><th>scan probability [90 % interval] (sd)</th><th class=\"l\">flag</th><th>positive slices</th>{}</tr>",
+            if labelled { "<th>label</th>" } else { "" }
+        );
+        for x in &s.subtypes {
+            let n_pos = s
+                .slices
+                .iter()
+                .filter(|sl| sl.subtypes.iter().any(|q| q.name == x.name && q.positive))
+                .count();
+            let _ = write!(
+                b,
+                "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td>{n_pos}</td>{}</tr>",
+                esc(&x.name),
+                pm(r.model.uncertainty, x.probability, x.sd, x.lo, x.hi),
+                flags(x.positive, x.uncertain),
+                if labelled {
+                    format!("<td>{}</td>", x.label.map(|l| l.to_string()).unwrap_or_else(|| "–".into()))
+                } else {
+                    String::new()
+                }
+            );
+        }
+        let _ = write!(
+            b,
+            "</table><p class=\"note\">Each subtype has its own GP head on the same slice features, calibrated on its own validation scans, and is flagged by the same thresholds as \"any\". The subtypes are not exclusive: a scan can have several.</p><h3>Where along the scan</h3>{}",
+            subtype_strip_svg(s)
+        );
+    } else if !r.model.subtypes.is_empty() {
+        b.push_str("<p class=\"note\">No subtype probabilities for this scan.</p>");
+    }
     let _ = write!(
         b,
         "<h2>Slices (brain window)</h2><p class=\"note\">Red frame: probability ≥ {:.2}; dashed orange outline: uncertain (90 % interval across the threshold, or sd ≥ {:.2}); att: the CNN's attention weight (how much the slice counts in the scan's probability; not a probability){}.</p><div class=\"grid\">",
@@ -328,6 +471,37 @@ fn metric_row(name: &str, m: &Metrics) -> String {
     )
 }
 
+/// Each subtype's scan and slice metrics, with how many positive scans and slices stand behind
+/// them.
+fn subtype_metric_rows(m: &crate::report::ReportMetrics) -> String {
+    let mut out = String::new();
+    for x in &m.subtypes {
+        if let Some(sm) = &x.scan {
+            out.push_str(&metric_row(
+                &format!(
+                    "{} scans ({} of {} positive)",
+                    esc(&x.name),
+                    x.positive_scans,
+                    x.scans
+                ),
+                sm,
+            ));
+        }
+        if let Some(sm) = &x.slice {
+            out.push_str(&metric_row(
+                &format!(
+                    "{} slices ({} of {} positive)",
+                    esc(&x.name),
+                    x.positive_slices,
+                    x.slices
+                ),
+                sm,
+            ));
+        }
+    }
+    out
+}
+
 /// The index page: every scan, sorted by probability, and the metrics when labels were given.
 pub fn index_page(r: &Report) -> String {
     let mut b = String::new();
@@ -349,7 +523,7 @@ pub fn index_page(r: &Report) -> String {
     if let Some(m) = &r.metrics {
         let _ = write!(
             b,
-            "<h2>Metrics</h2><table><tr><th class=\"l\"></th><th>AUC</th><th>accuracy</th><th>F1</th><th>log-lik.</th><th>ECE</th><th>ECE floor</th><th>ECE p</th></tr>{}{}{}</table>\
+            "<h2>Metrics</h2><table><tr><th class=\"l\"></th><th>AUC</th><th>accuracy</th><th>F1</th><th>log-lik.</th><th>ECE</th><th>ECE floor</th><th>ECE p</th></tr>{}{}{}{}</table>\
 <p class=\"note\">{} scans, {} labelled slices; accuracy and F1 at 0.5; log-likelihood per item. ECE floor: the ECE a perfectly calibrated model would show on this many items with these probabilities; ECE p: how often it would show this ECE or more (small: miscalibration beyond the noise of the set's size).</p>\
 <h2>Reliability</h2><div class=\"grid\"><figure>{}<figcaption>scans</figcaption></figure>{}</div>",
             metric_row("scans (GP)", &m.scan),
@@ -358,6 +532,7 @@ pub fn index_page(r: &Report) -> String {
                 .map(|s| metric_row("slices (GP)", s))
                 .unwrap_or_default(),
             metric_row("scans (CNN)", &m.cnn_scan),
+            subtype_metric_rows(m),
             m.scans,
             m.slices,
             reliability_svg(&m.reliability),
@@ -376,6 +551,10 @@ pub fn index_page(r: &Report) -> String {
     let labelled = r.scans.iter().any(|s| s.label.is_some());
     if labelled {
         b.push_str("<th>label</th>");
+    }
+    let with_subtypes = !r.model.subtypes.is_empty();
+    if with_subtypes {
+        b.push_str("<th class=\"l\">subtypes flagged</th>");
     }
     b.push_str("</tr>");
     for s in &r.scans {
@@ -399,6 +578,9 @@ pub fn index_page(r: &Report) -> String {
                 "<td>{}</td>",
                 s.label.map(|l| l.to_string()).unwrap_or_else(|| "–".into())
             );
+        }
+        if with_subtypes {
+            let _ = write!(b, "<td class=\"l\">{}</td>", flagged_subtypes(&s.subtypes));
         }
         b.push_str("</tr>");
     }

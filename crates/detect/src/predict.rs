@@ -360,7 +360,8 @@ impl Predictor {
                 })
                 .collect();
             let p = scan_map.map_or(cnn.probability, |m| m.apply(cnn.probability));
-            let report = self.scan_report(meta, slices, point(p), &cnn, &thr, &pixels);
+            let report =
+                self.scan_report(meta, (slices, Vec::new()), point(p), &cnn, &thr, &pixels);
             return Ok(ScanPrediction { report, pixels });
         };
 
@@ -399,23 +400,29 @@ impl Predictor {
             .map_err(|e| Error::scan(&id, e))?;
 
         // each subtype's head on the same slices (its own seed, so that heads do not share draws)
+        let labels = SubtypeLabels::of(&meta);
         let mut scan_subtypes = Vec::with_capacity(self.subtype_heads.len());
         let mut slice_subtypes = vec![Vec::with_capacity(self.subtype_heads.len()); n];
         for (name, head) in &self.subtype_heads {
             let sp = head
                 .predict(&data, opts.samples, opts.seed ^ fnv1a(&id) ^ fnv1a(name))
                 .map_err(|e| Error::scan(&id, e))?;
-            let one = |p: f64, sd: f64, lo: f64, hi: f64| crate::report::SubtypeProbability {
-                name: name.clone(),
-                probability: p,
-                sd,
-                lo,
-                hi,
+            let one = |p: f64, sd: f64, lo: f64, hi: f64, label: Option<u8>| {
+                crate::report::SubtypeProbability {
+                    name: name.clone(),
+                    probability: p,
+                    sd,
+                    lo,
+                    hi,
+                    positive: thr.positive(p),
+                    uncertain: thr.uncertain(sd, lo, hi),
+                    label,
+                }
             };
             let b = sp.bags[0].get(head.bag_rule);
-            scan_subtypes.push(one(b.mean, b.sd, b.lo, b.hi));
+            scan_subtypes.push(one(b.mean, b.sd, b.lo, b.hi, labels.scan(name)));
             for (k, q) in sp.instances.iter().enumerate().take(n) {
-                slice_subtypes[k].push(one(q.mean, q.sd, q.lo, q.hi));
+                slice_subtypes[k].push(one(q.mean, q.sd, q.lo, q.hi, labels.slice(k, name)));
             }
         }
         time.gp += t.elapsed();
@@ -435,8 +442,7 @@ impl Predictor {
             .collect();
         let bag = pred.bags[0].get(gp.bag_rule);
         let est = (bag.mean, bag.sd, bag.lo, bag.hi);
-        let mut report = self.scan_report(meta, slices, est, &cnn, &thr, &pixels);
-        report.subtypes = scan_subtypes;
+        let report = self.scan_report(meta, (slices, scan_subtypes), est, &cnn, &thr, &pixels);
         Ok(ScanPrediction { report, pixels })
     }
 
@@ -460,7 +466,7 @@ impl Predictor {
     fn scan_report(
         &self,
         meta: ScanMeta,
-        slices: Vec<SliceReport>,
+        (slices, mut scan_subtypes): (Vec<SliceReport>, Vec<crate::report::SubtypeProbability>),
         (p, sd, lo, hi): (f64, f64, f64, f64),
         cnn: &attcnn::inference::ScanOutput,
         thr: &Thresholds,
@@ -470,6 +476,9 @@ impl Predictor {
         let mut warnings = meta.warnings;
         let mut slices = slices;
         let (mut uncertain, ood) = (thr.uncertain(sd, lo, hi), self.ood_check(&meta.id, cnn));
+        // what makes the scan or a slice uncertain for what it is (out of distribution, blank,
+        // unreadable), not for its own interval, makes each subtype of it uncertain too
+        let (mut forced_scan, mut forced_slices) = (false, vec![false; slices.len()]);
         if let Some(o) = ood.filter(|o| o.flagged) {
             let w = format!(
                 "outside what the model was fitted on: its slices' median score is {:.1}× that of the most unusual of the {} training scans, {:.0} % of its slices lie outside their slices' range; its probabilities are not to be trusted",
@@ -480,9 +489,8 @@ impl Predictor {
             tracing::warn!("scan {}: {w}", meta.id);
             warnings.push(w);
             uncertain = true;
-            for s in &mut slices {
-                s.uncertain = true;
-            }
+            forced_scan = true;
+            forced_slices.iter_mut().for_each(|f| *f = true);
         }
         if let Some(w) = self
             .trained_on()
@@ -504,8 +512,18 @@ impl Predictor {
             warnings.push(w);
         }
         uncertain |= sane.scan_uncertain;
+        forced_scan |= sane.scan_uncertain;
         for (k, s) in slices.iter_mut().enumerate() {
-            s.uncertain |= sane.all_slices_uncertain || sane.blank.get(k).copied().unwrap_or(false);
+            let forced = forced_slices[k]
+                || sane.all_slices_uncertain
+                || sane.blank.get(k).copied().unwrap_or(false);
+            s.uncertain |= forced;
+            for sub in &mut s.subtypes {
+                sub.uncertain |= forced;
+            }
+        }
+        for sub in &mut scan_subtypes {
+            sub.uncertain |= forced_scan;
         }
         ScanReport {
             n_slices: meta.n_slices,
@@ -526,7 +544,7 @@ impl Predictor {
             warnings,
             page: None,
             dicom: None,
-            subtypes: Vec::new(),
+            subtypes: scan_subtypes,
             id: meta.id,
             slices,
         }
@@ -995,6 +1013,53 @@ fn slice_report(
     }
 }
 
+/// The subtypes the labels give a scan and its slices ([`crate::report::SubtypeProbability::label`]):
+/// a slice labelled 0 has none; a slice labelled 1 has those its subtype text names (unknown
+/// when it names none); a scan has a subtype when a slice has it, none when every slice's are
+/// known or the scan is labelled negative.
+struct SubtypeLabels {
+    slices: Vec<Option<Vec<&'static str>>>,
+    negative: bool,
+}
+
+impl SubtypeLabels {
+    fn of(meta: &ScanMeta) -> Self {
+        let slices = meta
+            .slices
+            .iter()
+            .map(|s| match s.label? {
+                0 => Some(Vec::new()),
+                _ => {
+                    let named = crate::features::subtypes_in(s.subtype.as_deref().unwrap_or(""));
+                    (!named.is_empty()).then_some(named)
+                }
+            })
+            .collect();
+        Self {
+            slices,
+            negative: meta.label == Some(0),
+        }
+    }
+
+    fn slice(&self, k: usize, name: &str) -> Option<u8> {
+        let known = self.slices.get(k)?.as_ref()?;
+        Some(u8::from(known.contains(&name)))
+    }
+
+    fn scan(&self, name: &str) -> Option<u8> {
+        let has = |s: &Option<Vec<&str>>| s.as_ref().is_some_and(|v| v.contains(&name));
+        if self.slices.iter().any(has) {
+            Some(1)
+        } else if self.negative
+            || (!self.slices.is_empty() && self.slices.iter().all(Option::is_some))
+        {
+            Some(0)
+        } else {
+            None
+        }
+    }
+}
+
 /// A scan's Monte Carlo seed depends on its id, not on the order the inputs came in.
 fn fnv1a(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
@@ -1028,7 +1093,60 @@ pub fn metrics(scans: &[ScanReport]) -> Option<ReportMetrics> {
         cnn_scan: Metrics::compute(&y, &c),
         reliability: reliability(&y, &p, 10),
         slice_reliability: reliability(&sy, &sp, 10),
+        subtypes: subtype_metrics(scans),
     })
+}
+
+/// Each subtype's metrics over the scans and slices whose labels give it (in the order the
+/// report names the subtypes).
+fn subtype_metrics(scans: &[ScanReport]) -> Vec<crate::report::SubtypeMetrics> {
+    let mut names: Vec<&str> = Vec::new();
+    for s in scans {
+        for sub in &s.subtypes {
+            if !names.contains(&sub.name.as_str()) {
+                names.push(&sub.name);
+            }
+        }
+    }
+    let pairs = |items: &mut dyn Iterator<Item = &crate::report::SubtypeProbability>| {
+        let (mut y, mut p) = (Vec::new(), Vec::new());
+        for sub in items {
+            if let Some(l) = sub.label {
+                y.push(l);
+                p.push(sub.probability);
+            }
+        }
+        (y, p)
+    };
+    names
+        .into_iter()
+        .map(|name| {
+            let (y, p) = pairs(
+                &mut scans
+                    .iter()
+                    .flat_map(|s| &s.subtypes)
+                    .filter(|x| x.name == name),
+            );
+            let (sy, sp) = pairs(
+                &mut scans
+                    .iter()
+                    .flat_map(|s| &s.slices)
+                    .flat_map(|sl| &sl.subtypes)
+                    .filter(|x| x.name == name),
+            );
+            let count = |v: &[u8]| v.iter().filter(|&&l| l == 1).count();
+            crate::report::SubtypeMetrics {
+                name: name.to_string(),
+                scans: y.len(),
+                positive_scans: count(&y),
+                scan: (!y.is_empty()).then(|| Metrics::compute(&y, &p)),
+                slices: sy.len(),
+                positive_slices: count(&sy),
+                slice: (!sy.is_empty()).then(|| Metrics::compute(&sy, &sp)),
+                slice_reliability: reliability(&sy, &sp, 10),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -42,6 +42,24 @@ pub struct RecalibrateJob {
 #[derive(Debug, Clone)]
 pub struct Recalibrated {
     pub site: SiteCalibration,
+    /// Each subtype head of the bundle: recalibrated on the site's scans with a known subtype,
+    /// or kept as it was, with the reason.
+    pub subtypes: Vec<SubtypeRecalibration>,
+}
+
+/// What became of one subtype head.
+#[derive(Debug, Clone)]
+pub struct SubtypeRecalibration {
+    pub name: String,
+    pub outcome: SubtypeOutcome,
+}
+
+#[derive(Debug, Clone)]
+pub enum SubtypeOutcome {
+    Recalibrated(Box<SiteCalibration>),
+    /// Too few of the site's scans with (or without) it, or none with a known subtype: the head
+    /// keeps the calibration of its own fit, not the site's.
+    Kept(String),
 }
 
 /// Fewest scans of either label a recalibration accepts: below, a map cannot be both fitted and
@@ -49,7 +67,9 @@ pub struct Recalibrated {
 pub const MIN_PER_CLASS: usize = 10;
 
 /// Refits the calibration map of the bundle's GP head on the site's labelled scans and writes
-/// it into the bundle, with its provenance and its cross-fitted figures.
+/// it into the bundle, with its provenance and its cross-fitted figures; so for each subtype
+/// head, on the scans whose subtypes the features file knows, when there are at least
+/// [`MIN_PER_CLASS`] with and without it (else the head keeps its map, and says so).
 pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
     if job.folds < 2 {
         return Err(Error::Invalid(format!(
@@ -82,20 +102,96 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
         Some(p) => p.transform(&raw)?,
         None => raw,
     };
+    let features_sha256 = sha256_file(&job.features)?;
+    let part = bundle.manifest.gp.as_ref();
+    let earlier = part.and_then(|g| g.site_calibration.as_ref());
+    let site = recalibrate_head(job, &mut model, earlier, &data, &features_sha256)?;
+    tracing::info!(
+        scans = site.scans,
+        ece_before = site.before.ece,
+        ece_cross_fitted = site.cross_fitted.ece,
+        "recalibrated"
+    );
+
+    // each subtype head on the scans whose subtypes are known
+    let mut subtypes = Vec::new();
+    let mut refitted = Vec::new();
+    let earlier_subtypes: Vec<Option<SiteCalibration>> = part
+        .map(|g| {
+            g.subtypes
+                .iter()
+                .map(|h| h.site_calibration.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    for ((name, mut head), earlier) in bundle.subtype_heads()?.into_iter().zip(earlier_subtypes) {
+        let key = crate::features::subtype_key(&name);
+        let known: Vec<usize> = match data.bag_extra.get(&key) {
+            Some(v) => (0..data.bags.len()).filter(|&b| v[b].is_finite()).collect(),
+            None => Vec::new(),
+        };
+        let with = known
+            .iter()
+            .filter(|&&b| data.bag_extra[&key][b] == 1.0)
+            .count();
+        let outcome = if with < MIN_PER_CLASS || known.len() - with < MIN_PER_CLASS {
+            // an earlier site's map is dropped too: the head goes back to its own fit's
+            if let Some(e) = &earlier {
+                head.calibration = e.previous;
+                refitted.push((name.clone(), head, None));
+            }
+            SubtypeOutcome::Kept(format!(
+                "{with} of the site's {} scans with a known subtype have it: a recalibration needs \
+                 at least {MIN_PER_CLASS} with and {MIN_PER_CLASS} without; the head keeps the \
+                 calibration of its own fit, not fitted to this site",
+                known.len()
+            ))
+        } else {
+            let mut d = data.subset(&known);
+            for (k, bag) in d.bags.iter_mut().enumerate() {
+                bag.label = u8::from(data.bag_extra[&key][known[k]] == 1.0);
+            }
+            d.instance_labels = None;
+            let s = recalibrate_head(job, &mut head, earlier.as_ref(), &d, &features_sha256)?;
+            refitted.push((name.clone(), head, Some(s.clone())));
+            SubtypeOutcome::Recalibrated(Box::new(s))
+        };
+        subtypes.push(SubtypeRecalibration { name, outcome });
+    }
+    if !job.dry_run {
+        let notes: Vec<(String, Option<String>)> = subtypes
+            .iter()
+            .map(|t| match &t.outcome {
+                SubtypeOutcome::Kept(why) => (t.name.clone(), Some(why.clone())),
+                SubtypeOutcome::Recalibrated(_) => (t.name.clone(), None),
+            })
+            .collect();
+        bundle.set_site_calibration(&model, site.clone(), &refitted, &notes)?;
+    }
+    Ok(Recalibrated { site, subtypes })
+}
+
+/// Refits one head's calibration map on the labelled scans of `data` (the head's own draws of
+/// each scan's probability by its bag rule, the map pulled toward the head's own map), with the
+/// cross-fitted figures of the new map; `model` takes the new map.
+fn recalibrate_head(
+    job: &RecalibrateJob,
+    model: &mut gphead::GpModel,
+    earlier: Option<&SiteCalibration>,
+    data: &gphead::MilData,
+    features_sha256: &str,
+) -> Result<SiteCalibration> {
+    let labels = data.bag_labels();
+    let positive = labels.iter().filter(|&&l| l == 1).count();
     // the head's own draws of every scan's probability by its bag rule: the map is fitted on
     // them, so the calibrated probability (the mean of the mapped draws) is what it fits
-    let draws = model.bag_rule_draws(&data, job.samples, job.seed)?;
+    let draws = model.bag_rule_draws(data, job.samples, job.seed)?;
     let mean_through =
         |m: Option<Platt>| -> Vec<f64> { draws.iter().map(|d| mapped_mean(m, d)).collect() };
     // the map of the head's own fit (fit-gp's), also when an earlier recalibration replaced it:
     // a new recalibration starts again from it rather than stacking on the earlier one
-    let previous = match bundle
-        .manifest
-        .gp
-        .as_ref()
-        .and_then(|g| g.site_calibration.as_ref())
-    {
-        Some(earlier) => earlier.previous,
+    let previous = match earlier {
+        Some(e) => e.previous,
         None => model.calibration,
     };
     let before = Metrics::compute(&labels, &mean_through(previous));
@@ -109,9 +205,9 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
     let cross = Metrics::compute(&labels, &q);
     let shrunk = Platt::fit_shrunk_toward(center, &labels, &draws, Platt::CV_FOLDS, job.seed);
     model.calibration = Some(shrunk.map);
-    let site = SiteCalibration {
+    Ok(SiteCalibration {
         source: job.features.display().to_string(),
-        features_sha256: sha256_file(&job.features)?,
+        features_sha256: features_sha256.to_string(),
         date: rfc3339(std::time::SystemTime::now()),
         scans: labels.len(),
         positive,
@@ -121,15 +217,5 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
         before,
         cross_fitted: cross,
         folds: job.folds,
-    };
-    tracing::info!(
-        scans = site.scans,
-        ece_before = before.ece,
-        ece_cross_fitted = cross.ece,
-        "recalibrated"
-    );
-    if !job.dry_run {
-        bundle.set_site_calibration(&model, site.clone())?;
-    }
-    Ok(Recalibrated { site })
+    })
 }

@@ -68,7 +68,9 @@ pub struct ModelInfo {
 }
 
 /// One subtype's probability of a scan or a slice, from its own GP head: the mean, standard
-/// deviation and 90 % interval (5th and 95th percentiles) of the same calibrated draws.
+/// deviation and 90 % interval (5th and 95th percentiles) of the same calibrated draws, flagged
+/// by the report's [`Thresholds`] as "any" is (and uncertain wherever the scan or slice is made
+/// uncertain for what it is: out of distribution, blank, unreadable).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SubtypeProbability {
     pub name: String,
@@ -76,6 +78,31 @@ pub struct SubtypeProbability {
     pub sd: f64,
     pub lo: f64,
     pub hi: f64,
+    #[serde(default)]
+    pub positive: bool,
+    #[serde(default)]
+    pub uncertain: bool,
+    /// 1 when the labels give the scan or slice this subtype, 0 when they give it none of it
+    /// (a slice labelled without it; a scan with a labelled slice and none with it, or a
+    /// negative scan); absent without labels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<u8>,
+}
+
+/// One subtype's metrics over the labelled scans and slices of a report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SubtypeMetrics {
+    pub name: String,
+    pub scans: usize,
+    pub positive_scans: usize,
+    /// `None` when no scan has a label for it.
+    pub scan: Option<Metrics>,
+    pub slices: usize,
+    pub positive_slices: usize,
+    pub slice: Option<Metrics>,
+    /// Reliability of its slice probabilities.
+    #[serde(default)]
+    pub slice_reliability: Vec<(f64, f64, f64, usize)>,
 }
 
 fn yes() -> bool {
@@ -188,6 +215,9 @@ pub struct ReportMetrics {
     /// Reliability of slice probabilities (over the labelled slices).
     #[serde(default)]
     pub slice_reliability: Vec<(f64, f64, f64, usize)>,
+    /// Each subtype head's metrics, against the subtypes the labels give.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtypes: Vec<SubtypeMetrics>,
 }
 
 /// Equal-width reliability bins of predicted probabilities against observed labels.
@@ -264,8 +294,20 @@ pub fn spreadsheet_text(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// Rows as CSV with a header (the serde field names), and four more columns per subtype in `names` (`<name>_probability`, `_sd`,
-/// `_lo`, `_hi`), filled from each row's subtypes by name (empty where a row lacks one).
+/// Rows as CSV with a header (the serde field names), and [`SUBTYPE_COLUMNS`] more columns per
+/// subtype in `names` (`<name>_probability`, `_sd`, `_lo`, `_hi`, `_positive`, `_uncertain`,
+/// `_label`), filled from each row's subtypes by name (empty where a row lacks one).
+/// The columns each subtype adds to `scans.csv` and `slices.csv`, after `<name>_`.
+pub const SUBTYPE_COLUMNS: [&str; 7] = [
+    "probability",
+    "sd",
+    "lo",
+    "hi",
+    "positive",
+    "uncertain",
+    "label",
+];
+
 fn csv_bytes_with<'a, T: Serialize>(
     rows: impl Iterator<Item = (T, &'a [SubtypeProbability])>,
     names: &[String],
@@ -290,7 +332,7 @@ fn csv_bytes_with<'a, T: Serialize>(
                 .ok_or_else(|| err(&"no header"))?
                 .map_err(|e| err(&e))?;
             for n in names {
-                for f in ["probability", "sd", "lo", "hi"] {
+                for f in SUBTYPE_COLUMNS {
                     head.push_field(&format!("{n}_{f}"));
                 }
             }
@@ -307,9 +349,13 @@ fn csv_bytes_with<'a, T: Serialize>(
                     for v in [s.probability, s.sd, s.lo, s.hi] {
                         rec.push_field(&v.to_string());
                     }
+                    for v in [s.positive, s.uncertain] {
+                        rec.push_field(if v { "1" } else { "0" });
+                    }
+                    rec.push_field(&s.label.map(|l| l.to_string()).unwrap_or_default());
                 }
                 None => {
-                    for _ in 0..4 {
+                    for _ in SUBTYPE_COLUMNS {
                         rec.push_field("");
                     }
                 }
@@ -501,7 +547,7 @@ mod tests {
             scans.contains("scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,\n"),
             "{scans}"
         );
-        // with subtype heads: four columns per subtype, by name, empty where a row lacks one
+        // with subtype heads: seven columns per subtype, by name, empty where a row lacks one
         let mut r = r;
         r.model.subtypes = vec!["epidural".into(), "subdural".into()];
         let sub = |name: &str, p: f64| SubtypeProbability {
@@ -510,24 +556,28 @@ mod tests {
             sd: 0.125,
             lo: p / 2.0,
             hi: 0.75,
+            positive: p >= 0.5,
+            uncertain: true,
+            label: (p >= 0.5).then_some(1),
         };
         r.scans[0].subtypes = vec![sub("subdural", 0.5)];
         r.scans[0].slices[0].subtypes = vec![sub("epidural", 0.25), sub("subdural", 0.5)];
         let scans = String::from_utf8(scans_csv(&r).unwrap()).unwrap();
         let want_head = "scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,\
 positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction,\
-epidural_probability,epidural_sd,epidural_lo,epidural_hi,\
-subdural_probability,subdural_sd,subdural_lo,subdural_hi\n";
+epidural_probability,epidural_sd,epidural_lo,epidural_hi,epidural_positive,epidural_uncertain,\
+epidural_label,subdural_probability,subdural_sd,subdural_lo,subdural_hi,subdural_positive,\
+subdural_uncertain,subdural_label\n";
         assert!(scans.starts_with(want_head), "{scans}");
         assert!(
             scans.ends_with(
-                "scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,,0.5,0.125,0.25,0.75\n"
+                "scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,,,,,0.5,0.125,0.25,0.75,1,1,1\n"
             ),
             "{scans}"
         );
         let slices = String::from_utf8(slices_csv(&r).unwrap()).unwrap();
         assert!(
-            slices.ends_with(",0.25,0.125,0.125,0.75,0.5,0.125,0.25,0.75\n"),
+            slices.ends_with(",0.25,0.125,0.125,0.75,0,1,,0.5,0.125,0.25,0.75,1,1,1\n"),
             "{slices}"
         );
         // the hostile UID is still quoted and marked as text with the extra columns

@@ -249,6 +249,22 @@ pub fn recalibrated(r: &Recalibrated, features: &Path, bundle: &Path, dry_run: b
         ),
         map,
     ]
+    .into_iter()
+    .chain(r.subtypes.iter().map(|t| match &t.outcome {
+        crate::recalibrate::SubtypeOutcome::Recalibrated(s) => format!(
+            "subtype {}: {} scans ({} with it); scan ECE {:.4} with the bundle's map, {:.4} new map cross-fitted; map {}",
+            t.name,
+            s.scans,
+            s.positive,
+            s.before.ece,
+            s.cross_fitted.ece,
+            calibration_map(&s.map)
+        ),
+        crate::recalibrate::SubtypeOutcome::Kept(why) => {
+            format!("subtype {}: not recalibrated: {why}", t.name)
+        }
+    }))
+    .collect::<Vec<_>>()
     .join("\n")
 }
 

@@ -15,14 +15,14 @@ use std::path::Path;
 const TOL: f64 = 1e-5;
 
 /// Columns added since the stored report was written (the out-of-distribution check): the
-/// stored report has none of them; every column it has is compared. So are the four columns of
-/// each subtype head (`<subtype>_probability`, `_sd`, `_lo`, `_hi`; report format 3).
+/// stored report has none of them; every column it has is compared. So are the seven columns of
+/// each subtype head (`<subtype>_probability`, … `_label`; report format 3).
 const NEW_COLUMNS: [&str; 2] = ["out_of_distribution", "ood_outside_fraction"];
 
 fn is_new(column: &str) -> bool {
     NEW_COLUMNS.contains(&column)
         || detect::features::SUBTYPES.iter().any(|s| {
-            ["probability", "sd", "lo", "hi"]
+            detect::report::SUBTYPE_COLUMNS
                 .iter()
                 .any(|f| column == format!("{s}_{f}"))
         })

@@ -27,7 +27,7 @@ fn subtypes_reach_the_features_and_a_head_each() {
         "--slices",
         "4",
         "--size",
-        "48",
+        "64",
         "--seed",
         "11",
         "--subtypes",
@@ -182,6 +182,174 @@ fn subtypes_reach_the_features_and_a_head_each() {
         }
     }
     assert_eq!(k, slices_csv.len());
+
+    // from the DICOM files, with their labels: each subtype's label and metrics, the HTML says
+    // which bleed and where, and the SR carries each subtype's numbers and call
+    let r3 = t.path().join("r3");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&raw),
+        "--out",
+        s(&r3),
+        "--labels",
+        s(&raw.join("labels.csv")),
+        "--labels",
+        s(&raw.join("slice_labels.csv")),
+    ]);
+    let rep: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(r3.join("report.json")).unwrap()).unwrap();
+    let metrics = rep["metrics"]["subtypes"].as_array().unwrap();
+    let names: Vec<&str> = metrics
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["intraparenchymal", "subdural"]);
+    for m in metrics {
+        let name = m["name"].as_str().unwrap();
+        // every scan's subtypes are known from its slice labels; the positive ones are those
+        // `ich synth` drew
+        assert_eq!(m["scans"], 40, "{m}");
+        assert_eq!(m["positive_scans"].as_u64().unwrap() as usize, count[name]);
+        assert!(m["scan"]["auc"].as_f64().is_some(), "{m}");
+        assert!(m["positive_slices"].as_u64().unwrap() >= count[name] as u64);
+    }
+    let scans3 = csv_rows(&r3.join("scans.csv"));
+    let slices3 = csv_rows(&r3.join("slices.csv"));
+    for row in &scans3 {
+        for name in ["intraparenchymal", "subdural"] {
+            // the CSV's flag follows the report's thresholds (0.5, sd 0.1) unless the scan is
+            // uncertain for what it is
+            let p: f64 = row[&format!("{name}_probability")].parse().unwrap();
+            assert_eq!(row[&format!("{name}_positive")] == "1", p >= 0.5, "{row:?}");
+            assert!(["0", "1"].contains(&row[&format!("{name}_label")].as_str()));
+        }
+    }
+    let index = std::fs::read_to_string(r3.join("index.html")).unwrap();
+    assert!(
+        index.contains("subtypes flagged") && index.contains("subdural scans ("),
+        "index"
+    );
+    let page0 = rep["scans"][0]["page"].as_str().unwrap();
+    let page = std::fs::read_to_string(r3.join(page0)).unwrap();
+    assert!(page.contains("Which bleed") && page.contains("Where along the scan"));
+    if let Some(dsrdump) = common::orthanc::need("dsrdump") {
+        let mut checked = 0;
+        for sc in rep["scans"].as_array().unwrap() {
+            let id = sc["id"].as_str().unwrap();
+            let sr = r3.join(sc["dicom"]["sr"].as_str().unwrap());
+            let scan_row = scans3.iter().find(|r| r["scan_id"] == id).unwrap();
+            let slice_rows: Vec<_> = slices3.iter().filter(|r| r["scan_id"] == id).collect();
+            common::orthanc::check_subtypes_with_dsrdump(
+                &dsrdump,
+                &sr,
+                &["intraparenchymal", "subdural"],
+                scan_row,
+                &slice_rows,
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 40);
+    }
+
+    // recalibrated on a site where 3 scans have an intraparenchymal bleed: the "any" and
+    // subdural heads get the site's maps, the intraparenchymal head keeps its own and says why
+    let mut rdr = csv::Reader::from_path(&feats).unwrap();
+    let head = rdr.headers().unwrap().clone();
+    let col = head.iter().position(|c| c == "bag_subtypes").unwrap();
+    let name_col = head.iter().position(|c| c == "bag_name").unwrap();
+    let mut kept_ipb: Vec<String> = Vec::new();
+    let mut w = csv::Writer::from_path(t.path().join("site.csv")).unwrap();
+    w.write_record(&head).unwrap();
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        let bag = rec[name_col].to_string();
+        let mut cell = rec[col].to_string();
+        if cell.contains("intraparenchymal") && !kept_ipb.contains(&bag) {
+            if kept_ipb.len() < 3 {
+                kept_ipb.push(bag);
+            } else {
+                let rest: Vec<&str> = cell
+                    .split(';')
+                    .filter(|x| *x != "intraparenchymal")
+                    .collect();
+                cell = if rest.is_empty() {
+                    "none".into()
+                } else {
+                    rest.join(";")
+                };
+            }
+        }
+        let mut out: Vec<String> = rec.iter().map(String::from).collect();
+        out[col] = cell;
+        w.write_record(&out).unwrap();
+    }
+    w.flush().unwrap();
+    drop(w);
+    let sub_before = std::fs::read(bundle.join("gp.subdural.json")).unwrap();
+    let ipb_before = std::fs::read(bundle.join("gp.intraparenchymal.json")).unwrap();
+    let out = ok(&[
+        "recalibrate",
+        "--bundle",
+        s(&bundle),
+        "--features",
+        s(&t.path().join("site.csv")),
+    ]);
+    assert!(
+        out.contains("subtype intraparenchymal: not recalibrated: 3 of the site's 40 scans"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "subtype subdural: 40 scans ({} with it)",
+            count["subdural"]
+        )),
+        "{out}"
+    );
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(bundle.join("manifest.json")).unwrap()).unwrap();
+    let heads = m["gp"]["subtypes"].as_array().unwrap();
+    let ipb = heads
+        .iter()
+        .find(|h| h["name"] == "intraparenchymal")
+        .unwrap();
+    let sdh = heads.iter().find(|h| h["name"] == "subdural").unwrap();
+    assert!(ipb.get("site_calibration").is_none());
+    assert!(ipb["site_note"]
+        .as_str()
+        .unwrap()
+        .contains("not fitted to this site"));
+    assert_eq!(sdh["site_calibration"]["scans"], 40);
+    assert!(sdh.get("site_note").is_none());
+    assert_eq!(
+        std::fs::read(bundle.join("gp.intraparenchymal.json")).unwrap(),
+        ipb_before
+    );
+    assert_ne!(
+        std::fs::read(bundle.join("gp.subdural.json")).unwrap(),
+        sub_before
+    );
+    // the recalibrated bundle still predicts every subtype
+    let r4 = t.path().join("r4");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&ds),
+        "--out",
+        s(&r4),
+        "--no-html",
+    ]);
+    let head4 = std::fs::read_to_string(r4.join("scans.csv")).unwrap();
+    assert!(head4
+        .lines()
+        .next()
+        .unwrap()
+        .contains("subdural_probability"));
+
     // refitted without subtype heads: none listed, their files gone
     ok(&[
         "-q",

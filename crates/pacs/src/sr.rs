@@ -81,6 +81,83 @@ pub const PRESENT: Code = Code("52101004", "SCT", "Present");
 pub const ABSENT: Code = Code("2667000", "SCT", "Absent");
 pub const INDETERMINATE: Code = Code("82334004", "SCT", "Indeterminate");
 
+/// The codes of one hemorrhage subtype: its finding, and its probability and percentiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SubtypeCodes {
+    pub finding: Code,
+    pub probability: Code,
+    pub p05: Code,
+    pub p95: Code,
+}
+
+macro_rules! subtype {
+    ($finding:expr, $key:literal, $meaning:literal) => {
+        SubtypeCodes {
+            finding: $finding,
+            probability: Code(
+                concat!("ICH-P-", $key),
+                "99ICH",
+                concat!("Probability of ", $meaning),
+            ),
+            p05: Code(
+                concat!("ICH-P05-", $key),
+                "99ICH",
+                concat!("5th percentile of probability of ", $meaning),
+            ),
+            p95: Code(
+                concat!("ICH-P95-", $key),
+                "99ICH",
+                concat!("95th percentile of probability of ", $meaning),
+            ),
+        }
+    };
+}
+
+/// The five RSNA subtypes' codes, by their names in `ich`'s labels and reports (`None` for
+/// another name). Subarachnoid, subdural and intraparenchymal are SNOMED CT concepts; no
+/// SNOMED CT concept for epidural and intraventricular hemorrhage could be confirmed from a
+/// citable source, so those two findings are coded in the private scheme rather than risk a
+/// wrong code in a PACS (docs/REPORT.md, "Subtype codes").
+pub fn subtype_codes(name: &str) -> Option<SubtypeCodes> {
+    Some(match name {
+        "epidural" => subtype!(
+            Code("EDH", "99ICH", "Epidural hemorrhage"),
+            "EDH",
+            "epidural hemorrhage"
+        ),
+        "intraparenchymal" => subtype!(
+            Code("274100004", "SCT", "Cerebral hemorrhage"),
+            "IPH",
+            "intraparenchymal hemorrhage"
+        ),
+        "intraventricular" => subtype!(
+            Code("IVH", "99ICH", "Intraventricular hemorrhage"),
+            "IVH",
+            "intraventricular hemorrhage"
+        ),
+        "subarachnoid" => subtype!(
+            Code("21454007", "SCT", "Subarachnoid intracranial hemorrhage"),
+            "SAH",
+            "subarachnoid hemorrhage"
+        ),
+        "subdural" => subtype!(
+            Code("35486000", "SCT", "Subdural intracranial hemorrhage"),
+            "SDH",
+            "subdural hemorrhage"
+        ),
+        _ => return None,
+    })
+}
+
+/// One subtype's findings: the scan's and each slice's (in the order of [`Document::slices`]).
+#[derive(Debug, Clone)]
+pub struct SubtypeFindings {
+    pub codes: SubtypeCodes,
+    pub scan: Estimate,
+    pub scan_assessment: Assessment,
+    pub slices: Vec<(Estimate, Assessment)>,
+}
+
 /// The report's call on a slice or the scan, by its thresholds: uncertain wins over present
 /// and absent (the 90 % interval reaches across the threshold, or the sd is large).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,6 +230,8 @@ pub struct Document {
     /// Tracking UIDs: one for the scan, then one per slice (same order as `slices`).
     pub tracking_uids: Vec<String>,
     pub slices: Vec<SliceFinding>,
+    /// Each subtype head's findings (empty: the bundle has none).
+    pub subtypes: Vec<SubtypeFindings>,
     /// Whether the probabilities have a spread (a GP head); without, no sd or percentiles are
     /// written (they would say nothing).
     pub uncertainty: bool,
@@ -253,8 +332,8 @@ impl Document {
         tracking: &str,
         tracking_uid: &str,
         source: Option<&SliceFinding>,
-        e: &Estimate,
-        a: Assessment,
+        (e, a): (&Estimate, Assessment),
+        subtypes: &[(SubtypeCodes, &Estimate, Assessment)],
     ) -> InMemDicomObject {
         let mut c = vec![
             text("HAS OBS CONTEXT", TRACKING_ID, tracking),
@@ -270,17 +349,33 @@ impl Document {
             ));
         }
         c.push(num(PROBABILITY, e.probability, self.algorithm_items()));
+        self.spread(&mut c, PROBABILITY, (P05, P95), e);
+        c.push(code("CONTAINS", ICH, a.code()));
+        for (codes, e, a) in subtypes {
+            c.push(num(codes.probability, e.probability, Vec::new()));
+            self.spread(&mut c, codes.probability, (codes.p05, codes.p95), e);
+            c.push(code("CONTAINS", codes.finding, a.code()));
+        }
+        container(None, MEASUREMENT_GROUP, c).with_rel("CONTAINS")
+    }
+
+    /// The sd and the 90 % interval of an estimate, when the probabilities have a spread.
+    fn spread(
+        &self,
+        c: &mut Vec<InMemDicomObject>,
+        p: Code,
+        (p05, p95): (Code, Code),
+        e: &Estimate,
+    ) {
         if self.uncertainty {
             c.push(num(
-                PROBABILITY,
+                p,
                 e.sd,
                 vec![code("HAS CONCEPT MOD", DERIVATION, STANDARD_DEVIATION)],
             ));
-            c.push(num(P05, e.lo, Vec::new()));
-            c.push(num(P95, e.hi, Vec::new()));
+            c.push(num(p05, e.lo, Vec::new()));
+            c.push(num(p95, e.hi, Vec::new()));
         }
-        c.push(code("CONTAINS", ICH, a.code()));
-        container(None, MEASUREMENT_GROUP, c).with_rel("CONTAINS")
     }
 
     /// Checks what the standard requires of the values (UIDs, one tracking UID per group).
@@ -299,6 +394,18 @@ impl Document {
         }
         if let Some(bad) = uids_to_check.iter().find(|u| !crate::uid::is_valid(u)) {
             return Err(Error::Invalid(format!("{bad:?} is not a valid UID")));
+        }
+        if let Some(bad) = self
+            .subtypes
+            .iter()
+            .find(|t| t.slices.len() != self.slices.len())
+        {
+            return Err(Error::Invalid(format!(
+                "subtype {}: {} slice findings for {} slices",
+                bad.codes.finding.2,
+                bad.slices.len(),
+                self.slices.len()
+            )));
         }
         if self.tracking_uids.len() != self.slices.len() + 1 {
             return Err(Error::Invalid(format!(
@@ -430,21 +537,31 @@ impl Document {
             )
             .with_rel("CONTAINS"),
         );
+        let scan_subtypes: Vec<_> = self
+            .subtypes
+            .iter()
+            .map(|t| (t.codes, &t.scan, t.scan_assessment))
+            .collect();
         let mut groups = vec![self.group(
             "scan",
             &self.tracking_uids[0],
             None,
-            &self.scan,
-            self.scan_assessment,
+            (&self.scan, self.scan_assessment),
+            &scan_subtypes,
         )];
         let n = self.slices.len();
-        for (s, t) in self.slices.iter().zip(&self.tracking_uids[1..]) {
+        for (k, (s, t)) in self.slices.iter().zip(&self.tracking_uids[1..]).enumerate() {
+            let subtypes: Vec<_> = self
+                .subtypes
+                .iter()
+                .map(|t| (t.codes, &t.slices[k].0, t.slices[k].1))
+                .collect();
             groups.push(self.group(
                 &format!("slice {} of {n}", s.index + 1),
                 t,
                 Some(s),
-                &s.estimate,
-                s.assessment,
+                (&s.estimate, s.assessment),
+                &subtypes,
             ));
         }
         root.push(container(None, IMAGING_MEASUREMENTS, groups).with_rel("CONTAINS"));
@@ -509,6 +626,7 @@ mod tests {
                 estimate: e(0.7),
                 assessment: Assessment::Uncertain,
             }],
+            subtypes: Vec::new(),
             uncertainty: true,
             created: ("20261122".into(), "120000".into()),
         }
@@ -554,5 +672,124 @@ mod tests {
         assert_eq!(count_nums(&d), 2 * 4, "scan and slice: p, sd, 5th, 95th");
         d.uncertainty = false;
         assert_eq!(count_nums(&d), 2);
+    }
+
+    /// Every item of the content tree, depth first, as (value type, concept name's code
+    /// meaning, the NUM's value or the CODE's value meaning).
+    fn items(o: &InMemDicomObject, out: &mut Vec<(String, String, String)>) {
+        let text = |o: &InMemDicomObject, t| {
+            o.element(t)
+                .ok()
+                .and_then(|e| e.to_str().ok())
+                .map(|s| s.trim().to_string())
+                .unwrap_or_default()
+        };
+        let first = |o: &InMemDicomObject, t| -> Option<InMemDicomObject> {
+            o.element(t).ok()?.items()?.first().cloned()
+        };
+        if let Ok(seq) = o.element(tags::CONTENT_SEQUENCE) {
+            for it in seq.items().unwrap() {
+                let name = first(it, tags::CONCEPT_NAME_CODE_SEQUENCE)
+                    .map(|c| text(&c, tags::CODE_MEANING))
+                    .unwrap_or_default();
+                let value = match text(it, tags::VALUE_TYPE).as_str() {
+                    "NUM" => first(it, tags::MEASURED_VALUE_SEQUENCE)
+                        .map(|m| {
+                            text(&m, tags::NUMERIC_VALUE)
+                                .parse::<f64>()
+                                .unwrap()
+                                .to_string()
+                        })
+                        .unwrap_or_default(),
+                    "CODE" => first(it, tags::CONCEPT_CODE_SEQUENCE)
+                        .map(|c| text(&c, tags::CODE_MEANING))
+                        .unwrap_or_default(),
+                    _ => String::new(),
+                };
+                out.push((text(it, tags::VALUE_TYPE), name, value));
+                items(it, out);
+            }
+        }
+    }
+
+    #[test]
+    fn each_subtype_has_its_probability_spread_and_call_in_every_group() {
+        let e = |p: f64| Estimate {
+            probability: p,
+            sd: 0.125,
+            lo: p / 2.0,
+            hi: 0.875,
+        };
+        let mut d = doc();
+        d.subtypes = vec![
+            SubtypeFindings {
+                codes: subtype_codes("subdural").unwrap(),
+                scan: e(0.75),
+                scan_assessment: Assessment::Present,
+                slices: vec![(e(0.5), Assessment::Uncertain)],
+            },
+            SubtypeFindings {
+                codes: subtype_codes("epidural").unwrap(),
+                scan: e(0.25),
+                scan_assessment: Assessment::Absent,
+                slices: vec![(e(0.0625), Assessment::Absent)],
+            },
+        ];
+        let mut all = Vec::new();
+        items(&d.dataset().unwrap(), &mut all);
+        let find = |name: &str| -> Vec<&str> {
+            all.iter()
+                .filter(|(_, n, _)| n == name)
+                .map(|(_, _, v)| v.as_str())
+                .collect()
+        };
+        // scan group then slice group: the probability, then the sd (same concept name)
+        assert_eq!(
+            find("Probability of subdural hemorrhage"),
+            ["0.75", "0.125", "0.5", "0.125"]
+        );
+        assert_eq!(
+            find("5th percentile of probability of subdural hemorrhage"),
+            ["0.375", "0.25"]
+        );
+        assert_eq!(
+            find("95th percentile of probability of epidural hemorrhage"),
+            ["0.875", "0.875"]
+        );
+        assert_eq!(
+            find("Probability of epidural hemorrhage"),
+            ["0.25", "0.125", "0.0625", "0.125"]
+        );
+        assert_eq!(
+            find("Subdural intracranial hemorrhage"),
+            ["Present", "Indeterminate"]
+        );
+        assert_eq!(find("Epidural hemorrhage"), ["Absent", "Absent"]);
+        // "any" is unchanged beside them
+        assert_eq!(
+            find("Intracranial hemorrhage"),
+            ["Present", "Indeterminate"]
+        );
+        // a subtype without a finding for every slice is refused
+        d.subtypes[0].slices.clear();
+        assert!(d.dataset().is_err());
+    }
+
+    #[test]
+    fn the_five_subtypes_have_codes_that_fit_their_value_representations() {
+        for name in [
+            "epidural",
+            "intraparenchymal",
+            "intraventricular",
+            "subarachnoid",
+            "subdural",
+        ] {
+            let c = subtype_codes(name).unwrap();
+            for code in [c.finding, c.probability, c.p05, c.p95] {
+                assert!(code.0.len() <= 16, "{code:?}: SH holds 16 characters");
+                assert!(code.2.len() <= 64, "{code:?}: LO holds 64 characters");
+            }
+        }
+        assert!(subtype_codes("any").is_none());
     }
 }

@@ -1,6 +1,7 @@
 //! Orthanc (Debian's `orthanc` with its DICOMweb plugin) on loopback for the PACS tests, and the
 //! tools they need: found, or the test is skipped (never under CI).
 
+use std::collections::HashMap;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -220,6 +221,86 @@ pub fn check_with_dsrdump(dsrdump: &Path, sr_file: &Path, report: &Path) {
     assert!((probs[0] - f(&scans[0]["probability"])).abs() < 1e-12);
     for (p, row) in probs[1..].iter().zip(&slices) {
         assert!((p - f(&row["probability"])).abs() < 1e-12, "{p} vs {row:?}");
+    }
+}
+
+/// dcmtk's reading of an SR with subtype findings: in each measurement group (the scan's, then
+/// each slice's), every subtype's probability, sd and 90 % interval equal the CSV row's to DS
+/// precision, and its call (Present / Absent / Indeterminate) is the row's flags.
+pub fn check_subtypes_with_dsrdump(
+    dsrdump: &Path,
+    sr_file: &Path,
+    names: &[&str],
+    scan_row: &HashMap<String, String>,
+    slice_rows: &[&HashMap<String, String>],
+) {
+    let o = Command::new(dsrdump).arg(sr_file).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(o.status.success(), "dsrdump failed:\n{out}");
+    // per group, per subtype: the NUM values in order (probability, sd, 5th, 95th) and the call
+    type Group = HashMap<String, (Vec<f64>, String)>;
+    let mut groups: Vec<Group> = Vec::new();
+    let value = |line: &str| -> String { line.split(")=").nth(1).unwrap_or("").to_string() };
+    for line in out.lines() {
+        if line.contains("\"Tracking Identifier\")=") {
+            groups.push(Group::new());
+            continue;
+        }
+        let Some(g) = groups.last_mut() else {
+            continue;
+        };
+        for name in names {
+            let codes = pacs::sr::subtype_codes(name).unwrap();
+            let e = g.entry(name.to_string()).or_default();
+            let nums = [codes.probability.2, codes.p05.2, codes.p95.2];
+            // the probability and its sd share the first name; the percentiles follow
+            if nums
+                .iter()
+                .any(|m| line.contains(&format!("NUM:(,,\"{m}\")=\"")))
+            {
+                let v = value(line);
+                e.0.push(
+                    v.trim_start_matches('"')
+                        .split('"')
+                        .next()
+                        .unwrap()
+                        .parse()
+                        .unwrap(),
+                );
+            } else if line.contains(&format!("CODE:(,,\"{}\")=", codes.finding.2)) {
+                e.1 = value(line);
+            }
+        }
+    }
+    assert_eq!(groups.len(), slice_rows.len() + 1, "{out}");
+    let f = |v: &str| -> f64 { v.parse().unwrap() };
+    for (g, row) in groups
+        .iter()
+        .zip(std::iter::once(scan_row).chain(slice_rows.iter().copied()))
+    {
+        for name in names {
+            let (nums, call) = &g[*name];
+            let want: Vec<f64> = ["probability", "sd", "lo", "hi"]
+                .iter()
+                .map(|c| f(&row[&format!("{name}_{c}")]))
+                .collect();
+            assert_eq!(nums.len(), 4, "{name}: {nums:?}\n{out}");
+            for (a, b) in nums.iter().zip(&want) {
+                assert!((a - b).abs() < 1e-12, "{name}: {nums:?} vs {want:?}");
+            }
+            let expect = match (
+                row[&format!("{name}_positive")].as_str(),
+                row[&format!("{name}_uncertain")].as_str(),
+            ) {
+                (_, "1") => "Indeterminate",
+                ("1", _) => "Present",
+                _ => "Absent",
+            };
+            assert!(
+                call.contains(&format!("\"{expect}\"")),
+                "{name}: {call} vs {expect}"
+            );
+        }
     }
 }
 
