@@ -13,7 +13,7 @@ trap 'rm -rf "$W"' EXIT
   --subtypes intraparenchymal,intraventricular --subtle-fraction 0
 "$ICH" -q preprocess "$W/dicom" --out "$W/ds" --size 32 \
   --labels "$W/dicom/labels.csv" --labels "$W/dicom/slice_labels.csv"
-"$ICH" -q train-cnn --dataset "$W/ds" --out "$W/model" --dim 8 --epochs 2 --lr 2e-4 --patience 2 --seed 0
+"$ICH" -q train-cnn --dataset "$W/ds" --out "$W/model" --dim 8 --epochs 2 --lr 2e-4 --patience 2 --seed 0 --no-subtypes
 "$ICH" -q extract --model "$W/model" --dataset "$W/ds" --out "$W/features.csv"
 "$ICH" -q fit-gp --features "$W/features.csv" --bundle "$W/model" --model g-vgpmil --inducing 8 \
   --calibrate --seed 0

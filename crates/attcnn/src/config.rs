@@ -50,6 +50,15 @@ pub struct AttCnnConfig {
     /// padding (the attention covers the real slices only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pad_bag_to: Option<usize>,
+    /// Outputs beside "any": one logit per hemorrhage subtype, from the same attention-pooled
+    /// features and Dense-128 layer (0, absent in older files: "any" only). The slice features
+    /// do not change shape.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub subtypes: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// burn's default batch-norm ε.
@@ -75,6 +84,7 @@ impl Default for AttCnnConfig {
             architecture: Architecture::Ich,
             bn_epsilon: DEFAULT_BN_EPSILON,
             pad_bag_to: None,
+            subtypes: 0,
         }
     }
 }
@@ -94,6 +104,7 @@ impl AttCnnConfig {
             architecture: Architecture::SaDmil,
             bn_epsilon: 0.001,
             pad_bag_to: Some(57),
+            subtypes: 0,
         }
     }
 
@@ -135,6 +146,9 @@ impl AttCnnConfig {
                 ))
             }
             _ => {}
+        }
+        if self.subtypes > 64 {
+            return Err(format!("{} subtype outputs (at most 64)", self.subtypes));
         }
         for (name, p) in [("conv", self.conv_dropout), ("head", self.head_dropout)] {
             if !(0.0..1.0).contains(&p) {

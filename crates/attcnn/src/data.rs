@@ -11,6 +11,12 @@ pub trait BagSource: Sync {
         self.len() == 0
     }
     fn label(&self, i: usize) -> Option<u8>;
+    /// Bag i's subtype labels, in the order of the network's subtype outputs (`None` where
+    /// unknown); empty when the source has none (a multi-label network then learns "any" alone
+    /// from that bag).
+    fn subtypes(&self, _i: usize) -> Vec<Option<u8>> {
+        Vec::new()
+    }
     fn name(&self, i: usize) -> String;
     /// Pixels of bag i: (slices, uint8 `[slices, 3, size, size]`).
     fn pixels(&self, i: usize) -> std::result::Result<(usize, Vec<u8>), String>;

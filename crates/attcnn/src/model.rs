@@ -19,7 +19,7 @@ impl AttCnnConfig {
         AttCnn {
             encoder: Encoder::new(self, device),
             attention: GatedAttention::new(self.dim, self.att_hidden, bias, device),
-            classifier: Classifier::new(self.dim, self.head_dropout, device),
+            classifier: Classifier::new(self.dim, self.head_dropout, self.subtypes, device),
         }
     }
 }
@@ -114,6 +114,15 @@ impl AttCnn {
     /// one after the other (`[Σ lens, 3, H, W]`, so batch norm sees no padding); features are
     /// padded per bag and masked in the attention. Returns the logits `[B]`.
     pub fn forward_ragged(&self, x: Tensor<4>, lens: &[usize]) -> Tensor<1> {
+        self.forward_ragged_all(x, lens).0
+    }
+
+    /// As [`Self::forward_ragged`], with the subtypes' logits `[B, K]` of a multi-label network.
+    pub fn forward_ragged_all(
+        &self,
+        x: Tensor<4>,
+        lens: &[usize],
+    ) -> (Tensor<1>, Option<Tensor<2>>) {
         let h = self.encode(x);
         let [_, d] = h.dims();
         let device = h.device();
@@ -138,7 +147,23 @@ impl AttCnn {
             &device,
         );
         let a = self.attention(h3.clone(), Some(m));
-        self.classify(GatedAttention::pool(h3, a))
+        self.classifier.forward_all(GatedAttention::pool(h3, a))
+    }
+
+    /// A padded batch of bags → the subtypes' logits `[B, K]` of a multi-label network (`None`
+    /// for an "any"-only one), in eval mode as [`Self::forward`].
+    pub fn forward_subtypes(
+        &self,
+        x: Tensor<5>,
+        mask: Option<Tensor<2, Bool>>,
+    ) -> Option<Tensor<2>> {
+        self.classifier.fc_subtypes.as_ref()?;
+        let [b, s, c, hh, ww] = x.dims();
+        let h = self.encode(x.reshape([b * s, c, hh, ww]));
+        let d = h.dims()[1];
+        let h = h.reshape([b, s, d]);
+        let a = self.attention(h.clone(), mask);
+        self.classifier.forward_all(GatedAttention::pool(h, a)).1
     }
 }
 

@@ -133,6 +133,44 @@ where
     (sp - logit * y) * w
 }
 
+/// [`weighted_bce`] of a `[B, K]` block of logits (each subtype's), elementwise.
+pub fn weighted_bce2(logit: Tensor<2>, y: Tensor<2>, w: Tensor<2>) -> Tensor<2> {
+    let sp = relu(logit.clone()) + logit.clone().abs().neg().exp().log1p();
+    (sp - logit * y) * w
+}
+
+/// As [`batch_logits`], with the subtypes' logits `[B, K]` of a multi-label network (f32).
+pub fn batch_logits_all(
+    model: &AttCnn,
+    x: Tensor<4>,
+    lens: &[usize],
+    precision: Precision,
+) -> (Tensor<1>, Option<Tensor<2>>) {
+    let x = precision.input(x);
+    match precision {
+        Precision::F32 => model.forward_ragged_all(x, lens),
+        p => {
+            let (a, s) = p.cast(model.clone()).forward_ragged_all(x, lens);
+            let f32 = burn::tensor::FloatDType::F32;
+            (a.cast(f32), s.map(|s| s.cast(f32)))
+        }
+    }
+}
+
+/// The subtype labels of the training bags: per subtype, the class weights `N / (2 N_c)` over
+/// the bags that know it (as [`class_weights`] for "any").
+fn subtype_weights(source: &dyn BagSource, idx: &[usize], k: usize) -> Vec<[f32; 2]> {
+    (0..k)
+        .map(|j| {
+            let known: Vec<u8> = idx
+                .iter()
+                .filter_map(|&i| source.subtypes(i).get(j).copied().flatten())
+                .collect();
+            class_weights(&known)
+        })
+        .collect()
+}
+
 /// The logits of a batch of bags as a training step computes them: `x` holds the bags' slices one
 /// after another (`[Σ lens, 3, H, W]`, values in [0, 1]), `lens` their slice counts. In half
 /// precision the network runs on a copy cast to that type, whose casts lead the gradients back to
@@ -317,6 +355,17 @@ pub fn train(
         })
         .collect::<Result<_>>()?;
     let weights = class_weights(&labels);
+    for &i in train_idx.iter().chain(valid_idx) {
+        let n = source.subtypes(i).len();
+        if n != 0 && n != cfg.subtypes {
+            return Err(CnnError::Data(format!(
+                "scan {} has {n} subtype labels; the network has {} subtype outputs",
+                source.name(i),
+                cfg.subtypes
+            )));
+        }
+    }
+    let sub_weights = subtype_weights(source, train_idx, cfg.subtypes);
     let ad = device.clone().autodiff();
     let ckpt = &paths.checkpoint;
     std::fs::create_dir_all(ckpt).map_err(|e| CnnError::Io(format!("{}: {e}", ckpt.display())))?;
@@ -379,6 +428,8 @@ pub fn train(
             let mut lens = Vec::with_capacity(chunk.len());
             let mut ys = Vec::with_capacity(chunk.len());
             let mut ws = Vec::with_capacity(chunk.len());
+            let k = cfg.subtypes;
+            let (mut ys_sub, mut ws_sub) = (Vec::with_capacity(chunk.len() * k), Vec::new());
             for &i in chunk {
                 let (s, mut px) = bag_pixels(source, i, cfg)?;
                 if tc.augment && rand::Rng::random_bool(&mut rng, 0.5) {
@@ -389,15 +440,30 @@ pub fn train(
                 let y = source.label(i).unwrap_or(0);
                 ys.push(y as f32);
                 ws.push(weights[y as usize]);
+                let subs = source.subtypes(i);
+                for (j, w) in sub_weights.iter().enumerate() {
+                    // an unknown subtype weighs nothing
+                    let v = subs.get(j).copied().flatten();
+                    ys_sub.push(v.unwrap_or(0) as f32);
+                    ws_sub.push(v.map_or(0.0, |v| w[v as usize]));
+                }
             }
             let n: usize = lens.iter().sum();
             let x = bag_tensor(&px_all, n, cfg.size, &ad);
             let [_, s, c, h, w] = x.dims();
-            let logits = batch_logits(&model, x.reshape([s, c, h, w]), &lens, tc.precision);
+            let (logits, sub_logits) =
+                batch_logits_all(&model, x.reshape([s, c, h, w]), &lens, tc.precision);
             let b = lens.len();
             let y = Tensor::<1>::from_data(TensorData::new(ys, [b]), &ad);
             let wt = Tensor::<1>::from_data(TensorData::new(ws, [b]), &ad);
-            let loss = weighted_bce(logits, y, wt).mean();
+            let mut loss = weighted_bce(logits, y, wt).mean();
+            // the subtypes' losses: the mean over the bags' known subtype labels, added to "any"'s
+            let known = ws_sub.iter().filter(|&&w| w > 0.0).count();
+            if let (Some(sl), true) = (sub_logits, known > 0) {
+                let y = Tensor::<2>::from_data(TensorData::new(ys_sub, [b, k]), &ad);
+                let w = Tensor::<2>::from_data(TensorData::new(ws_sub, [b, k]), &ad);
+                loss = loss + weighted_bce2(sl, y, w).sum().div_scalar(known as f32);
+            }
             total += scalar(loss.clone()) * b as f64;
             let grads = GradientsParams::from_grads(loss.backward(), &model);
             model = optim.step(tc.lr, model, grads);

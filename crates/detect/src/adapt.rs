@@ -126,6 +126,9 @@ pub struct SiteScan {
     pub patient: u64,
     pub label: u8,
     pub slice_labels: Vec<Option<u8>>,
+    /// Its subtypes as the labels give them, in [`crate::features::SUBTYPES`] order (`None`:
+    /// unknown); they recalibrate the bundle's subtype heads.
+    pub subtypes: Vec<Option<u8>>,
     pub out: ScanOutput,
 }
 
@@ -574,11 +577,16 @@ pub fn site_scans(
         let o = net
             .scan(meta.n_slices, &px)
             .map_err(|e| Error::scan(&meta.id, e))?;
+        let known = crate::features::SubtypeLabels::of(&meta);
         Ok(Ok(SiteScan {
             id: meta.id.clone(),
             patient,
             label,
             slice_labels: meta.slices.iter().map(|s| s.label).collect(),
+            subtypes: crate::features::SUBTYPES
+                .iter()
+                .map(|n| known.scan(n))
+                .collect(),
             out: o,
         }))
     };
@@ -1314,6 +1322,7 @@ impl Tune<'_> {
                     patient: s.patient,
                     label: s.label,
                     slice_labels: s.slice_labels.clone(),
+                    subtypes: s.subtypes.clone(),
                     out: net
                         .outputs_from_features(&s.out.features)
                         .map_err(|e| Error::scan(&s.id, e))?,
@@ -1519,6 +1528,18 @@ fn write_bundle(
     ];
     let fitted = match chosen {
         Chosen::Network(maps) => {
+            if source
+                .manifest
+                .gp
+                .as_ref()
+                .is_some_and(|g| !g.subtypes.is_empty())
+            {
+                tracing::warn!(
+                    "the site bundle keeps the network without a GP head: the bundle's subtype \
+                     heads, which read the GP head's evidence, are not carried (subtypes not \
+                     available there)"
+                );
+            }
             let site = crate::bundle::NetworkSite {
                 scan_map: maps.scan,
                 slice_map: maps.slice,
@@ -1533,6 +1554,7 @@ fn write_bundle(
     };
     let csv = crate::fit::trace_csv(&fitted.output)?;
     let model = &fitted.output.model;
+    let (subtypes, subtype_files) = site_subtype_heads(job, source, scans, fitted)?;
     let part = GpPart {
         model: GP_MODEL.into(),
         trace: GP_TRACE.into(),
@@ -1550,11 +1572,112 @@ fn write_bundle(
         training,
         validation,
         site_calibration: None,
-        // subtype heads are fitted by `ich fit-gp`; an adapted head has none
-        subtypes: Vec::new(),
+        subtypes,
     };
+    let mut extras = extras.to_vec();
+    extras.extend(
+        subtype_files
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice())),
+    );
     b.add_gp_with(model, &csv, fitted.pca.as_ref(), part, &extras)?;
     Ok(())
+}
+
+/// The subtype heads of a site bundle, and their files' bytes by name.
+type SiteSubtypeHeads = (Vec<crate::bundle::SubtypeHead>, Vec<(String, Vec<u8>)>);
+
+/// The source bundle's subtype heads in the site bundle: when the site's head reads what they
+/// read (the same evidence, neither projected), each comes along, its map refitted on the
+/// site's scans with a known subtype when at least [`crate::recalibrate::MIN_PER_CLASS`] have
+/// it and as many do not, else as it was with a note saying so. A site head on other evidence
+/// cannot feed them: they are left out, and the log says why. Returns the heads and their
+/// files' bytes.
+fn site_subtype_heads(
+    job: &AdaptJob,
+    source: &Bundle,
+    scans: &[SiteScan],
+    fitted: &Fitted,
+) -> Result<SiteSubtypeHeads> {
+    let Some(src) = source
+        .manifest
+        .gp
+        .as_ref()
+        .filter(|g| !g.subtypes.is_empty())
+    else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    if src.evidence != fitted.candidate.evidence || src.projection.is_some() || fitted.pca.is_some()
+    {
+        tracing::warn!(
+            "the bundle's subtype heads read {}, the site's head {}: they are not carried into              the site bundle (subtypes not available there)",
+            src.evidence.name(),
+            fitted.candidate.name()
+        );
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let min = crate::recalibrate::MIN_PER_CLASS;
+    let digest = site_digest(scans);
+    let where_from = format!(
+        "ich adapt on {}",
+        job.inputs
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let (mut heads, mut files) = (Vec::new(), Vec::new());
+    for ((name, mut model), head) in source.subtype_heads()?.into_iter().zip(&src.subtypes) {
+        let j = crate::features::SUBTYPES
+            .iter()
+            .position(|n| *n == name)
+            .unwrap_or(usize::MAX);
+        let known: Vec<&SiteScan> = scans
+            .iter()
+            .filter(|s| s.subtypes.get(j).copied().flatten().is_some())
+            .collect();
+        let with = known.iter().filter(|s| s.subtypes[j] == Some(1)).count();
+        let mut head = crate::bundle::SubtypeHead {
+            site_calibration: None,
+            site_note: None,
+            ..head.clone()
+        };
+        if with >= min && known.len() - with >= min {
+            let mut d = fitted.candidate.design(&known, None)?;
+            for bag in &mut d.bags {
+                bag.label = known
+                    .iter()
+                    .find(|s| s.id == bag.name)
+                    .map_or(0, |s| u8::from(s.subtypes[j] == Some(1)));
+            }
+            d.instance_labels = None;
+            let opts = crate::recalibrate::MapOptions {
+                family: gphead::calibrate::MapFamily::Platt,
+                folds: job.inner_folds,
+                samples: job.samples,
+                seed: job.seed,
+                source: &where_from,
+                sha256: &digest,
+            };
+            head.site_calibration =
+                Some(crate::recalibrate::site_map(&opts, &mut model, None, &d)?);
+        } else {
+            head.site_note = Some(format!(
+                "{with} of the site's {} scans with a known subtype have it: a recalibration \
+                 needs at least {min} with and {min} without; the head keeps the calibration of \
+                 its own fit, not fitted to this site",
+                known.len()
+            ));
+            tracing::warn!(
+                "subtype {name}: {}",
+                head.site_note.as_deref().unwrap_or("")
+            );
+        }
+        let bytes = serde_json::to_vec(&model).map_err(|e| Error::Invalid(e.to_string()))?;
+        files.push((head.model.clone(), bytes));
+        heads.push(head);
+    }
+    Ok((heads, files))
 }
 
 fn fmt(v: Option<f64>) -> String {

@@ -949,9 +949,8 @@ impl Bundle {
         Self::commit(&self.dir, &mut self.manifest, &names)
     }
 
-    /// Replaces the GP head's calibration map (the head itself unchanged) and records where the
-    /// new one came from; writes `gp.json`, then the manifest.
-    /// Writes a site recalibration: the "any" head with its new map, the subtype heads given
+    /// Writes a site recalibration (the heads themselves unchanged, their calibration maps
+    /// replaced, where each came from recorded): the "any" head with its new map, the subtype heads given
     /// with theirs (`Some`: recalibrated; `None`: back to its own fit's map, an earlier site's
     /// dropped), and for every subtype head its note (`Some`: not recalibrated, and why), in
     /// one commit.

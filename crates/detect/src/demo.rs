@@ -188,6 +188,8 @@ pub fn run(
         valid_fraction: 0.2,
         resume: false,
         compute: o.compute,
+        // the five subtypes `ich synth` draws, beside "any"
+        subtypes: true,
     };
     let trained = train_cnn(&job, &|_| {}, &|e| match e {
         Event::Epoch { epoch, bags } => progress.stage(&format!("epoch {epoch}"), bags as u64),

@@ -68,6 +68,53 @@ pub fn subtype_cell(names: &[&str]) -> String {
     }
 }
 
+/// The subtypes the labels give a scan and its slices ([`crate::report::SubtypeProbability::label`], and what `ich train-cnn` teaches a multi-label network):
+/// a slice labelled 0 has none; a slice labelled 1 has those its subtype text names (unknown
+/// when it names none); a scan has a subtype when a slice has it, none when every slice's are
+/// known or the scan is labelled negative.
+pub struct SubtypeLabels {
+    slices: Vec<Option<Vec<&'static str>>>,
+    negative: bool,
+}
+
+impl SubtypeLabels {
+    pub fn of(meta: &preprocess::dataset::ScanMeta) -> Self {
+        let slices = meta
+            .slices
+            .iter()
+            .map(|s| match s.label? {
+                0 => Some(Vec::new()),
+                _ => {
+                    let named = crate::features::subtypes_in(s.subtype.as_deref().unwrap_or(""));
+                    (!named.is_empty()).then_some(named)
+                }
+            })
+            .collect();
+        Self {
+            slices,
+            negative: meta.label == Some(0),
+        }
+    }
+
+    pub fn slice(&self, k: usize, name: &str) -> Option<u8> {
+        let known = self.slices.get(k)?.as_ref()?;
+        Some(u8::from(known.contains(&name)))
+    }
+
+    pub fn scan(&self, name: &str) -> Option<u8> {
+        let has = |s: &Option<Vec<&str>>| s.as_ref().is_some_and(|v| v.contains(&name));
+        if self.slices.iter().any(has) {
+            Some(1)
+        } else if self.negative
+            || (!self.slices.is_empty() && self.slices.iter().all(Option::is_some))
+        {
+            Some(0)
+        } else {
+            None
+        }
+    }
+}
+
 /// Written by `ich extract`, ignored by the reader: attention weight and z position.
 pub const CNN_ATTENTION: &str = "cnn_attention";
 pub const Z: &str = "z";

@@ -400,7 +400,7 @@ impl Predictor {
             .map_err(|e| Error::scan(&id, e))?;
 
         // each subtype's head on the same slices (its own seed, so that heads do not share draws)
-        let labels = SubtypeLabels::of(&meta);
+        let labels = crate::features::SubtypeLabels::of(&meta);
         let mut scan_subtypes = Vec::with_capacity(self.subtype_heads.len());
         let mut slice_subtypes = vec![Vec::with_capacity(self.subtype_heads.len()); n];
         for (name, head) in &self.subtype_heads {
@@ -1010,53 +1010,6 @@ fn slice_report(
         attention: attention as f64,
         label: s.label,
         subtypes: Vec::new(),
-    }
-}
-
-/// The subtypes the labels give a scan and its slices ([`crate::report::SubtypeProbability::label`]):
-/// a slice labelled 0 has none; a slice labelled 1 has those its subtype text names (unknown
-/// when it names none); a scan has a subtype when a slice has it, none when every slice's are
-/// known or the scan is labelled negative.
-struct SubtypeLabels {
-    slices: Vec<Option<Vec<&'static str>>>,
-    negative: bool,
-}
-
-impl SubtypeLabels {
-    fn of(meta: &ScanMeta) -> Self {
-        let slices = meta
-            .slices
-            .iter()
-            .map(|s| match s.label? {
-                0 => Some(Vec::new()),
-                _ => {
-                    let named = crate::features::subtypes_in(s.subtype.as_deref().unwrap_or(""));
-                    (!named.is_empty()).then_some(named)
-                }
-            })
-            .collect();
-        Self {
-            slices,
-            negative: meta.label == Some(0),
-        }
-    }
-
-    fn slice(&self, k: usize, name: &str) -> Option<u8> {
-        let known = self.slices.get(k)?.as_ref()?;
-        Some(u8::from(known.contains(&name)))
-    }
-
-    fn scan(&self, name: &str) -> Option<u8> {
-        let has = |s: &Option<Vec<&str>>| s.as_ref().is_some_and(|v| v.contains(&name));
-        if self.slices.iter().any(has) {
-            Some(1)
-        } else if self.negative
-            || (!self.slices.is_empty() && self.slices.iter().all(Option::is_some))
-        {
-            Some(0)
-        } else {
-            None
-        }
     }
 }
 

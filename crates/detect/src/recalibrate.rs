@@ -171,9 +171,17 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
     Ok(Recalibrated { site, subtypes })
 }
 
-/// Refits one head's calibration map on the labelled scans of `data` (the head's own draws of
-/// each scan's probability by its bag rule, the map pulled toward the head's own map), with the
-/// cross-fitted figures of the new map; `model` takes the new map.
+/// How a head's map is refitted on a site's scans.
+pub(crate) struct MapOptions<'a> {
+    pub family: MapFamily,
+    pub folds: usize,
+    pub samples: usize,
+    pub seed: u64,
+    /// Where the site's scans came from, and their digest (recorded with the map).
+    pub source: &'a str,
+    pub sha256: &'a str,
+}
+
 fn recalibrate_head(
     job: &RecalibrateJob,
     model: &mut gphead::GpModel,
@@ -181,6 +189,29 @@ fn recalibrate_head(
     data: &gphead::MilData,
     features_sha256: &str,
 ) -> Result<SiteCalibration> {
+    let source = job.features.display().to_string();
+    let opts = MapOptions {
+        family: job.family,
+        folds: job.folds,
+        samples: job.samples,
+        seed: job.seed,
+        source: &source,
+        sha256: features_sha256,
+    };
+    site_map(&opts, model, earlier, data)
+}
+
+/// Refits one head's calibration map on the labelled scans of `data` (the head's own draws of
+/// each scan's probability by its bag rule, the map pulled toward the head's own map, or toward
+/// the map an `earlier` site recalibration replaced), with the cross-fitted figures of the new
+/// map; `model` takes the new map.
+pub(crate) fn site_map(
+    opts: &MapOptions<'_>,
+    model: &mut gphead::GpModel,
+    earlier: Option<&SiteCalibration>,
+    data: &gphead::MilData,
+) -> Result<SiteCalibration> {
+    let job = opts;
     let labels = data.bag_labels();
     let positive = labels.iter().filter(|&&l| l == 1).count();
     // the head's own draws of every scan's probability by its bag rule: the map is fitted on
@@ -200,14 +231,20 @@ fn recalibrate_head(
         .unwrap_or(Platt::IDENTITY)
         .as_family(job.family)
         .unwrap_or(Platt::identity(job.family));
-    let q = cross_fitted(center, &labels, &draws, [job.folds, usize::MAX], job.seed)
-        .ok_or_else(|| Error::file(&job.features, "too few scans of one label to cross-fit"))?;
+    let q = cross_fitted(center, &labels, &draws, [job.folds, usize::MAX], job.seed).ok_or_else(
+        || {
+            Error::Invalid(format!(
+                "{}: too few scans of one label to cross-fit",
+                job.source
+            ))
+        },
+    )?;
     let cross = Metrics::compute(&labels, &q);
     let shrunk = Platt::fit_shrunk_toward(center, &labels, &draws, Platt::CV_FOLDS, job.seed);
     model.calibration = Some(shrunk.map);
     Ok(SiteCalibration {
-        source: job.features.display().to_string(),
-        features_sha256: features_sha256.to_string(),
+        source: job.source.to_string(),
+        features_sha256: job.sha256.to_string(),
         date: rfc3339(std::time::SystemTime::now()),
         scans: labels.len(),
         positive,

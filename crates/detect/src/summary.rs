@@ -318,12 +318,21 @@ pub fn epoch(l: &EpochLog) -> String {
 pub fn train_plan(p: &TrainPlan) -> String {
     let (blocks, s) = p.model.geometry();
     format!(
-        "training on {} scans, validating on {}; {}² input, {} conv blocks ({s}×{s} before Dense({}))",
+        "training on {} scans, validating on {}; {}² input, {} conv blocks ({s}×{s} before Dense({})); {}",
         p.train_scans,
         p.valid_scans,
         p.model.size,
         blocks + 1,
-        p.model.dim
+        p.model.dim,
+        if p.model.subtypes > 0 {
+            format!(
+                "outputs: any and {} subtypes ({}), one shared attention",
+                p.model.subtypes,
+                crate::features::SUBTYPES.join(", ")
+            )
+        } else {
+            "output: any".to_string()
+        }
     )
 }
 

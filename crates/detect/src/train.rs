@@ -28,6 +28,10 @@ pub struct TrainJob {
     pub resume: bool,
     /// Where the CNN trains, and the float type of its arithmetic.
     pub compute: Compute,
+    /// A multi-label network: one output per hemorrhage subtype ([`crate::features::SUBTYPES`])
+    /// beside "any", taught by the scans whose subtypes the labels give (`ich train-cnn`
+    /// default; `--no-subtypes` for "any" alone). Without any such scan, "any" alone.
+    pub subtypes: bool,
 }
 
 /// What the job is about to do (reported before the first epoch).
@@ -49,6 +53,8 @@ pub struct Trained {
 struct DatasetBags<'a> {
     ds: &'a Dataset,
     entries: Vec<&'a ScanEntry>,
+    /// Each scan's subtype labels in [`crate::features::SUBTYPES`] order (empty: "any" alone).
+    subtypes: Vec<Vec<Option<u8>>>,
 }
 
 impl BagSource for DatasetBags<'_> {
@@ -57,6 +63,9 @@ impl BagSource for DatasetBags<'_> {
     }
     fn label(&self, i: usize) -> Option<u8> {
         self.entries[i].label
+    }
+    fn subtypes(&self, i: usize) -> Vec<Option<u8>> {
+        self.subtypes.get(i).cloned().unwrap_or_default()
     }
     fn name(&self, i: usize) -> String {
         self.entries[i].id.clone()
@@ -120,8 +129,39 @@ pub fn train_cnn(
     let (train_idx, valid_idx) =
         milbase::stratified_holdout(&labels, job.valid_fraction, job.train.seed)
             .map_err(|e| Error::Invalid(e.to_string()))?;
+    // the scans' subtypes, as `ich predict --labels` reads them: a multi-label network when
+    // some scan has one
+    let subtypes: Vec<Vec<Option<u8>>> = if job.subtypes {
+        entries
+            .iter()
+            .map(|e| {
+                let meta = ds.scan_meta(e)?;
+                let l = crate::features::SubtypeLabels::of(&meta);
+                Ok(crate::features::SUBTYPES
+                    .iter()
+                    .map(|n| l.scan(n))
+                    .collect())
+            })
+            .collect::<Result<_>>()?
+    } else {
+        Vec::new()
+    };
+    let with_subtype = subtypes
+        .iter()
+        .filter(|v: &&Vec<Option<u8>>| v.contains(&Some(1)))
+        .count();
+    let subtypes = if with_subtype > 0 {
+        subtypes
+    } else {
+        Vec::new()
+    };
     let model = AttCnnConfig {
         size: ds.manifest.config.size,
+        subtypes: if subtypes.is_empty() {
+            0
+        } else {
+            crate::features::SUBTYPES.len()
+        },
         ..job.model.clone()
     };
     model.validate().map_err(Error::Invalid)?;
@@ -188,7 +228,11 @@ pub fn train_cnn(
                 .map(|&i| entries[i].n_slices),
         ),
     };
-    let source = DatasetBags { ds: &ds, entries };
+    let source = DatasetBags {
+        ds: &ds,
+        entries,
+        subtypes,
+    };
     let paths = training_paths(&job.out);
     let outcome = train(
         &TrainRun {

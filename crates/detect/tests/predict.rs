@@ -105,6 +105,7 @@ fn cohort() -> Cohort {
             valid_fraction: 0.2,
             resume: false,
             compute: Compute::cpu(),
+            subtypes: false,
         },
         &|_| {},
         &|_| {},

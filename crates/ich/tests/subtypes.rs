@@ -1,6 +1,8 @@
-//! The five RSNA subtypes, kept from the labels to the GP heads: `ich extract` writes each
-//! scan's subtypes (from its slice labels) into the features file, and `ich fit-gp --bundle` fits
-//! one head per subtype with enough scans beside the "any" head, into the bundle.
+//! The five RSNA subtypes, kept from the labels to the reports: `ich train-cnn` trains a
+//! multi-label network, `ich extract` writes each scan's subtypes (from its slice labels) into
+//! the features file, `ich fit-gp --bundle` fits one head per subtype with enough scans beside
+//! the "any" head, `ich predict` reports them (CSV, JSON, HTML, SR read back with dcmtk) and
+//! `ich recalibrate` refits their maps on a site's scans.
 
 mod common;
 
@@ -35,6 +37,10 @@ fn subtypes_reach_the_features_and_a_head_each() {
     ]);
     common::preprocess(&raw, &ds, "32", &[]);
     common::small_cnn(&ds, &bundle);
+    // the labels give the scans' subtypes: a multi-label network, an output per RSNA subtype
+    let cnn: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(bundle.join("config.json")).unwrap()).unwrap();
+    assert_eq!(cnn["model"]["subtypes"], 5, "{cnn}");
     ok(&[
         "-q",
         "extract",
@@ -380,4 +386,132 @@ fn subtypes_reach_the_features_and_a_head_each() {
     assert!(out.contains("subtypes: not available"), "{out}");
     let head = std::fs::read_to_string(r2.join("scans.csv")).unwrap();
     assert!(!head.lines().next().unwrap().contains("subdural"));
+}
+
+/// `ich adapt` carries a bundle's subtype heads into the site bundle when the site's head reads
+/// what they read, each recalibrated on the site's scans with a known subtype where at least 10
+/// have it and 10 do not, else as it was and saying so; with the network chosen instead, none.
+#[test]
+fn adapt_carries_the_subtype_heads_it_can_and_says_which_stay_uncalibrated() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, ds, bundle, feats, site, out) = (
+        t.path().join("raw"),
+        t.path().join("ds"),
+        t.path().join("bundle"),
+        t.path().join("features.csv"),
+        t.path().join("site"),
+        t.path().join("adapted"),
+    );
+    let synth = |dir: &std::path::Path, scans: &str, seed: &str| {
+        ok(&[
+            "-q",
+            "synth",
+            "--out",
+            s(dir),
+            "--scans",
+            scans,
+            "--slices",
+            "4",
+            "--size",
+            "64",
+            "--seed",
+            seed,
+            "--subtypes",
+            "intraparenchymal,subdural",
+        ]);
+    };
+    synth(&raw, "40", "11");
+    common::preprocess(&raw, &ds, "32", &[]);
+    common::small_cnn(&ds, &bundle);
+    common::gp_head(&bundle, &ds, &feats, &["--inducing", "8", "--calibrate"]);
+    // a site of 24 scans: about half have a bleed, of one subtype or both
+    synth(&site, "24", "23");
+    let log = ok(&[
+        "adapt",
+        "--model",
+        s(&bundle),
+        s(&site),
+        "--labels",
+        s(&site.join("labels.csv")),
+        "--labels",
+        s(&site.join("slice_labels.csv")),
+        "--out",
+        s(&out),
+        "--folds",
+        "2",
+        "--inner-folds",
+        "2",
+        "--evidence",
+        "features",
+        "--inducing",
+        "8",
+        "--samples",
+        "100",
+        "--curve",
+        "0",
+        "--no-fine-tune",
+    ]);
+    // what the site's labels say of each subtype
+    let rows = csv_rows(&site.join("labels.csv"));
+    let with = |name: &str| rows.iter().filter(|r| r["subtypes"].contains(name)).count();
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    let Some(gp) = m.get("gp").filter(|g| !g.is_null()) else {
+        // the network was chosen: no GP head, so no subtype head, and the log says why
+        assert!(
+            log.contains("subtype heads") && log.contains("not carried"),
+            "{log}"
+        );
+        return;
+    };
+    assert!(
+        gp["family"].as_str().unwrap().ends_with("on features"),
+        "{gp}"
+    );
+    let heads = gp["subtypes"].as_array().unwrap();
+    let names: Vec<&str> = heads.iter().map(|h| h["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["intraparenchymal", "subdural"], "{log}");
+    for h in heads {
+        let name = h["name"].as_str().unwrap();
+        let n = with(name);
+        if n >= 10 && 24 - n >= 10 {
+            assert_eq!(h["site_calibration"]["scans"], 24, "{h}");
+            assert_eq!(
+                h["site_calibration"]["positive"].as_u64().unwrap() as usize,
+                n
+            );
+            assert!(h.get("site_note").is_none());
+        } else {
+            assert!(h.get("site_calibration").is_none(), "{h}");
+            let note = h["site_note"].as_str().unwrap();
+            assert!(
+                note.contains(&format!("{n} of the site's 24 scans")),
+                "{note}"
+            );
+            assert!(
+                log.contains(&format!("subtype {name}: {n} of the site's")),
+                "{log}"
+            );
+        }
+        // listed with the checksum of the file the site bundle holds
+        let file = h["model"].as_str().unwrap();
+        let sum = detect::bundle::sha256_file(&out.join(file)).unwrap();
+        assert_eq!(m["files"][file], sum.as_str());
+    }
+    // the site bundle predicts every subtype
+    let r = t.path().join("r");
+    let said = ok(&[
+        "predict",
+        "--model",
+        s(&out),
+        s(&site),
+        "--out",
+        s(&r),
+        "--no-html",
+        "--no-dicom",
+    ]);
+    assert!(
+        said.contains("subtypes: intraparenchymal, subdural"),
+        "{said}"
+    );
 }

@@ -51,6 +51,11 @@ pub struct TrainArgs {
     /// Continue from the bundle's last checkpoint.
     #[arg(long)]
     resume: bool,
+    /// "Any" alone: no subtype outputs, even when the labels give the scans' subtypes (by
+    /// default the network has one output per subtype beside "any", taught by the scans whose
+    /// subtypes are known; the slice features keep their shape).
+    #[arg(long)]
+    no_subtypes: bool,
     #[command(flatten)]
     device: super::DeviceArgs,
 }
@@ -78,6 +83,7 @@ pub fn train(a: TrainArgs, bars: &detect::progress::Bars) -> anyhow::Result<Exit
         valid_fraction: a.valid_fraction,
         resume: a.resume,
         compute: a.device.compute(),
+        subtypes: !a.no_subtypes,
     };
     let plan = |p: &TrainPlan| println!("{}", detect::summary::train_plan(p));
     let t = train_cnn(&job, &plan, &bars.training())?;
