@@ -1500,14 +1500,7 @@ fn write_bundle(
     }
     let pos = scans.iter().filter(|s| s.label == 1).count();
     let training = DataSummary {
-        source: format!(
-            "ich adapt on {}",
-            job.inputs
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        source: adapt_source(job),
         train_scans: scans.len(),
         train_positive: pos,
         valid_scans: 0,
@@ -1584,6 +1577,12 @@ fn write_bundle(
     Ok(())
 }
 
+/// Where a site bundle's fits came from: `ich adapt on INPUT, …`.
+fn adapt_source(job: &AdaptJob) -> String {
+    let inputs: Vec<String> = job.inputs.iter().map(|p| p.display().to_string()).collect();
+    format!("ich adapt on {}", inputs.join(", "))
+}
+
 /// The subtype heads of a site bundle, and their files' bytes by name.
 type SiteSubtypeHeads = (Vec<crate::bundle::SubtypeHead>, Vec<(String, Vec<u8>)>);
 
@@ -1618,14 +1617,7 @@ fn site_subtype_heads(
     }
     let min = crate::recalibrate::MIN_PER_CLASS;
     let digest = site_digest(scans);
-    let where_from = format!(
-        "ich adapt on {}",
-        job.inputs
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    let where_from = adapt_source(job);
     let (mut heads, mut files) = (Vec::new(), Vec::new());
     for ((name, mut model), head) in source.subtype_heads()?.into_iter().zip(&src.subtypes) {
         let j = crate::features::SUBTYPES

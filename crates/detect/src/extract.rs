@@ -57,7 +57,8 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
             ));
         }
         let out = net.scan(px.n_slices, &px.data)?;
-        // a scan has a subtype when any of its slices has it; known when a slice has a label
+        // a slice's subtypes when it has a label; the scan's by the rule `ich predict` and
+        // `ich train-cnn` use (features::SubtypeLabels), known when known for every subtype
         let slice_subtypes: Vec<Option<Vec<&str>>> = meta
             .slices
             .iter()
@@ -66,11 +67,15 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
                     .map(|_| crate::features::subtypes_in(s.subtype.as_deref().unwrap_or("")))
             })
             .collect();
-        let bag_subtypes: Option<Vec<&str>> =
-            slice_subtypes.iter().any(Option::is_some).then(|| {
-                crate::features::SUBTYPES
-                    .into_iter()
-                    .filter(|n| slice_subtypes.iter().flatten().any(|s| s.contains(n)))
+        let known = crate::features::SubtypeLabels::of(&meta);
+        let bag_subtypes: Option<Vec<&str>> = crate::features::SUBTYPES
+            .into_iter()
+            .map(|n| known.scan(n).map(|l| (n, l)))
+            .collect::<Option<Vec<_>>>()
+            .map(|v| {
+                v.into_iter()
+                    .filter(|(_, l)| *l == 1)
+                    .map(|(n, _)| n)
                     .collect()
             });
         for (k, s) in meta.slices.iter().enumerate() {

@@ -27,7 +27,8 @@ pub const INSTANCE_LABEL: &str = "instance_label";
 /// Optional per-scan numbers kept with the bags: the CNN's own probability and 0/1 prediction.
 pub const BAG_EXTRA: [&str; 2] = ["bag_cnn_probability", "bag_cnn_prediction"];
 /// Optional: the scan's hemorrhage subtypes (`;`-separated RSNA names, `none` when it has none),
-/// repeated on every row of the scan; empty when unknown (no labelled slice).
+/// repeated on every row of the scan; empty when unknown (by [`SubtypeLabels`]: known when the
+/// scan is labelled negative or every slice's subtypes are known).
 pub const BAG_SUBTYPES: &str = "bag_subtypes";
 /// Optional: the slice's subtypes, as [`BAG_SUBTYPES`]; empty when the slice has no label.
 pub const INSTANCE_SUBTYPES: &str = "instance_subtypes";
