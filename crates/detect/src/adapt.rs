@@ -1615,7 +1615,6 @@ fn site_subtype_heads(
         );
         return Ok((Vec::new(), Vec::new()));
     }
-    let min = crate::recalibrate::MIN_PER_CLASS;
     let digest = site_digest(scans);
     let where_from = adapt_source(job);
     let (mut heads, mut files) = (Vec::new(), Vec::new());
@@ -1634,7 +1633,8 @@ fn site_subtype_heads(
             site_note: None,
             ..head.clone()
         };
-        if with >= min && known.len() - with >= min {
+        let too_few = crate::recalibrate::too_few_for_site(with, known.len());
+        if too_few.is_none() {
             let mut d = fitted.candidate.design(&known, None)?;
             for bag in &mut d.bags {
                 bag.label = known
@@ -1654,12 +1654,7 @@ fn site_subtype_heads(
             head.site_calibration =
                 Some(crate::recalibrate::site_map(&opts, &mut model, None, &d)?);
         } else {
-            head.site_note = Some(format!(
-                "{with} of the site's {} scans with a known subtype have it: a recalibration \
-                 needs at least {min} with and {min} without; the head keeps the calibration of \
-                 its own fit, not fitted to this site",
-                known.len()
-            ));
+            head.site_note = too_few;
             tracing::warn!(
                 "subtype {name}: {}",
                 head.site_note.as_deref().unwrap_or("")

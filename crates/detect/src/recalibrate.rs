@@ -134,18 +134,13 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
             .iter()
             .filter(|&&b| data.bag_extra[&key][b] == 1.0)
             .count();
-        let outcome = if with < MIN_PER_CLASS || known.len() - with < MIN_PER_CLASS {
+        let outcome = if let Some(why) = too_few_for_site(with, known.len()) {
             // an earlier site's map is dropped too: the head goes back to its own fit's
             if let Some(e) = &earlier {
                 head.calibration = e.previous;
                 refitted.push((name.clone(), head, None));
             }
-            SubtypeOutcome::Kept(format!(
-                "{with} of the site's {} scans with a known subtype have it: a recalibration needs \
-                 at least {MIN_PER_CLASS} with and {MIN_PER_CLASS} without; the head keeps the \
-                 calibration of its own fit, not fitted to this site",
-                known.len()
-            ))
+            SubtypeOutcome::Kept(why)
         } else {
             let mut d = data.subset(&known);
             for (k, bag) in d.bags.iter_mut().enumerate() {
@@ -169,6 +164,18 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
         bundle.set_site_calibration(&model, site.clone(), &refitted, &notes)?;
     }
     Ok(Recalibrated { site, subtypes })
+}
+
+/// Why a subtype head keeps its own map on a site where `with` of its `known` scans (those whose
+/// subtypes are known) have the subtype: fewer than [`MIN_PER_CLASS`] with it or without it.
+pub(crate) fn too_few_for_site(with: usize, known: usize) -> Option<String> {
+    (with < MIN_PER_CLASS || known - with < MIN_PER_CLASS).then(|| {
+        format!(
+            "{with} of the site's {known} scans with a known subtype have it: a recalibration \
+             needs at least {MIN_PER_CLASS} with and {MIN_PER_CLASS} without; the head keeps the \
+             calibration of its own fit, not fitted to this site"
+        )
+    })
 }
 
 /// How a head's map is refitted on a site's scans.
@@ -211,12 +218,11 @@ pub(crate) fn site_map(
     earlier: Option<&SiteCalibration>,
     data: &gphead::MilData,
 ) -> Result<SiteCalibration> {
-    let job = opts;
     let labels = data.bag_labels();
     let positive = labels.iter().filter(|&&l| l == 1).count();
     // the head's own draws of every scan's probability by its bag rule: the map is fitted on
     // them, so the calibrated probability (the mean of the mapped draws) is what it fits
-    let draws = model.bag_rule_draws(data, job.samples, job.seed)?;
+    let draws = model.bag_rule_draws(data, opts.samples, opts.seed)?;
     let mean_through =
         |m: Option<Platt>| -> Vec<f64> { draws.iter().map(|d| mapped_mean(m, d)).collect() };
     // the map of the head's own fit (fit-gp's), also when an earlier recalibration replaced it:
@@ -229,22 +235,22 @@ pub(crate) fn site_map(
     // the new map is pulled toward that one: the site's scans must show it is worse to move it
     let center = previous
         .unwrap_or(Platt::IDENTITY)
-        .as_family(job.family)
-        .unwrap_or(Platt::identity(job.family));
-    let q = cross_fitted(center, &labels, &draws, [job.folds, usize::MAX], job.seed).ok_or_else(
+        .as_family(opts.family)
+        .unwrap_or(Platt::identity(opts.family));
+    let q = cross_fitted(center, &labels, &draws, [opts.folds, usize::MAX], opts.seed).ok_or_else(
         || {
             Error::Invalid(format!(
                 "{}: too few scans of one label to cross-fit",
-                job.source
+                opts.source
             ))
         },
     )?;
     let cross = Metrics::compute(&labels, &q);
-    let shrunk = Platt::fit_shrunk_toward(center, &labels, &draws, Platt::CV_FOLDS, job.seed);
+    let shrunk = Platt::fit_shrunk_toward(center, &labels, &draws, Platt::CV_FOLDS, opts.seed);
     model.calibration = Some(shrunk.map);
     Ok(SiteCalibration {
-        source: job.source.to_string(),
-        features_sha256: job.sha256.to_string(),
+        source: opts.source.to_string(),
+        features_sha256: opts.sha256.to_string(),
         date: rfc3339(std::time::SystemTime::now()),
         scans: labels.len(),
         positive,
@@ -253,6 +259,6 @@ pub(crate) fn site_map(
         strength: shrunk.strength,
         before,
         cross_fitted: cross,
-        folds: job.folds,
+        folds: opts.folds,
     })
 }
