@@ -16,7 +16,9 @@
 # The binaries are built elsewhere and carried to the card (gpu-bin.tar.xz, git-ignored):
 #   bash scripts/gpu-binaries.sh              # builds, strips and packs step, infer and ich
 # and there: tar -xJf gpu-bin.tar.xz && bash scripts/gpu-bench.sh gpu-bin [STEPS]
-# SECTIONS="check train infer cli" (the default) picks sections. "warm": every bench's first
+# SECTIONS="check train infer cli" (the default) picks sections. "bare": each backend's first
+# 512² step from the process's start, on a machine with no kernel caches yet. "fused": the fused
+# batch norm's kernel test, then steps with burn's batch norm and with ours, beside PyTorch's. "warm": every bench's first
 # process at once (compilation), before the others. "check": each backend's agreement
 # with flex and its dropout, at 64². "profile": a per-kernel profile of training steps at
 # PROFILE_SIZE² × 32 (default 512) on each backend (PROFILE_BACKENDS) beside PyTorch's
@@ -40,6 +42,12 @@ backends="${GPU_BACKENDS:-wgpu cuda}"
 export WGPU_BACKEND="${WGPU_BACKEND:-vulkan}"
 # Vulkan: the loader (libvulkan.so.1) must be installed; where the NVIDIA driver is mounted outside
 # the loader's search path (containers), its ICD file is named explicitly
+# a machine image without the loader: the Debian packages carried in .gl/ (README's GPU section)
+if ! ldconfig -p 2>/dev/null | grep -q libvulkan.so.1 && ls .gl/*.deb >/dev/null 2>&1; then
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+  echo "Vulkan loader unpacked from .gl/"
+fi
 ldconfig -p 2>/dev/null | grep -q libvulkan.so.1 || echo "no Vulkan loader (libvulkan.so.1): the wgpu rows will fail"
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$icd" ]; then export VK_DRIVER_FILES="$icd"; fi
@@ -134,6 +142,36 @@ case " $sections " in *" warm "*)
   for f in "$wdir"/*; do echo "-- $(basename "$f")"; grep -v '^check' "$f" | tail -4; grep '^check' "$f"; done
   rm -rf "$wdir"
   limit=${PROC_TIMEOUT:-300}
+  ;;
+esac
+
+case " $sections " in *" bare "*)
+  # the first process of each backend on a machine whose kernel caches are empty: its first 512²
+  # training step, timed from the process's start (checks against flex left out; they run in
+  # "check" and in every step process of "fused"). CUBECL_AUTOTUNE_LEVEL applies (default balanced).
+  echo "== a bare machine's first 512² × 32 training step (CUBECL_AUTOTUNE_LEVEL=${CUBECL_AUTOTUNE_LEVEL:-balanced})"
+  for b in $backends; do
+    BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 STEP_SKIP_CHECK=1 STEP_WARMUP=1 \
+      walltime "first step process $b 32 × 512²" "$bin/step" 32 1 512
+  done
+  ;;
+esac
+
+case " $sections " in *" fused "*)
+  # the fused batch norm (issue 57): its kernels against burn's batch norm and flex on the card,
+  # then training steps with burn's batch norm (ICH_FUSED_BN=0) and ours, one process each, and
+  # PyTorch's in the same call
+  echo "== fused batch norm: kernel test on wgpu ($WGPU_BACKEND)"
+  if [ -x "$bin/fused_bn" ]; then limited "$bin/fused_bn" --test-threads 1 2>&1 | tail -4; fi
+  echo "== training step, burn's batch norm (ICH_FUSED_BN=0) then ours, median of $steps after $STEP_WARMUP untimed"
+  for b in $backends; do
+    for f in 0 1; do
+      ICH_FUSED_BN=$f BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 peak "$bin/step" 32 "$steps" ${FUSED_SIZES:-256 512}
+    done
+  done
+  for size in ${FUSED_SIZES:-256 512}; do
+    peak bash -c "echo \"pytorch  cuda $size² × 32 slices: \$(python3 scripts/cnn_torch.py $size 32 $steps cuda) s per training step\""
+  done
   ;;
 esac
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds what scripts/gpu-bench.sh runs on a GPU machine: the step and infer benches and `ich`,
+# Builds what scripts/gpu-bench.sh runs on a GPU machine: the step and infer benches, `ich` and the
+# fused batch norm's test (tests/fused_bn.rs),
 # all with the wgpu and cuda backends (bench profile; on this 2-core machine 18 min for the
 # dependencies, then 3.5 min with them built, 2026-11-26), stripped and packed
 # into gpu-bin.tar.xz (git-ignored), small enough to carry to the card.
@@ -11,11 +12,11 @@ rm -rf gpu-bin && mkdir gpu-bin
 # one build (the bench profile, so that the benches and `ich` share every compiled crate); the
 # executables as cargo names them
 cargo build --profile bench --locked -p attcnn -p ich --features "$features" \
-  --bin ich --bench step --bench infer --message-format=json | python3 -c '
+  --bin ich --bench step --bench infer --test fused_bn --message-format=json | python3 -c '
 import json, shutil, sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("ich", "step", "infer"):
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("ich", "step", "infer", "fused_bn"):
         shutil.copy(m["executable"], "gpu-bin/" + m["target"]["name"])
 '
 strip gpu-bin/*

@@ -12,7 +12,9 @@
 //! (`STEP_SKIP_FLEX=1` times only the other backends, still checked against flex first;
 //! `BENCH_BACKENDS=cuda` or `wgpu,cuda` runs only those; `BENCH_PRECISION=bf16|f16` trains
 //! the timed backends in that float type, checked against flex in f32 within its rounding;
-//! `STEP_WARMUP=N` takes N untimed steps first, default 1).
+//! `STEP_WARMUP=N` takes N untimed steps first, default 1; `STEP_SKIP_CHECK=1` leaves the checks
+//! against flex out, for timing a bare machine's first step from the process's start, which every
+//! line reports; `ICH_FUSED_BN=0` trains with burn's batch norm instead of ours on a GPU).
 
 use std::time::Instant;
 
@@ -330,6 +332,17 @@ fn check_all(name: &'static str, base: Device) -> Vec<(&'static str, String)> {
 
 /// Times `steps` training steps on `base` and prints their median; `failed` says that a check of
 /// this backend failed.
+/// Which batch norm a training step on `device` runs.
+fn batch_norm_kind(device: &Device) -> String {
+    #[cfg(any(feature = "wgpu", feature = "cuda"))]
+    if attcnn::gpu::is_gpu(device) && attcnn::norm::fused_enabled() {
+        let runtime = attcnn::norm::kernels::runtime().unwrap_or("no runtime");
+        return format!("fused batch norm on {runtime}");
+    }
+    let _ = device;
+    "burn's batch norm".to_string()
+}
+
 fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize, failed: bool) {
     let device = base.autodiff();
     let prec = precision::precision();
@@ -348,6 +361,7 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize, fai
     // the host's share of each step: the time until every operation is queued, before the device
     // is waited for (equal to the step's time where the device waits on the host)
     let mut queued = Vec::new();
+    let mut first_done = 0.0;
     // untimed steps first: one compiles every kernel; on a GPU whose autotune results are not yet
     // on disk, autotune goes on choosing kernels over the next few (STEP_WARMUP, default 1)
     let warmup = std::env::var("STEP_WARMUP")
@@ -365,6 +379,9 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize, fai
         let host = t.elapsed().as_secs_f64();
         // wait for queued work (wgpu runs asynchronously) before stopping the clock
         device.sync().expect("device sync");
+        if step == 0 {
+            first_done = START.get().map_or(0.0, |s| s.elapsed().as_secs_f64());
+        }
         if step >= warmup {
             times.push(t.elapsed().as_secs_f64());
             queued.push(host);
@@ -384,16 +401,22 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize, fai
         )
     };
     println!(
-        "{name:<8} {:<4} {size}² × {slices} slices: {:.3} s per training step (median of {steps} after {warmup} untimed, min {:.3}; queued by the host in {:.3}){checked}",
+        "{name:<8} {:<4} {size}² × {slices} slices: {:.3} s per training step (median of {steps} after {warmup} untimed, min {:.3}; queued by the host in {:.3}; first step done {:.1} s after the process started; {}){checked}",
         format!("{prec:?}").to_lowercase(),
         times[times.len() / 2],
         times[0],
-        queued[queued.len() / 2]
+        queued[queued.len() / 2],
+        first_done,
+        batch_norm_kind(&device),
     );
 }
 
 #[allow(deprecated)] // burn 0.22 deprecates burn-ndarray, measured here for comparison
+/// When the process started (main's first instruction).
+static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+
 fn main() {
+    START.get_or_init(Instant::now);
     common::set_up_as_ich();
     let args = common::numbers();
     let slices = args.first().copied().unwrap_or(32);
@@ -403,8 +426,10 @@ fn main() {
     if common::wanted("ndarray") {
         failed.extend(check_all("ndarray", Device::ndarray()));
     }
-    for (name, device) in common::gpus() {
-        failed.extend(check_all(name, device));
+    if std::env::var_os("STEP_SKIP_CHECK").is_none() {
+        for (name, device) in common::gpus() {
+            failed.extend(check_all(name, device));
+        }
     }
     let sizes = if args.len() > 2 {
         args[2..].to_vec()

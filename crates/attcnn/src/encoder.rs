@@ -99,7 +99,7 @@ impl ConvBlock {
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
         let budget = unfold_budget(&x);
         let y = conv_in_chunks(&self.conv, x, budget);
-        self.pool.forward(relu(self.norm.forward(y)))
+        self.pool.forward(relu(crate::norm::batch_norm(&self.norm, y)))
     }
 }
 
@@ -179,13 +179,13 @@ impl SaDmilBlock {
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
         let budget = unfold_budget(&x);
         let y = conv_in_chunks(&self.conv, x, budget);
-        self.pool.forward(self.norm.forward(relu(y)))
+        self.pool.forward(crate::norm::batch_norm(&self.norm, relu(y)))
     }
 
     fn trace(&self, x: Tensor<4>) -> BlockTrace {
         let budget = unfold_budget(&x);
         let conv_relu = relu(conv_in_chunks(&self.conv, x, budget));
-        let norm = self.norm.forward(conv_relu.clone());
+        let norm = crate::norm::batch_norm(&self.norm, conv_relu.clone());
         let pool = self.pool.forward(norm.clone());
         BlockTrace {
             conv_relu,

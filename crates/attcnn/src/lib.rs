@@ -16,6 +16,7 @@ pub mod gpu;
 pub mod import;
 pub mod inference;
 pub mod model;
+pub mod norm;
 pub mod precision;
 pub mod training;
 

@@ -309,6 +309,76 @@ pub struct TrainOutcome {
     pub resumed_from: Option<usize>,
 }
 
+/// Batches read ahead of the training step: the next ones are decoded on another thread while
+/// the device computes the current one, at most this many waiting (each holds its bags' pixels).
+pub const PREFETCH: usize = 2;
+
+/// One optimiser step's bags, read and labelled: pixels of every slice, slices per bag, "any"
+/// labels and class weights, and `[bags, subtypes]` labels and weights (weight 0 where unknown).
+struct Batch {
+    px_all: Vec<u8>,
+    lens: Vec<usize>,
+    ys: Vec<f32>,
+    ws: Vec<f32>,
+    ys_sub: Vec<f32>,
+    ws_sub: Vec<f32>,
+}
+
+fn read_batch(
+    source: &dyn BagSource,
+    chunk: &[usize],
+    flips: &[bool],
+    cfg: &AttCnnConfig,
+    weights: [f32; 2],
+    sub_weights: &[[f32; 2]],
+) -> Result<Batch> {
+    let mut b = Batch {
+        px_all: Vec::new(),
+        lens: Vec::with_capacity(chunk.len()),
+        ys: Vec::with_capacity(chunk.len()),
+        ws: Vec::with_capacity(chunk.len()),
+        ys_sub: Vec::with_capacity(chunk.len() * sub_weights.len()),
+        ws_sub: Vec::with_capacity(chunk.len() * sub_weights.len()),
+    };
+    for (&i, &flip) in chunk.iter().zip(flips) {
+        let (s, mut px) = bag_pixels(source, i, cfg)?;
+        if flip {
+            flip_horizontal(&mut px, cfg.size);
+        }
+        b.px_all.extend_from_slice(&px);
+        b.lens.push(s);
+        let y = source.label(i).unwrap_or(0);
+        b.ys.push(y as f32);
+        b.ws.push(weights[y as usize]);
+        let subs = source.subtypes(i);
+        for (j, w) in sub_weights.iter().enumerate() {
+            // an unknown subtype weighs nothing
+            let v = subs.get(j).copied().flatten();
+            b.ys_sub.push(v.unwrap_or(0) as f32);
+            b.ws_sub.push(v.map_or(0.0, |v| w[v as usize]));
+        }
+    }
+    Ok(b)
+}
+
+/// Runs `produce` on another thread and hands what it sends, in order, to `consume` on this one
+/// as an iterator, with at most `depth` items waiting. `produce`'s sender answers false once
+/// `consume` has returned (early, on an error), and the producer should then return; `consume`'s
+/// result is returned after the producer has finished.
+pub fn prefetch<T: Send, R>(
+    depth: usize,
+    produce: impl FnOnce(&dyn Fn(T) -> bool) + Send,
+    consume: impl FnOnce(&mut dyn Iterator<Item = T>) -> R,
+) -> R {
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<T>(depth.max(1));
+        scope.spawn(move || produce(&|item| tx.send(item).is_ok()));
+        // the receiver is dropped as this closure returns, before the scope waits for the
+        // producer, whose next send then fails and stops it
+        consume(&mut rx.iter())
+    })
+}
+
 /// Trains on `run.train`, validates on `run.valid` every epoch, keeps the best weights (lowest
 /// validation loss) at `paths.weights`, checkpoints every epoch atomically and resumes from the
 /// checkpoint when `run.resume` is set. Labels must be 0 or 1 and every bag needs a slice.
@@ -422,55 +492,66 @@ pub fn train(
             epoch,
             bags: order.len(),
         });
-        let mut total = 0.0;
-        for chunk in order.chunks(tc.batch.max(1)) {
-            let mut px_all = Vec::new();
-            let mut lens = Vec::with_capacity(chunk.len());
-            let mut ys = Vec::with_capacity(chunk.len());
-            let mut ws = Vec::with_capacity(chunk.len());
-            let k = cfg.subtypes;
-            let (mut ys_sub, mut ws_sub) = (Vec::with_capacity(chunk.len() * k), Vec::new());
-            for &i in chunk {
-                let (s, mut px) = bag_pixels(source, i, cfg)?;
-                if tc.augment && rand::Rng::random_bool(&mut rng, 0.5) {
-                    flip_horizontal(&mut px, cfg.size);
-                }
-                px_all.extend_from_slice(&px);
-                lens.push(s);
-                let y = source.label(i).unwrap_or(0);
-                ys.push(y as f32);
-                ws.push(weights[y as usize]);
-                let subs = source.subtypes(i);
-                for (j, w) in sub_weights.iter().enumerate() {
-                    // an unknown subtype weighs nothing
-                    let v = subs.get(j).copied().flatten();
-                    ys_sub.push(v.unwrap_or(0) as f32);
-                    ws_sub.push(v.map_or(0.0, |v| w[v as usize]));
+        // the flips of the epoch, drawn in the order the bags are trained (the stream each bag
+        // drew from when bags were read on this thread)
+        let flips: Vec<bool> = order
+            .iter()
+            .map(|_| tc.augment && rand::Rng::random_bool(&mut rng, 0.5))
+            .collect();
+        let batches: Vec<(&[usize], &[bool])> = order
+            .chunks(tc.batch.max(1))
+            .zip(flips.chunks(tc.batch.max(1)))
+            .collect();
+        let loader = |send: &dyn Fn(Result<Batch>) -> bool| {
+            for &(chunk, flips) in &batches {
+                let batch = read_batch(source, chunk, flips, cfg, weights, &sub_weights);
+                let failed = batch.is_err();
+                if !send(batch) || failed {
+                    return;
                 }
             }
-            let n: usize = lens.iter().sum();
-            let x = bag_tensor(&px_all, n, cfg.size, &ad);
-            let [_, s, c, h, w] = x.dims();
-            let (logits, sub_logits) =
-                batch_logits_all(&model, x.reshape([s, c, h, w]), &lens, tc.precision);
-            let b = lens.len();
-            let y = Tensor::<1>::from_data(TensorData::new(ys, [b]), &ad);
-            let wt = Tensor::<1>::from_data(TensorData::new(ws, [b]), &ad);
-            let mut loss = weighted_bce(logits, y, wt).mean();
-            // the subtypes' losses: the mean over the bags' known subtype labels, added to "any"'s
-            let known = ws_sub.iter().filter(|&&w| w > 0.0).count();
-            if let (Some(sl), true) = (sub_logits, known > 0) {
-                let y = Tensor::<2>::from_data(TensorData::new(ys_sub, [b, k]), &ad);
-                let w = Tensor::<2>::from_data(TensorData::new(ws_sub, [b, k]), &ad);
-                loss = loss + weighted_bce2(sl, y, w).sum().div_scalar(known as f32);
+        };
+        let steps = |batches: &mut dyn Iterator<Item = Result<Batch>>| -> Result<(AttCnn, f64)> {
+            let mut model = model;
+            let mut total = 0.0;
+            for batch in batches {
+                let Batch {
+                    px_all,
+                    lens,
+                    ys,
+                    ws,
+                    ys_sub,
+                    ws_sub,
+                } = batch?;
+                let k = cfg.subtypes;
+                let n: usize = lens.iter().sum();
+                let x = bag_tensor(&px_all, n, cfg.size, &ad);
+                let [_, s, c, h, w] = x.dims();
+                let (logits, sub_logits) =
+                    batch_logits_all(&model, x.reshape([s, c, h, w]), &lens, tc.precision);
+                let b = lens.len();
+                let y = Tensor::<1>::from_data(TensorData::new(ys, [b]), &ad);
+                let wt = Tensor::<1>::from_data(TensorData::new(ws, [b]), &ad);
+                let mut loss = weighted_bce(logits, y, wt).mean();
+                // the subtypes' losses: the mean over the bags' known subtype labels, added to
+                // "any"'s
+                let known = ws_sub.iter().filter(|&&w| w > 0.0).count();
+                if let (Some(sl), true) = (sub_logits, known > 0) {
+                    let y = Tensor::<2>::from_data(TensorData::new(ys_sub, [b, k]), &ad);
+                    let w = Tensor::<2>::from_data(TensorData::new(ws_sub, [b, k]), &ad);
+                    loss = loss + weighted_bce2(sl, y, w).sum().div_scalar(known as f32);
+                }
+                total += scalar(loss.clone()) * b as f64;
+                let grads = GradientsParams::from_grads(loss.backward(), &model);
+                model = optim.step(tc.lr, model, grads);
+                for _ in 0..b {
+                    progress(Event::Bag);
+                }
             }
-            total += scalar(loss.clone()) * b as f64;
-            let grads = GradientsParams::from_grads(loss.backward(), &model);
-            model = optim.step(tc.lr, model, grads);
-            for _ in 0..b {
-                progress(Event::Bag);
-            }
-        }
+            Ok((model, total))
+        };
+        let (trained, total) = prefetch(PREFETCH, loader, steps)?;
+        model = trained;
         let (probs, valid_loss) = evaluate(&model, cfg, source, valid_idx, weights, device)?;
         let entry = EpochLog {
             epoch,
@@ -512,6 +593,60 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The loader's items arrive in order; it never runs more than the queue's depth (plus the
+    /// one it is sending) ahead of the step; an error of the step stops it without a hang.
+    #[test]
+    fn prefetch_keeps_order_bounds_the_queue_and_stops_on_error() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let sent = AtomicUsize::new(0);
+        let got = prefetch(
+            2,
+            |send| {
+                for i in 0..50usize {
+                    sent.fetch_add(1, Ordering::SeqCst);
+                    if !send(i) {
+                        return;
+                    }
+                }
+            },
+            |items| {
+                let mut got = Vec::new();
+                for i in items {
+                    // give the loader time to run as far ahead as it can
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                    let ahead = sent.load(Ordering::SeqCst) - got.len();
+                    assert!(ahead <= 2 + 2, "{ahead} items read ahead");
+                    got.push(i);
+                }
+                got
+            },
+        );
+        assert_eq!(got, (0..50).collect::<Vec<_>>());
+
+        let sent = AtomicUsize::new(0);
+        let r = prefetch(
+            1,
+            |send| {
+                for i in 0..1_000_000usize {
+                    sent.fetch_add(1, Ordering::SeqCst);
+                    if !send(i) {
+                        return;
+                    }
+                }
+            },
+            |items| {
+                for i in items {
+                    if i == 3 {
+                        return Err(format!("bag {i} is broken"));
+                    }
+                }
+                Ok(())
+            },
+        );
+        assert_eq!(r, Err("bag 3 is broken".to_string()));
+        assert!(sent.load(Ordering::SeqCst) < 10, "the loader went on after the error");
+    }
 
     fn weights(model: &AttCnn) -> Vec<f32> {
         model.parameter_values().expect("f32 weights").concat()
