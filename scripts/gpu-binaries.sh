@@ -2,8 +2,8 @@
 # Builds what scripts/gpu-bench.sh runs on a GPU machine: the step and infer benches, `ich` and the
 # fused batch norm's test (tests/fused_bn.rs),
 # all with the wgpu and cuda backends (bench profile; on this 2-core machine 18 min for the
-# dependencies, then 3.5 min with them built, 2026-11-26), stripped and packed
-# into gpu-bin.tar.xz (git-ignored), small enough to carry to the card.
+# dependencies, then 3.5 min with them built, 2026-11-26), stripped and packed into
+# gpu-bin.tar.xz and gpu-ich.tar.xz (git-ignored), each small enough to carry to the card.
 # Usage: scripts/gpu-binaries.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,5 +20,9 @@ for line in sys.stdin:
         shutil.copy(m["executable"], "gpu-bin/" + m["target"]["name"])
 '
 strip gpu-bin/*
-tar -cJf gpu-bin.tar.xz gpu-bin
-ls -l gpu-bin gpu-bin.tar.xz
+# a device call carries at most 64 MiB with the working tree: the benches and the kernel test in
+# one archive (53 MB with xz -9 on 2026-11-27), `ich` in another (for SECTIONS=cli/demo; carry
+# the one a call needs)
+tar -cf - gpu-bin/step gpu-bin/infer gpu-bin/fused_bn | xz -9 -T2 > gpu-bin.tar.xz
+tar -cf - gpu-bin/ich | xz -9 -T2 > gpu-ich.tar.xz
+ls -l gpu-bin gpu-bin.tar.xz gpu-ich.tar.xz
