@@ -4,7 +4,8 @@
 # `--pacs` (scripts/test.sh, scripts/pacs-demo.sh) also the PACS the tests send results to and the
 # tools that check them: Orthanc with its DICOMweb and Web Viewer plugins (its Lua routing is
 # built in), dcmtk (dsrdump; storescu and storescp for `ich serve`'s tests and
-# scripts/bench-serve.sh) and dicom3tools (dciodvfy). Does nothing when they are present.
+# scripts/bench-serve.sh), dicom3tools (dciodvfy) and Mesa's OpenGL (the wgpu kernel test). Does
+# nothing when they are present.
 set -euo pipefail
 need=()
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
@@ -18,6 +19,11 @@ if [ "${1:-}" = "--pacs" ]; then
   command -v dsrdump >/dev/null 2>&1 || need+=(dcmtk)
   command -v dciodvfy >/dev/null 2>&1 || need+=(dicom3tools)
   command -v curl >/dev/null 2>&1 || need+=(curl) # scripts/pacs-demo.sh waits for Orthanc with it
+  # Mesa's OpenGL on the CPU (llvmpipe): the wgpu adapter of the fused batch-norm kernels' test
+  # (scripts/fused-bn-test.sh)
+  for p in libegl1 libgl1-mesa-dri libegl-mesa0; do
+    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+  done
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}" >&2

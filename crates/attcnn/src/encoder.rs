@@ -99,7 +99,8 @@ impl ConvBlock {
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
         let budget = unfold_budget(&x);
         let y = conv_in_chunks(&self.conv, x, budget);
-        self.pool.forward(relu(crate::norm::batch_norm(&self.norm, y)))
+        self.pool
+            .forward(relu(crate::norm::batch_norm(&self.norm, y)))
     }
 }
 
@@ -179,7 +180,8 @@ impl SaDmilBlock {
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
         let budget = unfold_budget(&x);
         let y = conv_in_chunks(&self.conv, x, budget);
-        self.pool.forward(crate::norm::batch_norm(&self.norm, relu(y)))
+        self.pool
+            .forward(crate::norm::batch_norm(&self.norm, relu(y)))
     }
 
     fn trace(&self, x: Tensor<4>) -> BlockTrace {

@@ -645,7 +645,10 @@ mod tests {
             },
         );
         assert_eq!(r, Err("bag 3 is broken".to_string()));
-        assert!(sent.load(Ordering::SeqCst) < 10, "the loader went on after the error");
+        assert!(
+            sent.load(Ordering::SeqCst) < 10,
+            "the loader went on after the error"
+        );
     }
 
     fn weights(model: &AttCnn) -> Vec<f32> {

@@ -61,8 +61,10 @@ fn layer(c: usize, device: &Device) -> BatchNorm {
     norm.beta = Param::from_data(TensorData::new(beta, [c]), device);
     let mean: Vec<f32> = (0..c).map(|k| 3.0 * noise(k, 3)).collect();
     let var: Vec<f32> = (0..c).map(|k| 0.2 + noise(k, 4).abs()).collect();
-    norm.running_mean.update(Tensor::from_data(TensorData::new(mean, [c]), device));
-    norm.running_var.update(Tensor::from_data(TensorData::new(var, [c]), device));
+    norm.running_mean
+        .update(Tensor::from_data(TensorData::new(mean, [c]), device));
+    norm.running_var
+        .update(Tensor::from_data(TensorData::new(var, [c]), device));
     norm
 }
 
@@ -139,15 +141,28 @@ fn training_matches_burns_batch_norm_and_flex() {
         for (name, reference) in [("burn on wgpu", &generic), ("flex", &flex)] {
             let checks = [
                 ("output", &reference.y, &fused.y, 1e-4),
-                ("running mean", &reference.running_mean, &fused.running_mean, 1e-5),
-                ("running var", &reference.running_var, &fused.running_var, 1e-4),
+                (
+                    "running mean",
+                    &reference.running_mean,
+                    &fused.running_mean,
+                    1e-5,
+                ),
+                (
+                    "running var",
+                    &reference.running_var,
+                    &fused.running_var,
+                    1e-4,
+                ),
                 ("dx", &reference.dx, &fused.dx, 1e-4),
                 ("dgamma", &reference.dgamma, &fused.dgamma, 1e-4),
                 ("dbeta", &reference.dbeta, &fused.dbeta, 1e-4),
             ];
             for (what, r, f, tol) in checks {
                 let d = max_rel(r, f);
-                assert!(d <= tol, "{shape:?} {what}: fused vs {name}: {d:e} > {tol:e}");
+                assert!(
+                    d <= tol,
+                    "{shape:?} {what}: fused vs {name}: {d:e} > {tol:e}"
+                );
             }
         }
         // the kernels ran (not burn's composition, which the fused call falls back to for
@@ -173,7 +188,10 @@ fn inference_matches_burns_batch_norm_and_flex() {
             })
         };
         let fused = run(&gpu, true);
-        for (name, reference) in [("burn on wgpu", run(&gpu, false)), ("flex", run(&Device::flex(), false))] {
+        for (name, reference) in [
+            ("burn on wgpu", run(&gpu, false)),
+            ("flex", run(&Device::flex(), false)),
+        ] {
             let d = max_rel(&reference, &fused);
             assert!(d <= 1e-5, "{shape:?}: fused vs {name}: {d:e}");
         }

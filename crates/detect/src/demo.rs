@@ -214,6 +214,7 @@ pub fn run(
             dataset: dataset.clone(),
             out: features.clone(),
             compute: o.compute,
+            shard: milbase::Shard::ALL,
         },
         progress,
     )?;

@@ -23,6 +23,9 @@ pub struct ExtractJob {
     /// The features file to write.
     pub out: PathBuf,
     pub compute: Compute,
+    /// Only the dataset's scans in this shard (`Shard::ALL`: every scan); a shard's features
+    /// file gets a `<out>.shard.json` beside it naming the shard, which `ich merge` reads.
+    pub shard: milbase::Shard,
 }
 
 /// What was written.
@@ -40,9 +43,36 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
     let dev = job.compute.device()?;
     let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?
         .with_precision(job.compute.precision);
+    // the shard: the one asked for, else the dataset's own (a shard's dataset)
+    let own: Option<milbase::Shard> = match &ds.manifest.shard {
+        None => None,
+        Some(s) => Some(
+            s.parse()
+                .map_err(|e: String| Error::file(&job.dataset, e))?,
+        ),
+    };
+    let shard = match own {
+        Some(s) if !job.shard.is_all() && s != job.shard => {
+            return Err(Error::file(
+                &job.dataset,
+                format!(
+                    "the dataset is shard {s}; --shard {} asks for another split",
+                    job.shard
+                ),
+            ))
+        }
+        Some(s) => s,
+        None => job.shard,
+    };
+    let scans: Vec<_> = ds
+        .manifest
+        .scans
+        .iter()
+        .filter(|e| shard.contains(&e.id))
+        .collect();
     let mut w = FeaturesWriter::create(&job.out, bundle.cnn.model.dim)?;
-    progress.stage("extracting features", ds.manifest.scans.len() as u64);
-    for e in &ds.manifest.scans {
+    progress.stage("extracting features", scans.len() as u64);
+    for e in scans.iter().copied() {
         let meta = ds.scan_meta(e)?;
         let px = ds.scan_pixels(e)?;
         if meta.slices.len() != px.n_slices {
@@ -104,8 +134,9 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
     }
     progress.done();
     let slices = w.finish()?;
+    crate::features::write_shard_note(&job.out, shard)?;
     Ok(Extracted {
-        scans: ds.manifest.scans.len(),
+        scans: scans.len(),
         slices,
     })
 }

@@ -261,6 +261,174 @@ impl FeaturesWriter {
     }
 }
 
+/// The note beside a shard's features file: `<features>.shard.json`, `{"shard": "I/N"}`.
+pub fn shard_note_path(features: &Path) -> PathBuf {
+    let mut name = features.file_name().unwrap_or_default().to_os_string();
+    name.push(".shard.json");
+    features.with_file_name(name)
+}
+
+/// Writes the shard note beside `features` (removes a stale one for a whole cohort).
+pub fn write_shard_note(features: &Path, shard: milbase::Shard) -> Result<()> {
+    let note = shard_note_path(features);
+    if shard.is_all() {
+        return match std::fs::remove_file(&note) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(&note, e)),
+            _ => Ok(()),
+        };
+    }
+    let text = serde_json::json!({ "shard": shard.to_string() }).to_string();
+    milbase::write_atomic(&note, text.as_bytes()).map_err(|e| Error::io(&note, e))
+}
+
+/// The shard a features file holds: its note's, else the whole cohort.
+pub fn read_shard_note(features: &Path) -> Result<milbase::Shard> {
+    let note = shard_note_path(features);
+    if !note.exists() {
+        return Ok(milbase::Shard::ALL);
+    }
+    let v: serde_json::Value = serde_json::from_reader(
+        milbase::bounded::open_regular_reader(&note, milbase::bounded::MAX_JSON)
+            .map_err(|e| Error::io(&note, e))?,
+    )
+    .map_err(|e| Error::file(&note, e.to_string()))?;
+    v.get("shard")
+        .and_then(|s| s.as_str())
+        .ok_or_else(|| Error::file(&note, "no \"shard\": \"I/N\""))?
+        .parse()
+        .map_err(|e: String| Error::file(&note, e))
+}
+
+/// What [`merge`] joined.
+#[derive(Debug, Clone)]
+pub struct MergedFeatures {
+    pub files: usize,
+    pub scans: usize,
+    pub rows: usize,
+    pub shard_count: usize,
+    pub missing_shards: Vec<usize>,
+}
+
+/// Joins the features files of `ich extract --shard I/N` into `out`, as one extraction of the
+/// whole cohort writes it: the header once, the scans in the order of their names, each scan's
+/// rows in its file's order (byte for byte what `ich extract` writes). Refused: files with other
+/// columns than the first's, shards of other counts, a shard given twice, a scan in two files,
+/// and (unless `partial`) a missing shard, named by its index.
+pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<MergedFeatures> {
+    if inputs.is_empty() {
+        return Err(Error::Invalid("no features files to merge".into()));
+    }
+    let mut header: Option<csv::StringRecord> = None;
+    let mut shards = Vec::new();
+    let mut bags: std::collections::BTreeMap<String, (usize, Vec<csv::StringRecord>)> =
+        std::collections::BTreeMap::new();
+    let mut rows = 0;
+    for (fi, path) in inputs.iter().enumerate() {
+        shards.push(read_shard_note(path)?);
+        let f = milbase::bounded::open_regular_reader(path, u64::MAX)
+            .map_err(|e| Error::io(path, e))?;
+        let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(f);
+        let h = r
+            .headers()
+            .map_err(|e| Error::file(path, e.to_string()))?
+            .clone();
+        match &header {
+            None => header = Some(h.clone()),
+            Some(first) if first != &h => {
+                return Err(Error::file(
+                    path,
+                    format!("other columns than {}", inputs[0].display()),
+                ))
+            }
+            Some(_) => {}
+        }
+        let bag = h
+            .iter()
+            .position(|c| c == BAG_NAME)
+            .ok_or_else(|| Error::file(path, format!("no {BAG_NAME} column")))?;
+        for rec in r.records() {
+            let rec = rec.map_err(|e| Error::file(path, e.to_string()))?;
+            let name = rec
+                .get(bag)
+                .ok_or_else(|| Error::file(path, format!("a row without {BAG_NAME}")))?
+                .to_string();
+            let entry = bags.entry(name.clone()).or_insert((fi, Vec::new()));
+            if entry.0 != fi {
+                return Err(Error::file(
+                    path,
+                    format!("scan {name} is also in {}", inputs[entry.0].display()),
+                ));
+            }
+            entry.1.push(rec);
+            rows += 1;
+        }
+    }
+    let count = shards[0].count;
+    if let Some((p, s)) = inputs.iter().zip(&shards).find(|(_, s)| s.count != count) {
+        return Err(Error::file(
+            p,
+            format!("shard {s} is not one of {count} as the first file's"),
+        ));
+    }
+    let (missing, repeated) = milbase::shard::coverage(&shards, count);
+    let list = |v: &[usize]| {
+        v.iter()
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !repeated.is_empty() {
+        return Err(Error::Invalid(format!(
+            "shard(s) {} of {count} given more than once",
+            list(&repeated)
+        )));
+    }
+    if !missing.is_empty() && !partial {
+        return Err(Error::Invalid(format!(
+            "shard(s) {} of {count} missing: rerun them (`ich extract --shard I/{count}`) and \
+             merge again, or merge what there is with --partial",
+            list(&missing)
+        )));
+    }
+    let tmp = out.with_file_name(format!(
+        ".{}.tmp{}",
+        out.file_name().unwrap_or_default().to_string_lossy(),
+        std::process::id()
+    ));
+    let res = (|| {
+        let f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        let mut w = csv::Writer::from_writer(BufWriter::new(f));
+        let wr = |e: csv::Error| Error::file(out, e.to_string());
+        w.write_record(header.as_ref().expect("one file was read"))
+            .map_err(wr)?;
+        for (_, recs) in bags.values() {
+            for rec in recs {
+                w.write_record(rec).map_err(wr)?;
+            }
+        }
+        let inner = w
+            .into_inner()
+            .map_err(|e| Error::file(out, e.to_string()))?;
+        let f = inner
+            .into_inner()
+            .map_err(|e| Error::io(out, e.into_error()))?;
+        f.sync_all().map_err(|e| Error::io(out, e))?;
+        std::fs::rename(&tmp, out).map_err(|e| Error::io(out, e))
+    })();
+    if res.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    res?;
+    write_shard_note(out, milbase::Shard::ALL)?;
+    Ok(MergedFeatures {
+        files: inputs.len(),
+        scans: bags.len(),
+        rows,
+        shard_count: count,
+        missing_shards: missing,
+    })
+}
+
 /// Reads a feature table, detecting the format: a header with `bag_name` and `feature_*` columns
 /// (the features file and `../shared/data/ich-features/`), or the header-less MIL benchmark CSV
 /// (bag label, bag id, features).

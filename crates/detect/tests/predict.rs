@@ -117,6 +117,7 @@ fn cohort() -> Cohort {
             dataset: dataset.clone(),
             out: features.clone(),
             compute: Compute::cpu(),
+            shard: milbase::Shard::ALL,
         },
         &Quiet,
     )

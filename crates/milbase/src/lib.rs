@@ -14,9 +14,11 @@ pub mod auc;
 pub mod bounded;
 pub mod progress;
 pub mod range;
+pub mod shard;
 pub mod split;
 
 pub use atomic::{stays_inside, write_atomic, write_atomic_with};
 pub use auc::roc_auc;
 pub use progress::{Progress, Quiet};
+pub use shard::Shard;
 pub use split::{grouped_stratified_folds, stratified_folds, stratified_holdout, SplitError};

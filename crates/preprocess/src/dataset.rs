@@ -186,6 +186,10 @@ pub struct Manifest {
     pub config: PreprocessConfig,
     pub scans: Vec<ScanEntry>,
     pub skipped: Skipped,
+    /// `I/N` when `ich preprocess --shard I/N` wrote this dataset: the scans whose id falls in
+    /// bucket I of N (`milbase::shard`); absent for a whole cohort, and after `ich merge`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 /// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename).

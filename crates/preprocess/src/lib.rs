@@ -11,6 +11,7 @@ pub mod dicomfile;
 pub mod error;
 pub mod hu;
 pub mod labels;
+pub mod merge;
 pub mod nifti;
 pub mod pipeline;
 pub mod read;
@@ -21,7 +22,7 @@ pub mod window;
 
 pub use dataset::{Dataset, PreprocessConfig};
 pub use error::{Error, FileError, FileProblem, Result};
-pub use pipeline::{preprocess, PreprocessOptions, Progress, Quiet, Summary};
+pub use pipeline::{preprocess, preprocess_shard, PreprocessOptions, Progress, Quiet, Summary};
 pub use window::{Window, Windows};
 
 /// A path under the shared data folder for tests and benchmarks: `None` (with a printed reason)

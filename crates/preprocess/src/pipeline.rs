@@ -200,6 +200,20 @@ pub fn preprocess(
     opts: &PreprocessOptions,
     progress: &dyn Progress,
 ) -> Result<Summary> {
+    preprocess_shard(inputs, out, opts, milbase::Shard::ALL, progress)
+}
+
+/// [`preprocess`] for the scans of one shard (`ich preprocess --shard I/N`): every file's header
+/// is read to group the files into scans, and only the scans whose id falls in `shard` are
+/// processed. The files that belong to no scan are reported by shard 0 alone, so that the shards'
+/// datasets joined by [`crate::dataset::merge`] report each once.
+pub fn preprocess_shard(
+    inputs: &[PathBuf],
+    out: &Path,
+    opts: &PreprocessOptions,
+    shard: milbase::Shard,
+    progress: &dyn Progress,
+) -> Result<Summary> {
     let scans_dir = out.join("scans");
     milbase::atomic::create_dir_under(out, &scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
     // one writer at a time: two runs into one folder would each write a dataset.json of their own
@@ -216,7 +230,15 @@ pub fn preprocess(
             );
         }
     }
-    let (scans, skipped) = find_scans_within(inputs, &opts.limits, progress)?;
+    let (mut scans, mut skipped) = find_scans_within(inputs, &opts.limits, progress)?;
+    if !shard.is_all() {
+        let all = scans.len();
+        scans.retain(|s| shard.contains(&s.id));
+        info!("shard {shard}: {} of {all} scan(s)", scans.len());
+        if shard.index != 0 {
+            skipped = Skipped::default();
+        }
+    }
     let mut summary = Summary {
         skipped,
         ..Summary::default()
@@ -282,6 +304,7 @@ pub fn preprocess(
         config: opts.config.clone(),
         scans: entries,
         skipped: summary.skipped.clone(),
+        shard: (!shard.is_all()).then(|| shard.to_string()),
     };
     dataset::write_json(&summary.manifest, &manifest)?;
     Ok(summary)

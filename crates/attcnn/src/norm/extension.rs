@@ -159,7 +159,13 @@ impl<B: FusedBatchNorm, C: CheckpointStrategy> FusedBatchNorm for Autodiff<B, C>
                     beta.into_primitive(),
                     epsilon,
                 );
-                let state = (x_state, gamma_state, mean.clone(), variance.clone(), epsilon);
+                let state = (
+                    x_state,
+                    gamma_state,
+                    mean.clone(),
+                    variance.clone(),
+                    epsilon,
+                );
                 (
                     prep.finish(state, y),
                     Self::from_inner(mean),

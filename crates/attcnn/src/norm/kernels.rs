@@ -520,7 +520,10 @@ mod tests {
         for count in [1, 255, 4096, 4097, 1 << 20, 32 * 512 * 512, 64 * 512 * 512] {
             let (chunk, parts) = chunking(count);
             assert!(parts <= MAX_CHUNKS, "{count}");
-            assert!(chunk * parts >= count && chunk * (parts - 1) < count, "{count}");
+            assert!(
+                chunk * parts >= count && chunk * (parts - 1) < count,
+                "{count}"
+            );
         }
     }
 }

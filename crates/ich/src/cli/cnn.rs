@@ -105,6 +105,10 @@ pub struct ExtractArgs {
     /// Features CSV to write.
     #[arg(long)]
     out: PathBuf,
+    /// Extract only shard I of N (I counts from 0): the dataset's scans whose id falls in bucket
+    /// I of N, for a cluster's job array (deploy/); `ich merge` joins the shards' files.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<milbase::Shard>,
     #[command(flatten)]
     device: super::DeviceArgs,
 }
@@ -115,6 +119,7 @@ pub fn extract(a: ExtractArgs, bars: &detect::progress::Bars) -> anyhow::Result<
         dataset: a.dataset,
         out: a.out,
         compute: a.device.compute(),
+        shard: a.shard.unwrap_or(milbase::Shard::ALL),
     };
     let x = run_extract(&job, bars)?;
     println!(

@@ -5,6 +5,7 @@ pub mod checkpoint;
 pub mod cnn;
 pub mod demo;
 pub mod gp;
+pub mod merge;
 pub mod pacs;
 pub mod predict;
 pub mod preprocess;

@@ -60,6 +60,11 @@ pub struct Args {
     /// disk (7.9 MB instead of 1.6 MB per 40-slice 256² scan); `numpy.load` reads both.
     #[arg(long)]
     uncompressed: bool,
+    /// Process only shard I of N (I counts from 0): the scans whose id falls in bucket I of N,
+    /// for a cluster's job array (deploy/); each shard writes its own --out folder, and
+    /// `ich merge` joins them. Every shard reads every file's header to group the files into scans.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<milbase::Shard>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -125,7 +130,8 @@ pub fn run(a: Args, progress: &detect::progress::Bars) -> anyhow::Result<ExitCod
         uncompressed: a.uncompressed,
     };
     let t = std::time::Instant::now();
-    let s = preprocess::preprocess(&a.inputs, &a.out, &opts, progress)?;
+    let shard = a.shard.unwrap_or(milbase::Shard::ALL);
+    let s = preprocess::preprocess_shard(&a.inputs, &a.out, &opts, shard, progress)?;
     let secs = t.elapsed().as_secs_f64();
     let v = detect::summary::preprocess_verdict(&s, secs, a.keep_going);
     v.print();

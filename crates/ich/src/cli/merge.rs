@@ -1,0 +1,56 @@
+//! `ich merge`
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+/// Join what the shards of a job array wrote (`--shard I/N` of preprocess and extract; deploy/):
+/// the shards' datasets into one dataset, or their features files into one features file, equal
+/// to what one run over the whole cohort writes. Refused: a scan in two inputs, a shard given
+/// twice, shards of different counts or preprocessing; a missing shard is named so that it can be
+/// rerun (or, with --partial, left out).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The shards' dataset folders, or their features files (all of one kind).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// The joined dataset folder (new or empty), or the joined features file.
+    #[arg(long)]
+    out: PathBuf,
+    /// Join the shards there are when some are missing (the missing ones are listed).
+    #[arg(long)]
+    partial: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let datasets = a
+        .inputs
+        .iter()
+        .filter(|p| p.join("dataset.json").is_file())
+        .count();
+    let (scans, count, missing) = if datasets == a.inputs.len() {
+        let m =
+            preprocess::merge::merge(&a.inputs, &a.out, a.partial).context("merging datasets")?;
+        (m.scans, m.shard_count, m.missing_shards)
+    } else if datasets == 0 && a.inputs.iter().all(|p| p.is_file()) {
+        let m = detect::features::merge(&a.inputs, &a.out, a.partial)
+            .context("merging features files")?;
+        (m.scans, m.shard_count, m.missing_shards)
+    } else {
+        anyhow::bail!(
+            "the inputs must all be datasets of `ich preprocess` (folders with a dataset.json) \
+             or all features files of `ich extract`"
+        );
+    };
+    println!(
+        "{scans} scans from {} input(s), shards of {count} → {}",
+        a.inputs.len(),
+        a.out.display()
+    );
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(|i| format!("{i}/{count}")).collect();
+        println!("missing shard(s), left out: {}", list.join(", "));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,300 @@
+//! Sharding over a cluster's job array (deploy/): the Slurm array script and the Kubernetes
+//! Indexed Job are parsed and their command lines run here, one local process per task, then
+//! their merge step; the merged dataset and features file must be the one-shot run's (features
+//! byte for byte, the dataset's scans file for file). A missing shard makes the merge fail and
+//! name it; rerunning that task alone completes the set.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::*;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The text after `key:` on the first line that has it (quotes dropped).
+fn yaml_value(yaml: &str, key: &str) -> String {
+    yaml.lines()
+        .find_map(|l| l.trim().strip_prefix(&format!("{key}:")))
+        .unwrap_or_else(|| panic!("no {key}: in the manifest"))
+        .trim()
+        .trim_matches('"')
+        .to_string()
+}
+
+/// The value of the container's environment variable `name` (`- name: X` then `value: …`).
+fn yaml_env(yaml: &str, name: &str) -> String {
+    let lines: Vec<&str> = yaml.lines().collect();
+    let i = lines
+        .iter()
+        .position(|l| l.trim() == format!("- name: {name}"))
+        .unwrap_or_else(|| panic!("no env {name}"));
+    yaml_value(lines[i + 1], "value")
+}
+
+/// The script of the container: the `- |` block under `args:`, unindented.
+fn yaml_script(yaml: &str) -> String {
+    let lines: Vec<&str> = yaml.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.trim() == "- |")
+        .expect("a literal block under args")
+        + 1;
+    let indent = lines[start].len() - lines[start].trim_start().len();
+    lines[start..]
+        .iter()
+        .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() >= indent)
+        .map(|l| l.get(indent..).unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Runs `program args` with `env`, asserting success unless `fail` (then returns its output).
+fn run(program: &str, args: &[&str], env: &[(&str, String)], fail: bool) -> String {
+    let o = Command::new(program)
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .env("RUST_LOG", "warn")
+        .current_dir(repo())
+        .output()
+        .expect("run");
+    let t = text(&o);
+    assert_eq!(o.status.success(), !fail, "{program} {args:?}:\n{t}");
+    t
+}
+
+/// The one-shot dataset and the merged one list the same scans, and every scan's files are the
+/// same bytes.
+fn same_dataset(one: &Path, merged: &Path) {
+    let read = |d: &Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(d.join("dataset.json")).unwrap()).unwrap()
+    };
+    let (a, b) = (read(one), read(merged));
+    assert_eq!(a["scans"], b["scans"]);
+    assert_eq!(a["config"], b["config"]);
+    assert_eq!(a["skipped"], b["skipped"]);
+    assert!(b.get("shard").is_none());
+    let scans = a["scans"].as_array().unwrap();
+    assert!(scans.len() >= 10);
+    for e in scans {
+        for f in ["pixels", "meta"] {
+            let rel = e[f].as_str().unwrap();
+            assert_eq!(
+                std::fs::read(one.join(rel)).unwrap(),
+                std::fs::read(merged.join(rel)).unwrap(),
+                "{rel}"
+            );
+        }
+    }
+}
+
+#[test]
+fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
+    let t = tempfile::tempdir().unwrap();
+    let raw = t.path().join("raw");
+    synth(&raw, "14", "4", "32", "5");
+    let labels = format!(
+        "{} {}",
+        s(&raw.join("labels.csv")),
+        s(&raw.join("slice_labels.csv"))
+    );
+    // the one-shot runs: with the labels (as the Slurm script is given them) and without
+    let ds = t.path().join("ds");
+    preprocess(&raw, &ds, "32", &[]);
+    let bundle = t.path().join("bundle");
+    small_cnn(&ds, &bundle);
+    let feats = t.path().join("features.csv");
+    ok(&[
+        "-q",
+        "extract",
+        "--model",
+        s(&bundle),
+        "--dataset",
+        s(&ds),
+        "--out",
+        s(&feats),
+    ]);
+    let ds_nl = t.path().join("ds-nolabels");
+    ok(&[
+        "-q",
+        "preprocess",
+        s(&raw),
+        "--out",
+        s(&ds_nl),
+        "--size",
+        "32",
+    ]);
+    let feats_nl = t.path().join("features-nolabels.csv");
+    ok(&[
+        "-q",
+        "extract",
+        "--model",
+        s(&bundle),
+        "--dataset",
+        s(&ds_nl),
+        "--out",
+        s(&feats_nl),
+    ]);
+    let bin = env!("CARGO_BIN_EXE_ich").to_string();
+
+    // Slurm: the array's size from its #SBATCH line, one process per task
+    let sbatch = repo().join("deploy/slurm/ich-shards.sbatch");
+    let text_of = |p: &Path| std::fs::read_to_string(p).unwrap();
+    let array = text_of(&sbatch)
+        .lines()
+        .find_map(|l| l.strip_prefix("#SBATCH --array=").map(str::to_string))
+        .expect("an --array line");
+    let (lo, hi) = array.split_once('-').unwrap();
+    let (lo, hi): (usize, usize) = (lo.parse().unwrap(), hi.parse().unwrap());
+    let n = hi - lo + 1;
+    assert_eq!((lo, n), (0, 4));
+    // the script's number of shards is the array's
+    assert!(text_of(&sbatch).contains(&format!("N=\"${{SHARDS:-{n}}}\"")));
+    let work = t.path().join("slurm");
+    let env = |i: usize| {
+        vec![
+            ("SLURM_ARRAY_TASK_ID", i.to_string()),
+            ("ICH", bin.clone()),
+            ("INPUT", s(&raw).to_string()),
+            ("WORK", s(&work).to_string()),
+            ("MODEL", s(&bundle).to_string()),
+            ("LABELS", labels.clone()),
+            ("PREPROCESS_ARGS", "--size 32".to_string()),
+        ]
+    };
+    for i in lo..=hi {
+        run("bash", &[s(&sbatch)], &env(i), false);
+    }
+    let merge = repo().join("deploy/slurm/ich-merge.sbatch");
+    // every shard holds some scans, none holds them all
+    for i in 0..n {
+        let m: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(work.join(format!("dataset-{i}/dataset.json"))).unwrap(),
+        )
+        .unwrap();
+        let k = m["scans"].as_array().unwrap().len();
+        assert!(k > 0 && k < 14, "shard {i}: {k} scans");
+        assert_eq!(m["shard"], format!("{i}/{n}"));
+    }
+    run("bash", &[s(&merge)], &env(0), false);
+    same_dataset(&ds, &work.join("dataset"));
+    assert_eq!(
+        std::fs::read(&feats).unwrap(),
+        std::fs::read(work.join("features.csv")).unwrap(),
+        "merged features differ from the one-shot extraction"
+    );
+
+    // a failed task: the merge names its shard; the task rerun alone completes the set
+    for p in [
+        "dataset-2",
+        "dataset",
+        "features-2.csv",
+        "features-2.csv.shard.json",
+        "features.csv",
+    ] {
+        let p = work.join(p);
+        if p.is_dir() {
+            std::fs::remove_dir_all(&p).unwrap();
+        } else {
+            std::fs::remove_file(&p).unwrap();
+        }
+    }
+    let out = run("bash", &[s(&merge)], &env(0), true);
+    assert!(out.contains("shard(s) 2 of 4 missing"), "{out}");
+    std::fs::remove_dir_all(work.join("dataset")).ok();
+    run("bash", &[s(&sbatch)], &env(2), false);
+    run("bash", &[s(&merge)], &env(0), false);
+    same_dataset(&ds, &work.join("dataset"));
+    assert_eq!(
+        std::fs::read(&feats).unwrap(),
+        std::fs::read(work.join("features.csv")).unwrap()
+    );
+
+    // Kubernetes: an Indexed Job of `completions` pods, each its script with its index
+    let job = text_of(&repo().join("deploy/kubernetes/ich-indexed-job.yaml"));
+    assert_eq!(yaml_value(&job, "completionMode"), "Indexed");
+    let completions: usize = yaml_value(&job, "completions").parse().unwrap();
+    assert_eq!(yaml_env(&job, "SHARDS"), completions.to_string());
+    let script = yaml_script(&job);
+    let work = t.path().join("k8s");
+    let env = |i: usize| {
+        vec![
+            ("JOB_COMPLETION_INDEX", i.to_string()),
+            ("SHARDS", completions.to_string()),
+            ("PREPROCESS_ARGS", "--size 32".to_string()),
+            ("ICH", bin.clone()),
+            ("INPUT", s(&raw).to_string()),
+            ("WORK", s(&work).to_string()),
+            ("MODEL", s(&bundle).to_string()),
+        ]
+    };
+    for i in 0..completions {
+        run("sh", &["-c", &script], &env(i), false);
+    }
+    let merge = yaml_script(&text_of(
+        &repo().join("deploy/kubernetes/ich-merge-job.yaml"),
+    ));
+    run("sh", &["-c", &merge], &env(0), false);
+    same_dataset(&ds_nl, &work.join("dataset"));
+    assert_eq!(
+        std::fs::read(&feats_nl).unwrap(),
+        std::fs::read(work.join("features.csv")).unwrap()
+    );
+}
+
+/// `ich merge` refuses a scan given twice and shards of different counts, naming the files.
+#[test]
+fn merge_refuses_overlaps_and_mixed_counts() {
+    let t = tempfile::tempdir().unwrap();
+    let raw = t.path().join("raw");
+    synth(&raw, "6", "3", "32", "2");
+    let shard = |spec: &str, name: &str| {
+        let d = t.path().join(name);
+        ok(&[
+            "-q",
+            "preprocess",
+            s(&raw),
+            "--out",
+            s(&d),
+            "--size",
+            "16",
+            "--shard",
+            spec,
+        ]);
+        d
+    };
+    let a = shard("0/2", "a");
+    let b = shard("0/2", "b");
+    let o = ich(&["merge", s(&a), s(&b), "--out", s(&t.path().join("m1"))]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("given more than once"), "{}", text(&o));
+    let c = shard("1/3", "c");
+    let o = ich(&["merge", s(&a), s(&c), "--out", s(&t.path().join("m2"))]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("is not one of 2"), "{}", text(&o));
+    // a shard of 2 alone: its gap is named; --partial joins it
+    let o = ich(&["merge", s(&a), "--out", s(&t.path().join("m3"))]);
+    assert!(text(&o).contains("shard(s) 1 of 2 missing"), "{}", text(&o));
+    let out = ok(&[
+        "merge",
+        s(&a),
+        "--out",
+        s(&t.path().join("m4")),
+        "--partial",
+    ]);
+    assert!(out.contains("missing shard(s), left out: 1/2"), "{out}");
+    // a bad shard is refused by the command line
+    let o = ich(&[
+        "preprocess",
+        s(&raw),
+        "--out",
+        s(&t.path().join("x")),
+        "--shard",
+        "2/2",
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("below 2"), "{}", text(&o));
+}

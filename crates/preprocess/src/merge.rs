@@ -1,0 +1,160 @@
+//! Joins the datasets that `ich preprocess --shard I/N` wrote, one per shard, into one dataset
+//! (`ich merge`): the same preprocessing everywhere, every shard of the N once, no scan twice.
+//! The scans' files are hard-linked into the joined dataset where the file system allows it,
+//! copied otherwise; its `dataset.json` lists the scans as a one-shot run would (by id), with the
+//! files every shard skipped.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use milbase::Shard;
+
+use crate::dataset::{self, Manifest, ScanEntry, Skipped};
+use crate::error::{Error, Result};
+
+/// What [`merge`] joined.
+#[derive(Debug, Clone, Default)]
+pub struct Merged {
+    pub inputs: usize,
+    pub scans: usize,
+    /// The shards that were missing (only with `partial`; otherwise they are an error).
+    pub missing_shards: Vec<usize>,
+    pub shard_count: usize,
+}
+
+/// The shard an input's manifest says it holds (`0/1` for a whole cohort).
+fn shard_of(path: &Path, m: &Manifest) -> Result<Shard> {
+    match &m.shard {
+        None => Ok(Shard::ALL),
+        Some(s) => s.parse().map_err(|e: String| Error::format(path, e)),
+    }
+}
+
+/// Joins the datasets `inputs` into `out` (a new folder, or an empty one). Refused: datasets of
+/// other preprocessing than the first's, shards of different counts, a shard given twice, a scan
+/// in two inputs, and (unless `partial`) a missing shard, named by its index so that it can be
+/// rerun.
+pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
+    if inputs.is_empty() {
+        return Err(Error::Invalid("no datasets to merge".into()));
+    }
+    let mut manifests = Vec::with_capacity(inputs.len());
+    for dir in inputs {
+        let ds = dataset::Dataset::open(dir)?;
+        manifests.push((dir.clone(), ds.manifest));
+    }
+    let first = &manifests[0];
+    let mut shards = Vec::new();
+    let count = shard_of(&first.0.join("dataset.json"), &first.1)?.count;
+    for (dir, m) in &manifests {
+        let path = dir.join("dataset.json");
+        if m.config != first.1.config {
+            return Err(Error::format(
+                &path,
+                format!(
+                    "other preprocessing than {}: datasets of one preprocessing only are merged",
+                    first.0.join("dataset.json").display()
+                ),
+            ));
+        }
+        let shard = shard_of(&path, m)?;
+        if shard.count != count {
+            return Err(Error::format(
+                &path,
+                format!("shard {shard} is not one of {count} as the first input's"),
+            ));
+        }
+        shards.push(shard);
+    }
+    let (missing, repeated) = milbase::shard::coverage(&shards, count);
+    if !repeated.is_empty() {
+        return Err(Error::Invalid(format!(
+            "shard(s) {} of {count} given more than once",
+            list(&repeated)
+        )));
+    }
+    if !missing.is_empty() && !partial {
+        return Err(Error::Invalid(format!(
+            "shard(s) {} of {count} missing: rerun them (`--shard I/{count}`) and merge again, \
+             or merge what there is with --partial",
+            list(&missing)
+        )));
+    }
+    // every scan once
+    let mut owner: BTreeMap<&str, &Path> = BTreeMap::new();
+    for (dir, m) in &manifests {
+        for e in &m.scans {
+            if let Some(other) = owner.insert(&e.id, dir.as_path()) {
+                return Err(Error::format(
+                    dir.join("dataset.json"),
+                    format!("scan {} is also in {}", e.id, other.display()),
+                ));
+            }
+        }
+    }
+    let scans_dir = out.join("scans");
+    milbase::atomic::create_dir_under(out, &scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
+    let _lock = milbase::atomic::DirLock::take(out, "merge").map_err(|e| Error::io(out, e))?;
+    if out.join("dataset.json").exists() {
+        return Err(Error::format(
+            out.join("dataset.json"),
+            "already a dataset: merge into a new or empty folder",
+        ));
+    }
+    let mut entries: Vec<ScanEntry> = Vec::new();
+    let mut skipped = Skipped::default();
+    for (dir, m) in &manifests {
+        for e in &m.scans {
+            for rel in [&e.pixels, &e.meta] {
+                if !milbase::stays_inside(rel) {
+                    return Err(Error::format(
+                        dir.join("dataset.json"),
+                        format!("scan {}: file {rel:?} lies outside the dataset", e.id),
+                    ));
+                }
+                link_or_copy(&dir.join(rel), &out.join(rel))?;
+            }
+            entries.push(e.clone());
+        }
+        for (reason, n) in &m.skipped.counts {
+            *skipped.counts.entry(reason.clone()).or_default() += n;
+        }
+        skipped.files.extend(m.skipped.files.iter().cloned());
+    }
+    entries.sort_by(|a, b| a.id.cmp(&b.id));
+    let merged = Merged {
+        inputs: inputs.len(),
+        scans: entries.len(),
+        missing_shards: missing.clone(),
+        shard_count: count,
+    };
+    let manifest = Manifest {
+        format_version: first.1.format_version,
+        tool: first.1.tool.clone(),
+        config: first.1.config.clone(),
+        scans: entries,
+        skipped,
+        shard: None,
+    };
+    dataset::write_json(&out.join("dataset.json"), &manifest)?;
+    Ok(merged)
+}
+
+fn list(v: &[usize]) -> String {
+    v.iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `to` made the same file as `from`: a hard link, else an atomic copy.
+fn link_or_copy(from: &Path, to: &Path) -> Result<()> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    }
+    if std::fs::hard_link(from, to).is_ok() {
+        return Ok(());
+    }
+    let bytes = std::fs::read(from).map_err(|e| Error::io(from, e))?;
+    dataset::write_atomic(to, &bytes)
+}
