@@ -135,7 +135,7 @@ const SHAPES: [([usize; 4], f32); 5] = [
 fn training_matches_burns_batch_norm_and_flex() {
     let gpu = wgpu();
     for (shape, offset) in SHAPES {
-        let fused = train_step(&gpu, shape, offset, |n, x| fused_batch_norm(n, x));
+        let fused = train_step(&gpu, shape, offset, fused_batch_norm);
         let generic = train_step(&gpu, shape, offset, |n, x| n.forward(x));
         let flex = train_step(&Device::flex(), shape, offset, |n, x| n.forward(x));
         for (name, reference) in [("burn on wgpu", &generic), ("flex", &flex)] {
