@@ -370,26 +370,8 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<MergedFeat
             format!("shard {s} is not one of {count} as the first file's"),
         ));
     }
-    let (missing, repeated) = milbase::shard::coverage(&shards, count);
-    let list = |v: &[usize]| {
-        v.iter()
-            .map(|i| i.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    if !repeated.is_empty() {
-        return Err(Error::Invalid(format!(
-            "shard(s) {} of {count} given more than once",
-            list(&repeated)
-        )));
-    }
-    if !missing.is_empty() && !partial {
-        return Err(Error::Invalid(format!(
-            "shard(s) {} of {count} missing: rerun them (`ich extract --shard I/{count}`) and \
-             merge again, or merge what there is with --partial",
-            list(&missing)
-        )));
-    }
+    let missing = milbase::shard::check_coverage(&shards, count, partial, "ich extract")
+        .map_err(Error::Invalid)?;
     let tmp = out.with_file_name(format!(
         ".{}.tmp{}",
         out.file_name().unwrap_or_default().to_string_lossy(),

@@ -106,6 +106,37 @@ pub fn coverage(have: &[Shard], count: usize) -> (Vec<usize>, Vec<usize>) {
     (missing, repeated)
 }
 
+/// The shards missing from `have` (all of `count`), or why they cannot be joined: a shard given
+/// twice, or (unless `partial`) a missing one, named with `rerun`, the command that redoes it.
+pub fn check_coverage(
+    have: &[Shard],
+    count: usize,
+    partial: bool,
+    rerun: &str,
+) -> Result<Vec<usize>, String> {
+    let (missing, repeated) = coverage(have, count);
+    let list = |v: &[usize]| {
+        v.iter()
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !repeated.is_empty() {
+        return Err(format!(
+            "shard(s) {} of {count} given more than once",
+            list(&repeated)
+        ));
+    }
+    if !missing.is_empty() && !partial {
+        return Err(format!(
+            "shard(s) {} of {count} missing: rerun them (`{rerun} --shard I/{count}`) and merge \
+             again, or merge what there is with --partial",
+            list(&missing)
+        ));
+    }
+    Ok(missing)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -66,20 +66,8 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
         }
         shards.push(shard);
     }
-    let (missing, repeated) = milbase::shard::coverage(&shards, count);
-    if !repeated.is_empty() {
-        return Err(Error::Invalid(format!(
-            "shard(s) {} of {count} given more than once",
-            list(&repeated)
-        )));
-    }
-    if !missing.is_empty() && !partial {
-        return Err(Error::Invalid(format!(
-            "shard(s) {} of {count} missing: rerun them (`--shard I/{count}`) and merge again, \
-             or merge what there is with --partial",
-            list(&missing)
-        )));
-    }
+    let missing = milbase::shard::check_coverage(&shards, count, partial, "ich preprocess")
+        .map_err(Error::Invalid)?;
     // every scan once
     let mut owner: BTreeMap<&str, &Path> = BTreeMap::new();
     for (dir, m) in &manifests {
@@ -125,7 +113,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
     let merged = Merged {
         inputs: inputs.len(),
         scans: entries.len(),
-        missing_shards: missing.clone(),
+        missing_shards: missing,
         shard_count: count,
     };
     let manifest = Manifest {
@@ -138,13 +126,6 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
     };
     dataset::write_json(&out.join("dataset.json"), &manifest)?;
     Ok(merged)
-}
-
-fn list(v: &[usize]) -> String {
-    v.iter()
-        .map(|i| i.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// `to` made the same file as `from`: a hard link, else an atomic copy.
