@@ -282,6 +282,7 @@ pub fn run(
             dicom: None,
             ..Default::default()
         },
+        shard: milbase::Shard::ALL,
     };
     tell(DemoEvent::Step(format!(
         "ich predict --model {} {} --out {} --labels {} --labels {} --no-dicom{}",

@@ -2,7 +2,7 @@
 //! a dataset, written as the features file scan by scan; the CNN's own scan probability and
 //! attention come along as extra columns.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use attcnn::inference::Trained;
 use milbase::Progress;
@@ -35,6 +35,28 @@ pub struct Extracted {
     pub slices: usize,
 }
 
+/// The shard to read of a dataset whose manifest names `own` (a dataset of `ich preprocess
+/// --shard`) when `asked` is asked for: the one asked for, else the dataset's own; refused when
+/// they differ.
+pub(crate) fn dataset_shard(
+    dataset: &Path,
+    own: Option<&str>,
+    asked: milbase::Shard,
+) -> Result<milbase::Shard> {
+    let own: Option<milbase::Shard> = match own {
+        None => None,
+        Some(s) => Some(s.parse().map_err(|e: String| Error::file(dataset, e))?),
+    };
+    match own {
+        Some(s) if !asked.is_all() && s != asked => Err(Error::file(
+            dataset,
+            format!("the dataset is shard {s}; --shard {asked} asks for another split"),
+        )),
+        Some(s) => Ok(s),
+        None => Ok(asked),
+    }
+}
+
 /// Runs the job; the features file appears whole or not at all.
 pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
     let bundle = Bundle::open(&job.model)?;
@@ -43,27 +65,7 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
     let dev = job.compute.device()?;
     let net = Trained::load(bundle.cnn.model.clone(), &bundle.weights(), &dev)?
         .with_precision(job.compute.precision);
-    // the shard: the one asked for, else the dataset's own (a shard's dataset)
-    let own: Option<milbase::Shard> = match &ds.manifest.shard {
-        None => None,
-        Some(s) => Some(
-            s.parse()
-                .map_err(|e: String| Error::file(&job.dataset, e))?,
-        ),
-    };
-    let shard = match own {
-        Some(s) if !job.shard.is_all() && s != job.shard => {
-            return Err(Error::file(
-                &job.dataset,
-                format!(
-                    "the dataset is shard {s}; --shard {} asks for another split",
-                    job.shard
-                ),
-            ))
-        }
-        Some(s) => s,
-        None => job.shard,
-    };
+    let shard = dataset_shard(&job.dataset, ds.manifest.shard.as_deref(), job.shard)?;
     let scans: Vec<_> = ds
         .manifest
         .scans

@@ -502,8 +502,43 @@ fn subtype_metric_rows(m: &crate::report::ReportMetrics) -> String {
     out
 }
 
-/// The index page: every scan, sorted by probability, and the metrics when labels were given.
-pub fn index_page(r: &Report) -> String {
+/// Scans per index page: the first page is `index.html`, the next `index-2.html`, … so that no
+/// page grows with the cohort (a table of 25,000 rows is megabytes no browser lays out quickly).
+pub const INDEX_PAGE_SCANS: usize = 1000;
+/// Skipped inputs listed on the first index page (report.json lists them all).
+pub const INDEX_SKIPPED: usize = 1000;
+
+/// The file name of index page `k` (from 1).
+pub fn index_page_name(k: usize) -> String {
+    if k <= 1 {
+        crate::report::INDEX_HTML.to_string()
+    } else {
+        format!("index-{k}.html")
+    }
+}
+
+/// Whether `rel`, a path in a report folder, is one of its index pages.
+pub fn is_index_page(rel: &str) -> bool {
+    rel == crate::report::INDEX_HTML
+        || rel
+            .strip_prefix("index-")
+            .and_then(|r| r.strip_suffix(".html"))
+            .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// How many index pages a report of `scans` scans has (at least one).
+pub fn index_page_count(scans: usize) -> usize {
+    scans.div_ceil(INDEX_PAGE_SCANS).max(1)
+}
+
+/// Index page `k` (from 1) of [`index_page_count`]: the scans `(k-1)·1000 … k·1000` in the
+/// report's order (probability, highest first) with links to the pages before and after; the
+/// first page also carries the metrics when labels were given, and the skipped inputs.
+pub fn index_page(r: &Report, k: usize) -> String {
+    let pages = index_page_count(r.scans.len());
+    let k = k.clamp(1, pages);
+    let from = (k - 1) * INDEX_PAGE_SCANS;
+    let to = (from + INDEX_PAGE_SCANS).min(r.scans.len());
     let mut b = String::new();
     let _ = write!(
         b,
@@ -520,7 +555,27 @@ pub fn index_page(r: &Report) -> String {
             (None, false) => " (uncalibrated head)".into(),
         }
     );
-    if let Some(m) = &r.metrics {
+    let nav = if pages == 1 {
+        String::new()
+    } else {
+        let link = |j: usize, text: &str| format!("<a href=\"{}\">{text}</a>", index_page_name(j));
+        let mut v = vec![format!(
+            "scans {}–{} of {} (highest probability first), page {k} of {pages}",
+            from + 1,
+            to,
+            r.scans.len()
+        )];
+        if k > 1 {
+            v.push(link(1, "first"));
+            v.push(link(k - 1, "← previous"));
+        }
+        if k < pages {
+            v.push(link(k + 1, "next →"));
+            v.push(link(pages, "last"));
+        }
+        format!("<p class=\"nav\">{}</p>", v.join(" · "))
+    };
+    if let Some(m) = r.metrics.as_ref().filter(|_| k == 1) {
         let _ = write!(
             b,
             "<h2>Metrics</h2><table><tr><th class=\"l\"></th><th>AUC</th><th>accuracy</th><th>F1</th><th>log-lik.</th><th>ECE</th><th>ECE floor</th><th>ECE p</th></tr>{}{}{}{}</table>\
@@ -547,7 +602,9 @@ pub fn index_page(r: &Report) -> String {
             }
         );
     }
-    b.push_str("<h2>Scans</h2><table><tr><th class=\"l\">scan</th><th>probability [90 % interval] (sd)</th><th class=\"l\">flag</th><th>CNN</th><th>slices</th><th>positive</th><th>uncertain</th>");
+    b.push_str("<h2>Scans</h2>");
+    b.push_str(&nav);
+    b.push_str("<table><tr><th class=\"l\">scan</th><th>probability [90 % interval] (sd)</th><th class=\"l\">flag</th><th>CNN</th><th>slices</th><th>positive</th><th>uncertain</th>");
     let labelled = r.scans.iter().any(|s| s.label.is_some());
     if labelled {
         b.push_str("<th>label</th>");
@@ -557,7 +614,7 @@ pub fn index_page(r: &Report) -> String {
         b.push_str("<th class=\"l\">subtypes flagged</th>");
     }
     b.push_str("</tr>");
-    for s in &r.scans {
+    for s in &r.scans[from..to] {
         let name = match &s.page {
             Some(p) => format!("<a href=\"{}\">{}</a>", esc(p), esc(&s.id)),
             None => esc(&s.id),
@@ -585,10 +642,18 @@ pub fn index_page(r: &Report) -> String {
         b.push_str("</tr>");
     }
     b.push_str("</table>");
-    if !r.skipped.is_empty() {
+    b.push_str(&nav);
+    if !r.skipped.is_empty() && k == 1 {
         let _ = write!(b, "<h2>Skipped inputs ({})</h2><ul>", r.skipped.len());
-        for s in &r.skipped {
+        for s in r.skipped.iter().take(INDEX_SKIPPED) {
             let _ = write!(b, "<li>{}</li>", esc(s));
+        }
+        if r.skipped.len() > INDEX_SKIPPED {
+            let _ = write!(
+                b,
+                "<li>… and {} more (report.json lists them all)</li>",
+                r.skipped.len() - INDEX_SKIPPED
+            );
         }
         b.push_str("</ul>");
     }
@@ -614,6 +679,53 @@ mod tests {
         let info = reader.next_frame(&mut buf).unwrap();
         assert_eq!((info.width, info.height), (8, 8));
         assert_eq!(&buf[..64], &px[..]);
+    }
+
+    #[test]
+    fn index_pages_hold_a_thousand_scans_each_and_link_each_other() {
+        let mut r = crate::report::fixture_report();
+        let one = r.scans[0].clone();
+        r.scans = (0..2345)
+            .map(|i| ScanReport {
+                id: format!("scan-{i:05}"),
+                ..one.clone()
+            })
+            .collect();
+        r.skipped = (0..1001).map(|i| format!("f{i}: bad")).collect();
+        assert_eq!(index_page_count(2345), 3);
+        assert_eq!((index_page_count(0), index_page_count(1000)), (1, 1));
+        let rows = |h: &str| h.matches("<tr><td class=\"l\">scan-").count();
+        let p1 = index_page(&r, 1);
+        assert_eq!(rows(&p1), 1000);
+        assert!(
+            p1.contains("scan-00000") && p1.contains("scan-00999") && !p1.contains("scan-01000")
+        );
+        assert!(
+            p1.contains("scans 1–1000 of 2345")
+                && p1.contains("<a href=\"index-2.html\">next →</a>")
+        );
+        assert!(p1.contains("<a href=\"index-3.html\">last</a>") && !p1.contains("previous"));
+        assert!(p1.contains("Skipped inputs (1001)") && p1.contains("… and 1 more"));
+        assert!(p1.contains("f999: bad") && !p1.contains("f1000: bad"));
+        let p3 = index_page(&r, 3);
+        assert_eq!(rows(&p3), 345);
+        assert!(p3.contains("scans 2001–2345 of 2345 (highest probability first), page 3 of 3"));
+        assert!(p3.contains("<a href=\"index-2.html\">← previous</a>") && !p3.contains("next →"));
+        assert!(!p3.contains("Skipped inputs"));
+        // one page: no navigation
+        r.scans.truncate(3);
+        assert!(!index_page(&r, 1).contains("class=\"nav\""));
+        for (rel, yes) in [
+            ("index.html", true),
+            ("index-2.html", true),
+            ("index-.html", false),
+            ("index-2x.html", false),
+            ("scans/index-2.html", false),
+        ] {
+            assert_eq!(is_index_page(rel), yes, "{rel}");
+        }
+        assert_eq!(index_page_name(1), "index.html");
+        assert_eq!(index_page_name(7), "index-7.html");
     }
 
     #[test]

@@ -26,7 +26,7 @@ use crate::dicomout::{
     dicom_files, pull_study, write_scan, DicomOptions, DicomOutcome, ModelIdentity, Pull,
 };
 use crate::error::{Error, Result};
-use crate::html::{index_page, png_data_uri, scan_page};
+use crate::html::{index_page, index_page_count, index_page_name, png_data_uri, scan_page};
 use crate::report::{
     reliability, scans_csv, slices_csv, ModelInfo, Report, ReportMetrics, ScanReport, SliceReport,
     Thresholds, INDEX_HTML, REPORT_FORMAT, REPORT_JSON, SCANS_CSV, SCAN_PAGES, SLICES_CSV,
@@ -596,6 +596,10 @@ pub struct PredictJob {
     pub options: PredictOptions,
     /// DICOM results, sending them, pulling a study.
     pub pacs: PacsJob,
+    /// Only the scans of this shard (`Shard::ALL`: every scan; `ich predict --shard I/N`). A
+    /// dataset written by `ich preprocess --shard` brings its own; the report names the shard,
+    /// and `ich merge` joins the shards' folders into the one-shot run's reports.
+    pub shard: milbase::Shard,
 }
 
 /// The PACS side of a job. Default: DICOM results written (UIDs under `2.25`), nothing sent,
@@ -738,11 +742,13 @@ pub fn run_with(
         .cloned()
         .partition(|p| p.join("dataset.json").is_file());
     let mut datasets = Vec::new();
+    let mut shard = job.shard;
     for p in &ds_paths {
         let ds = Dataset::open(p)?;
         predictor
             .bundle()
             .check_preprocess(p, &ds.manifest.config)?;
+        shard = crate::extract::dataset_shard(p, ds.manifest.shard.as_deref(), shard)?;
         datasets.push(ds);
     }
     let t = Instant::now();
@@ -757,7 +763,16 @@ pub fn run_with(
         work.extend((0..ds.manifest.scans.len()).map(|i| Source::Dataset(ds, i)));
     }
     work.extend(scans.into_iter().map(Source::Dicom));
-    if work.is_empty() {
+    let found = work.len();
+    if !shard.is_all() {
+        work.retain(|src| match src {
+            Source::Dataset(ds, i) => shard.contains(&ds.manifest.scans[*i].id),
+            Source::Dicom(scan) => shard.contains(&scan.id),
+        });
+        tracing::info!("shard {shard}: {} of {found} scan(s)", work.len());
+    }
+    // a shard may hold none of a small cohort's scans: its reports are empty, not an error
+    if found == 0 {
         return Err(Error::NoScan(format!(
             "{} (skipped: {:?})",
             inputs
@@ -785,8 +800,14 @@ pub fn run_with(
         scans: Vec::new(),
         metrics: None,
         skipped: Vec::new(),
+        shard: (!shard.is_all()).then(|| shard.to_string()),
     };
-    let skipped = Mutex::new(skipped);
+    // files that belong to no scan are reported by one shard, the first
+    let skipped = Mutex::new(if shard.index == 0 {
+        skipped
+    } else {
+        Skipped::default()
+    });
     let mut failed: Vec<String> = pull_failed.into_iter().collect();
     report.skipped.extend(failed.iter().cloned());
     let identity = match &job.pacs.dicom {
@@ -900,10 +921,7 @@ pub fn run_with(
     report.skipped.extend(sk.files);
 
     let t = Instant::now();
-    // highest probability first (the order of the index page and the CSV files)
-    report
-        .scans
-        .sort_by(|x, y| y.probability.total_cmp(&x.probability));
+    order(&mut report);
     report.metrics = metrics(&report.scans);
     produced.extend(write_reports(&report, &job.out, job.html)?);
     time.reports += t.elapsed();
@@ -920,6 +938,18 @@ pub fn run_with(
         dicom_files: written,
         sent,
     })
+}
+
+/// The order of a report whatever the order its scans were predicted in (shards, inputs):
+/// scans by probability, highest first, ties by id (the order of the index page and the CSV
+/// files); skipped inputs sorted.
+pub fn order(report: &mut Report) {
+    report.scans.sort_by(|x, y| {
+        y.probability
+            .total_cmp(&x.probability)
+            .then_with(|| x.id.cmp(&y.id))
+    });
+    report.skipped.sort();
 }
 
 /// Sends `files` to every destination (bounded retries each); files stay on disk whatever
@@ -967,11 +997,12 @@ pub fn send_folders(
     Ok(send_all(&files, dests, opts, progress))
 }
 
-/// Writes `slices.csv`, `scans.csv`, `report.json` and (unless `html` is false) `index.html` into
-/// `out`, each atomically. The per-scan pages are written as scans finish ([`crate::predict`]).
-/// Writes the reports (CSV, JSON and, with `html`, the index page); returns their paths.
+/// Writes `slices.csv`, `scans.csv`, `report.json` and (unless `html` is false) the index pages
+/// (`index.html`, then `index-2.html`, … for every [`crate::html::INDEX_PAGE_SCANS`] scans) into
+/// `out`, each atomically, and returns their paths. The per-scan pages are written as scans
+/// finish ([`run`]).
 pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<Vec<PathBuf>> {
-    let mut files = vec![
+    let files = vec![
         (out.join(SLICES_CSV), slices_csv(r)?),
         (out.join(SCANS_CSV), scans_csv(r)?),
         (
@@ -980,13 +1011,24 @@ pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<Vec<PathBuf>>
                 .map_err(|e| Error::Invalid(format!("serialising the report: {e}")))?,
         ),
     ];
-    if html {
-        files.push((out.join(INDEX_HTML), index_page(r).into_bytes()));
-    }
     for (path, bytes) in &files {
         write_atomic(path, bytes)?;
     }
-    Ok(files.into_iter().map(|(p, _)| p).collect())
+    let mut written: Vec<PathBuf> = files.into_iter().map(|(p, _)| p).collect();
+    if html {
+        // one page at a time: no more than a page's HTML in memory
+        for k in 1..=index_page_count(r.scans.len()) {
+            let path = out.join(index_page_name(k));
+            write_atomic(&path, index_page(r, k).as_bytes())?;
+            written.push(path);
+        }
+        // the pages an earlier, longer report of the folder had beyond this one's last
+        let mut k = index_page_count(r.scans.len()) + 1;
+        while std::fs::remove_file(out.join(index_page_name(k))).is_ok() {
+            k += 1;
+        }
+    }
+    Ok(written)
 }
 
 /// One slice's report from its (probability, sd, lo, hi) and attention.
@@ -1013,11 +1055,10 @@ fn slice_report(
     }
 }
 
-/// A scan's Monte Carlo seed depends on its id, not on the order the inputs came in.
+/// A scan's Monte Carlo seed depends on its id, not on the order the inputs came in (nor on the
+/// shard it falls in).
 fn fnv1a(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    milbase::shard::fnv1a(s.as_bytes())
 }
 
 /// Scan and slice metrics over the labelled scans and slices of a report.

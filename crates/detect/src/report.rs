@@ -7,6 +7,8 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Result};
 
+pub mod merge;
+
 /// Version of `report.json`.
 pub const REPORT_FORMAT: u32 = 3;
 
@@ -33,8 +35,12 @@ pub struct Report {
     pub scans: Vec<ScanReport>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metrics: Option<ReportMetrics>,
-    /// Inputs that could not be used, `path: problem`.
+    /// Inputs that could not be used, `path: problem` (sorted).
     pub skipped: Vec<String>,
+    /// The shard of the cohort this report covers, `I/N` (`ich predict --shard`); absent for a
+    /// whole cohort, and for the reports `ich merge` joins from every shard.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -426,6 +432,74 @@ pub const INDEX_HTML: &str = "index.html";
 /// Folder of the per-scan pages.
 pub const SCAN_PAGES: &str = "scans";
 
+/// A report of one scan of one slice whose UID is hostile to spreadsheets (tests).
+#[cfg(test)]
+pub(crate) fn fixture_report() -> Report {
+    let slice = SliceReport {
+        index: 0,
+        sop_instance_uid: "=HYPERLINK(\"x\"),1.2\n3".into(),
+        z: None,
+        probability: 0.25,
+        sd: 0.125,
+        lo: 0.0625,
+        hi: 0.5,
+        positive: false,
+        uncertain: true,
+        attention: 1.0,
+        label: Some(0),
+        subtypes: vec![],
+    };
+    Report {
+        format_version: REPORT_FORMAT,
+        run: String::new(),
+        tool: "t".into(),
+        created: "c".into(),
+        model: ModelInfo {
+            bundle: "b".into(),
+            created: "c".into(),
+            gp_family: "vgpmil".into(),
+            uncertainty: true,
+            imported: None,
+            feature_dim: 8,
+            image_size: 32,
+            bag_rule: "Max".into(),
+            calibrated: true,
+            site_calibration: None,
+            subtypes: vec![],
+        },
+        thresholds: Thresholds {
+            positive: 0.5,
+            uncertain_sd: 0.1,
+        },
+        scans: vec![ScanReport {
+            id: "scan-1".into(),
+            n_slices: 1,
+            probability: 0.25,
+            sd: 0.125,
+            lo: 0.0625,
+            hi: 0.5,
+            positive: false,
+            uncertain: true,
+            cnn_probability: 0.5,
+            out_of_distribution: None,
+            positive_slices: 0,
+            uncertain_slices: 1,
+            label: None,
+            patient_name: None,
+            patient_id: None,
+            nifti: None,
+            warnings: vec![],
+            page: None,
+            dicom: None,
+            subtypes: vec![],
+            slices: vec![slice],
+        }],
+        metrics: None,
+        skipped: vec![],
+        shard: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,68 +525,7 @@ mod tests {
 
     #[test]
     fn csv_quotes_hostile_uids_and_writes_flags_as_digits() {
-        let slice = SliceReport {
-            index: 0,
-            sop_instance_uid: "=HYPERLINK(\"x\"),1.2\n3".into(),
-            z: None,
-            probability: 0.25,
-            sd: 0.125,
-            lo: 0.0625,
-            hi: 0.5,
-            positive: false,
-            uncertain: true,
-            attention: 1.0,
-            label: Some(0),
-            subtypes: vec![],
-        };
-        let r = Report {
-            format_version: REPORT_FORMAT,
-            run: String::new(),
-            tool: "t".into(),
-            created: "c".into(),
-            model: ModelInfo {
-                bundle: "b".into(),
-                created: "c".into(),
-                gp_family: "vgpmil".into(),
-                uncertainty: true,
-                imported: None,
-                feature_dim: 8,
-                image_size: 32,
-                bag_rule: "Max".into(),
-                calibrated: true,
-                site_calibration: None,
-                subtypes: vec![],
-            },
-            thresholds: Thresholds {
-                positive: 0.5,
-                uncertain_sd: 0.1,
-            },
-            scans: vec![ScanReport {
-                id: "scan-1".into(),
-                n_slices: 1,
-                probability: 0.25,
-                sd: 0.125,
-                lo: 0.0625,
-                hi: 0.5,
-                positive: false,
-                uncertain: true,
-                cnn_probability: 0.5,
-                out_of_distribution: None,
-                positive_slices: 0,
-                uncertain_slices: 1,
-                label: None,
-                patient_name: None,
-                patient_id: None,
-                nifti: None,
-                warnings: vec![],
-                page: None,
-                dicom: None,
-                subtypes: vec![],
-                slices: vec![slice],
-            }],
-            metrics: None,
-            skipped: vec![],
-        };
+        let r = fixture_report();
         let text = String::from_utf8(slices_csv(&r).unwrap()).unwrap();
         let mut rdr = csv::Reader::from_reader(text.as_bytes());
         let h = rdr.headers().unwrap().clone();

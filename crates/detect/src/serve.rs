@@ -940,6 +940,7 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
             pull: None,
             nifti_dicom: Vec::new(),
         },
+        shard: milbase::Shard::ALL,
     };
     let t = Instant::now();
     let result = run_with(predictor, &job, &milbase::progress::Quiet);

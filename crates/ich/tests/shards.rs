@@ -1,8 +1,9 @@
 //! Sharding over a cluster's job array (deploy/): the Slurm array script and the Kubernetes
 //! Indexed Job are parsed and their command lines run here, one local process per task, then
-//! their merge step; the merged dataset and features file must be the one-shot run's (features
-//! byte for byte, the dataset's scans file for file). A missing shard makes the merge fail and
-//! name it; rerunning that task alone completes the set.
+//! their merge step; the merged dataset, features file and reports must be the one-shot run's
+//! (features, CSV reports and scan pages byte for byte, the dataset's scans file for file,
+//! report.json and index.html but for the run's id and date). A missing shard makes the merge
+//! fail and name it; rerunning that task alone completes the set.
 
 mod common;
 
@@ -91,6 +92,75 @@ fn same_dataset(one: &Path, merged: &Path) {
     }
 }
 
+/// The merged reports are the one-shot run's: the CSV files and every scan page byte for byte,
+/// report.json and index.html once the run's id and date are set aside.
+fn same_reports(one: &Path, merged: &Path) {
+    for f in ["slices.csv", "scans.csv"] {
+        let (a, b) = (
+            std::fs::read_to_string(one.join(f)).unwrap(),
+            std::fs::read_to_string(merged.join(f)).unwrap(),
+        );
+        if let Some((x, y)) = a.lines().zip(b.lines()).find(|(x, y)| x != y) {
+            panic!("{f} differs:\none-shot: {x}\nmerged:   {y}");
+        }
+        assert_eq!(a, b, "{f}");
+    }
+    let read = |d: &Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(d.join("report.json")).unwrap()).unwrap()
+    };
+    let (mut a, mut b) = (read(one), read(merged));
+    assert!(b.get("shard").is_none());
+    assert!(a["scans"].as_array().unwrap().len() >= 10);
+    let index = |d: &Path, created: &str| {
+        std::fs::read_to_string(d.join("index.html"))
+            .unwrap()
+            .replace(created, "CREATED")
+    };
+    assert_eq!(
+        index(one, a["created"].as_str().unwrap()),
+        index(merged, b["created"].as_str().unwrap())
+    );
+    for r in [&mut a, &mut b] {
+        r["created"] = serde_json::Value::Null;
+        r["run"] = serde_json::Value::Null;
+    }
+    assert_eq!(a, b);
+    let pages = |d: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<_> = std::fs::read_dir(d.join("scans"))
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let (p, q) = (pages(one), pages(merged));
+    assert_eq!(p.len(), a["scans"].as_array().unwrap().len());
+    let names = |v: &[(String, Vec<u8>)]| v.iter().map(|x| x.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&p), names(&q));
+    for (x, y) in p.iter().zip(&q) {
+        assert!(x.1 == y.1, "scan page {} differs", x.0);
+    }
+}
+
+/// `ich predict` of a whole dataset into `out`.
+fn predict(bundle: &Path, ds: &Path, out: &Path) {
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(bundle),
+        s(ds),
+        "--out",
+        s(out),
+    ]);
+}
+
 #[test]
 fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
     let t = tempfile::tempdir().unwrap();
@@ -106,17 +176,11 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
     preprocess(&raw, &ds, "32", &[]);
     let bundle = t.path().join("bundle");
     small_cnn(&ds, &bundle);
+    // the one-shot features, then a GP head on them (the reports' Monte Carlo is seeded by scan)
     let feats = t.path().join("features.csv");
-    ok(&[
-        "-q",
-        "extract",
-        "--model",
-        s(&bundle),
-        "--dataset",
-        s(&ds),
-        "--out",
-        s(&feats),
-    ]);
+    gp_head(&bundle, &ds, &feats, &["--inducing", "8"]);
+    let reports = t.path().join("reports");
+    predict(&bundle, &ds, &reports);
     let ds_nl = t.path().join("ds-nolabels");
     ok(&[
         "-q",
@@ -138,6 +202,8 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
         "--out",
         s(&feats_nl),
     ]);
+    let reports_nl = t.path().join("reports-nolabels");
+    predict(&bundle, &ds_nl, &reports_nl);
     let bin = env!("CARGO_BIN_EXE_ich").to_string();
 
     // Slurm: the array's size from its #SBATCH line, one process per task
@@ -178,6 +244,12 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
         let k = m["scans"].as_array().unwrap().len();
         assert!(k > 0 && k < 14, "shard {i}: {k} scans");
         assert_eq!(m["shard"], format!("{i}/{n}"));
+        let r: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(work.join(format!("reports-{i}/report.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(r["scans"].as_array().unwrap().len(), k);
+        assert_eq!(r["shard"], format!("{i}/{n}"));
     }
     run("bash", &[s(&merge)], &env(0), false);
     same_dataset(&ds, &work.join("dataset"));
@@ -186,6 +258,8 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
         std::fs::read(work.join("features.csv")).unwrap(),
         "merged features differ from the one-shot extraction"
     );
+    same_reports(&reports, &work.join("reports"));
+    refuses_bad_report_shards(&work, &reports, n);
 
     // a failed task: the merge names its shard; the task rerun alone completes the set
     for p in [
@@ -194,6 +268,8 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
         "features-2.csv",
         "features-2.csv.shard.json",
         "features.csv",
+        "reports-2",
+        "reports",
     ] {
         let p = work.join(p);
         if p.is_dir() {
@@ -212,6 +288,7 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
         std::fs::read(&feats).unwrap(),
         std::fs::read(work.join("features.csv")).unwrap()
     );
+    same_reports(&reports, &work.join("reports"));
 
     // Kubernetes: an Indexed Job of `completions` pods, each its script with its index
     let job = text_of(&repo().join("deploy/kubernetes/ich-indexed-job.yaml"));
@@ -243,6 +320,76 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
         std::fs::read(&feats_nl).unwrap(),
         std::fs::read(work.join("features.csv")).unwrap()
     );
+    same_reports(&reports_nl, &work.join("reports"));
+}
+
+/// `ich merge` of report folders refuses, naming the folder: a shard whose run did not finish,
+/// a file changed since its run, a shard given twice, the report of a whole cohort, an output
+/// folder holding other results; a missing shard is named, and --partial says it in the report.
+fn refuses_bad_report_shards(work: &Path, whole: &Path, n: usize) {
+    let shard = |i: usize| work.join(format!("reports-{i}"));
+    let all: Vec<PathBuf> = (0..n).map(shard).collect();
+    let merge_into = |inputs: &[PathBuf], out: &Path, extra: &[&str]| {
+        let mut args = vec!["merge".to_string()];
+        args.extend(inputs.iter().map(|p| s(p).to_string()));
+        args.extend(["--out".to_string(), s(out).to_string()]);
+        args.extend(extra.iter().map(|x| x.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ich(&args)
+    };
+    let refused = |inputs: &[PathBuf], out: &Path, want: &str| {
+        let o = merge_into(inputs, out, &[]);
+        assert!(!o.status.success());
+        assert!(text(&o).contains(want), "want {want:?}:\n{}", text(&o));
+    };
+    let out = work.join("m");
+    // a copy of shard 1 to spoil
+    let copy = work.join("copy-1");
+    let cp = Command::new("cp")
+        .args(["-a", s(&shard(1)), s(&copy)])
+        .status()
+        .unwrap();
+    assert!(cp.success());
+    let mut with_copy = all.clone();
+    with_copy[1] = copy.clone();
+    let run_json = copy.join("run.json");
+    let mark = std::fs::read_to_string(&run_json).unwrap();
+    std::fs::write(&run_json, mark.replace("\"complete\"", "\"running\"")).unwrap();
+    refused(&with_copy, &out, "did not finish: rerun that shard");
+    std::fs::write(&run_json, &mark).unwrap();
+    let page = std::fs::read_dir(copy.join("scans"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::write(&page, "<html>not ours</html>").unwrap();
+    refused(&with_copy, &out, "changed since its run");
+    refused(&[shard(0), shard(0)], &out, "given more than once");
+    refused(&[whole.to_path_buf()], &out, "not of a shard");
+    refused(
+        &all,
+        &work.join("dataset-0"),
+        "not empty and not an earlier merge",
+    );
+    let o = merge_into(&all[1..], &out, &[]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("shard(s) 0 of 4 missing"), "{}", text(&o));
+    let o = merge_into(&all[1..], &out, &["--partial"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let r: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert!(r["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|x| x.as_str().unwrap().starts_with("shard 0/4: missing")));
+    // a merge's folder takes a later merge, which replaces it
+    let o = merge_into(&all, &out, &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    same_reports(whole, &out);
+    std::fs::remove_dir_all(&copy).unwrap();
+    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// `ich merge` refuses a scan given twice and shards of different counts, naming the files.

@@ -176,6 +176,23 @@ pub fn create_dir_under(root: &Path, dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// Makes `to` the same file as `from` (a merge of shards' outputs): a hard link where the file
+/// system allows one, else an atomic copy. `to`'s folder must exist; an existing `to` is
+/// replaced.
+pub fn link_or_copy(from: &Path, to: &Path) -> io::Result<()> {
+    let tmp = temporary(to)?;
+    let _ = fs::remove_file(&tmp);
+    if fs::hard_link(from, &tmp).is_ok() {
+        let res = fs::rename(&tmp, to);
+        // a rename onto a link of the same file does nothing and leaves the temporary name
+        let _ = fs::remove_file(&tmp);
+        return res;
+    }
+    write_atomic_with(to, |tmp| {
+        fs::copy(from, tmp).and_then(|_| fs::File::open(tmp)?.sync_all())
+    })
+}
+
 /// Writes `bytes` to `path` atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_atomic_with(path, |tmp| {
@@ -307,6 +324,27 @@ mod tests {
         assert!(r.is_err());
         assert_eq!(fs::read(&p).unwrap(), b"kept");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn link_or_copy_makes_the_same_file_and_leaves_no_temporary() {
+        let t = tempfile::tempdir().unwrap();
+        let (a, b) = (t.path().join("a"), t.path().join("b"));
+        fs::write(&a, b"one").unwrap();
+        link_or_copy(&a, &b).unwrap();
+        assert_eq!(fs::read(&b).unwrap(), b"one");
+        // again, onto what is already a link of the same file, then over another file
+        link_or_copy(&a, &b).unwrap();
+        let c = t.path().join("c");
+        fs::write(&c, b"two").unwrap();
+        link_or_copy(&c, &b).unwrap();
+        assert_eq!(fs::read(&b).unwrap(), b"two");
+        let mut names: Vec<String> = fs::read_dir(t.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a", "b", "c"]);
     }
 
     #[test]

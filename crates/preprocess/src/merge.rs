@@ -133,9 +133,5 @@ fn link_or_copy(from: &Path, to: &Path) -> Result<()> {
     if let Some(parent) = to.parent() {
         std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
     }
-    if std::fs::hard_link(from, to).is_ok() {
-        return Ok(());
-    }
-    let bytes = std::fs::read(from).map_err(|e| Error::io(from, e))?;
-    dataset::write_atomic(to, &bytes)
+    milbase::atomic::link_or_copy(from, to).map_err(|e| Error::io(to, e))
 }

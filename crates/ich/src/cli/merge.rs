@@ -5,17 +5,20 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-/// Join what the shards of a job array wrote (`--shard I/N` of preprocess and extract; deploy/):
-/// the shards' datasets into one dataset, or their features files into one features file, equal
-/// to what one run over the whole cohort writes. Refused: a scan in two inputs, a shard given
+/// Join what the shards of a job array wrote (`--shard I/N` of preprocess, extract and predict;
+/// deploy/): the shards' datasets into one dataset, their features files into one features
+/// file, or their report folders into one report folder, equal to what one run over the whole
+/// cohort writes (reports: the same CSV files, scan pages and scan entries; a new run id and
+/// date). Refused: a scan in two inputs, a shard given
 /// twice, shards of different counts or preprocessing; a missing shard is named so that it can be
 /// rerun (or, with --partial, left out).
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The shards' dataset folders, or their features files (all of one kind).
+    /// The shards' dataset folders, features files or report folders (all of one kind).
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// The joined dataset folder (new or empty), or the joined features file.
+    /// The joined dataset folder (new or empty), features file, or report folder (new, empty or
+    /// an earlier merge's).
     #[arg(long)]
     out: PathBuf,
     /// Join the shards there are when some are missing (the missing ones are listed).
@@ -33,14 +36,20 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let m =
             preprocess::merge::merge(&a.inputs, &a.out, a.partial).context("merging datasets")?;
         (m.scans, m.shard_count, m.missing_shards)
+    } else if datasets == 0 && a.inputs.iter().all(|p| p.join("report.json").is_file()) {
+        let m = detect::report::merge::merge(&a.inputs, &a.out, a.partial)
+            .context("merging reports")?;
+        println!("{} scan page(s) and DICOM result(s) carried over", m.files);
+        (m.scans, m.shard_count, m.missing_shards)
     } else if datasets == 0 && a.inputs.iter().all(|p| p.is_file()) {
         let m = detect::features::merge(&a.inputs, &a.out, a.partial)
             .context("merging features files")?;
         (m.scans, m.shard_count, m.missing_shards)
     } else {
         anyhow::bail!(
-            "the inputs must all be datasets of `ich preprocess` (folders with a dataset.json) \
-             or all features files of `ich extract`"
+            "the inputs must all be datasets of `ich preprocess` (folders with a dataset.json), \
+             all features files of `ich extract`, or all report folders of `ich predict` \
+             (folders with a report.json)"
         );
     };
     println!(

@@ -35,6 +35,12 @@ pub struct Args {
     /// reported). Without it any failed scan makes the exit code 1; no scan processed is always 1.
     #[arg(long)]
     keep_going: bool,
+    /// Predict only shard I of N (I counts from 0): the scans whose id falls in bucket I of N,
+    /// for a cluster's job array (deploy/); each shard writes its own --out folder, and
+    /// `ich merge` joins them into the reports of one run. A dataset of `ich preprocess --shard`
+    /// brings its own shard.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<milbase::Shard>,
     #[command(flatten)]
     flags: PredictFlags,
     #[command(flatten)]
@@ -90,6 +96,7 @@ pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
         html: !a.no_html,
         options: a.flags.options(),
         pacs,
+        shard: a.shard.unwrap_or(milbase::Shard::ALL),
     };
     let o = predict(&job, bars)?;
     let v = detect::summary::predict_verdict(&o, &job, a.keep_going);

@@ -1,0 +1,260 @@
+//! `ich merge` for reports: the output folders of `ich predict --shard I/N` joined into the
+//! folder one run over the whole cohort writes. The scans' pages and DICOM results are linked
+//! (or copied) across; `slices.csv`, `scans.csv`, `report.json` and `index.html` are written
+//! anew from the shards' scans, in the one-shot run's order (probability, then id), with its
+//! metrics. Refused: a shard whose run did not finish or whose files changed since, shards of
+//! different models, thresholds or counts, a shard given twice, a scan in two shards, and
+//! (unless `partial`) a missing shard, named so that it can be rerun.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use milbase::Shard;
+
+use crate::bundle::rfc3339;
+use crate::error::{Error, Result};
+use crate::html::is_index_page;
+use crate::predict::{metrics, order, write_reports};
+use crate::report::{Report, INDEX_HTML, REPORT_JSON, SCANS_CSV, SLICES_CSV};
+use crate::runmark::{Run, RunMark, RunState, RUN_JSON};
+
+/// What a merge of reports did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merged {
+    pub scans: usize,
+    pub shard_count: usize,
+    pub missing_shards: Vec<usize>,
+    /// Scan pages and DICOM results carried over from the shards.
+    pub files: usize,
+}
+
+/// One shard's folder, read and checked.
+struct ShardRun {
+    dir: PathBuf,
+    mark: RunMark,
+    report: Report,
+    shard: Shard,
+}
+
+fn read_shard(dir: &Path) -> Result<ShardRun> {
+    let mark = RunMark::read(dir)?.ok_or_else(|| {
+        Error::file(
+            dir,
+            format!("no {RUN_JSON}: not an output folder of `ich predict --shard I/N`"),
+        )
+    })?;
+    if mark.state != RunState::Complete {
+        return Err(Error::file(
+            dir,
+            format!(
+                "its run {} (started {}) did not finish: rerun that shard",
+                mark.run, mark.started
+            ),
+        ));
+    }
+    let path = dir.join(REPORT_JSON);
+    if !mark.holds(dir, REPORT_JSON) {
+        return Err(Error::file(
+            &path,
+            format!("missing, or changed since its run {} wrote it", mark.run),
+        ));
+    }
+    let r = milbase::bounded::open_regular_reader(&path, milbase::bounded::MAX_JSON)
+        .map_err(|e| Error::io(&path, e))?;
+    let report: Report =
+        serde_json::from_reader(r).map_err(|e| Error::file(&path, e.to_string()))?;
+    if report.run != mark.run {
+        return Err(Error::file(
+            &path,
+            format!(
+                "of run {}, not of the run {RUN_JSON} names ({})",
+                report.run, mark.run
+            ),
+        ));
+    }
+    let shard = report
+        .shard
+        .as_deref()
+        .ok_or_else(|| {
+            Error::file(
+                &path,
+                "the report of a whole cohort, not of a shard (`ich predict --shard I/N`)",
+            )
+        })?
+        .parse()
+        .map_err(|e: String| Error::file(&path, e))?;
+    Ok(ShardRun {
+        dir: dir.to_path_buf(),
+        mark,
+        report,
+        shard,
+    })
+}
+
+/// The reports of the shards in `inputs` joined into `out` (new, empty, or an earlier merge's
+/// folder); see the module's documentation.
+pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
+    if inputs.is_empty() {
+        return Err(Error::Invalid("no shard folder to merge".into()));
+    }
+    let mut shards = Vec::with_capacity(inputs.len());
+    for dir in inputs {
+        shards.push(read_shard(dir)?);
+    }
+    let first = &shards[0];
+    let count = first.shard.count;
+    let html = |s: &ShardRun| s.mark.files.iter().any(|f| f.path == INDEX_HTML);
+    for s in &shards[1..] {
+        let differs = |what: &str| {
+            Err(Error::file(
+                &s.dir,
+                format!(
+                    "{what} differ(s) from {}'s: shards of one run share them",
+                    first.dir.display()
+                ),
+            ))
+        };
+        if s.shard.count != count {
+            return Err(Error::file(
+                &s.dir,
+                format!(
+                    "shard {} is not one of {count} as the first folder's",
+                    s.shard
+                ),
+            ));
+        }
+        if !same(&s.report.model, &first.report.model) {
+            return differs("the model");
+        }
+        if !same(&s.report.thresholds, &first.report.thresholds) {
+            return differs("the thresholds");
+        }
+        if (s.report.format_version, &s.report.tool)
+            != (first.report.format_version, &first.report.tool)
+        {
+            return differs("the report format or the tool's version");
+        }
+        if html(s) != html(first) {
+            return differs("HTML pages (written or not)");
+        }
+    }
+    let have: Vec<Shard> = shards.iter().map(|s| s.shard).collect();
+    let missing = milbase::shard::check_coverage(&have, count, partial, "ich predict")
+        .map_err(Error::Invalid)?;
+    {
+        let mut ids = BTreeSet::new();
+        for s in &shards {
+            if let Some(dup) = s.report.scans.iter().find(|r| !ids.insert(r.id.as_str())) {
+                return Err(Error::file(
+                    &s.dir,
+                    format!("scan {} is in two of the shards", dup.id),
+                ));
+            }
+        }
+    }
+    let out_real = std::fs::canonicalize(out).ok();
+    for s in &shards {
+        let same = out == s.dir.as_path()
+            || (out_real.is_some() && out_real == std::fs::canonicalize(&s.dir).ok());
+        if same {
+            return Err(Error::file(out, "the merged folder is one of the shards"));
+        }
+    }
+    check_out(out)?;
+
+    let run = Run::start(out, "merge")?;
+    let mut produced: Vec<PathBuf> = Vec::new();
+    let mut carried = BTreeSet::new();
+    // what is written anew from the shards' scans
+    let top = |rel: &str| [SLICES_CSV, SCANS_CSV, REPORT_JSON].contains(&rel) || is_index_page(rel);
+    for s in &shards {
+        for f in s.mark.files.iter().filter(|f| !top(f.path.as_str())) {
+            if !milbase::atomic::stays_inside(&f.path) {
+                return Err(Error::file(
+                    &s.dir.join(RUN_JSON),
+                    format!("lists {:?}, a path outside its folder", f.path),
+                ));
+            }
+            let from = s.dir.join(&f.path);
+            if !s.mark.holds(&s.dir, &f.path) {
+                return Err(Error::file(
+                    &from,
+                    format!("missing, or changed since its run {} wrote it", s.mark.run),
+                ));
+            }
+            if !carried.insert(f.path.clone()) {
+                return Err(Error::file(
+                    &from,
+                    format!("{} is written by two of the shards", f.path),
+                ));
+            }
+            let to = out.join(&f.path);
+            if let Some(parent) = to.parent() {
+                milbase::atomic::create_dir_under(out, parent).map_err(|e| Error::io(parent, e))?;
+            }
+            milbase::atomic::link_or_copy(&from, &to).map_err(|e| Error::io(&to, e))?;
+            produced.push(to);
+        }
+    }
+
+    let with_html = html(first);
+    let head = &first.report;
+    let mut report = Report {
+        format_version: head.format_version,
+        tool: head.tool.clone(),
+        created: rfc3339(SystemTime::now()),
+        run: run.id().to_string(),
+        model: head.model.clone(),
+        thresholds: head.thresholds,
+        scans: Vec::new(),
+        metrics: None,
+        skipped: Vec::new(),
+        shard: None,
+    };
+    // moved, not copied: the shards' reports are held once
+    for s in &mut shards {
+        report.scans.append(&mut s.report.scans);
+        report.skipped.append(&mut s.report.skipped);
+    }
+    report.skipped.extend(
+        missing
+            .iter()
+            .map(|i| format!("shard {i}/{count}: missing (left out by `ich merge --partial`)")),
+    );
+    order(&mut report);
+    report.metrics = metrics(&report.scans);
+    produced.extend(write_reports(&report, out, with_html)?);
+    run.finish(&produced)?;
+    Ok(Merged {
+        scans: report.scans.len(),
+        shard_count: count,
+        missing_shards: missing,
+        files: carried.len(),
+    })
+}
+
+/// The merged folder: new, empty, or written by an earlier merge (which this one replaces);
+/// never a folder holding other results.
+fn check_out(out: &Path) -> Result<()> {
+    let mut entries = match std::fs::read_dir(out) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(out, e)),
+    };
+    if entries.next().is_none() {
+        return Ok(());
+    }
+    match RunMark::read(out)? {
+        Some(m) if m.command == "merge" => Ok(()),
+        _ => Err(Error::file(
+            out,
+            "not empty and not an earlier merge's folder: give a new or empty folder",
+        )),
+    }
+}
+
+/// Whether two parts of reports say the same (compared as JSON).
+fn same<T: serde::Serialize>(a: &T, b: &T) -> bool {
+    serde_json::to_value(a).ok() == serde_json::to_value(b).ok()
+}
