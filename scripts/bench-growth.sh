@@ -15,7 +15,9 @@ cd "$(dirname "$0")/.."
 sizes="${1:-100 1000 5000 25000}"
 slices="${SLICES:-8}"
 cargo build --release --locked -p ich >/dev/null
-ich="$(pwd)/${CARGO_TARGET_DIR:-target}/release/ich"
+t="${CARGO_TARGET_DIR:-target}"
+case "$t" in /*) ;; *) t="$(pwd)/$t" ;; esac
+ich="$t/release/ich"
 w=bench-out/growth
 mkdir -p "$w"
 tsv="$w/growth.tsv"
