@@ -630,7 +630,6 @@ mod tests {
             )
             .collect();
         let report = crate::report::ScanReport {
-            id: "scan-1".into(),
             n_slices: 5,
             probability: 0.95,
             sd: 0.0,
@@ -639,18 +638,10 @@ mod tests {
             positive: true,
             uncertain: false,
             cnn_probability: 0.9,
-            out_of_distribution: None,
             positive_slices: 2,
             uncertain_slices: 2,
-            label: None,
-            patient_name: None,
-            patient_id: None,
-            nifti: None,
-            warnings: vec![],
-            page: None,
-            dicom: None,
-            subtypes: vec![],
             slices,
+            ..crate::report::fixture_report().scans.remove(0)
         };
         assert_eq!(captured_slices(&report, 3), vec![3, 0, 4]);
         assert_eq!(captured_slices(&report, 10), vec![3, 0, 4, 1]);
