@@ -8,8 +8,10 @@
 # The CNN (D = 8) is trained once, one epoch on the first cohort (the cost of extracting and
 # predicting does not depend on the weights); each cohort fits its own GP head (VGPMIL, 50
 # inducing points). A cohort is deleted once measured, so the largest (25,000 scans, 200,000
-# DICOM files) needs about 8 GB of disk at a time.
-#   bash scripts/bench-growth.sh [SIZES]        (default "100 1000 5000 25000"; SLICES=8)
+# DICOM files) needs about 8 GB of disk at a time. With SHARDS=N, one shard of N is measured too
+# (`preprocess --shard 0/N` on the same DICOM, `predict` of that shard's dataset: rows
+# preprocess-shard and predict-shard), the memory a job array's task needs.
+#   bash scripts/bench-growth.sh [SIZES]        (default "100 1000 5000 25000"; SLICES=8, SHARDS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes="${1:-100 1000 5000 25000}"
@@ -49,6 +51,10 @@ for n in $sizes; do
     --size 64 --seed 1
   measure "$n" preprocess "$c/ds" "$ich" -q preprocess "$c/dicom" --out "$c/ds" --size 64 \
     --labels "$c/dicom/labels.csv"
+  if [ -n "${SHARDS:-}" ]; then
+    measure "$n" preprocess-shard "$c/ds-shard" "$ich" -q preprocess "$c/dicom" \
+      --out "$c/ds-shard" --size 64 --labels "$c/dicom/labels.csv" --shard "0/$SHARDS"
+  fi
   rm -rf "$c/dicom"
   if [ -z "$first" ]; then
     rm -rf "$w/cnn"
@@ -62,6 +68,10 @@ for n in $sizes; do
     --bundle "$c/bundle" --inducing 50
   measure "$n" predict "$c/reports" "$ich" -q predict --model "$c/bundle" "$c/ds" \
     --out "$c/reports"
+  if [ -n "${SHARDS:-}" ]; then
+    measure "$n" predict-shard "$c/reports-shard" "$ich" -q predict --model "$c/bundle" \
+      "$c/ds-shard" --out "$c/reports-shard"
+  fi
   du -sk "$c/reports/index.html" | awk -v n="$n" '{printf "index.html of %s scans: %.1f MiB\n", n, $1 / 1024}'
   rm -rf "$c"
 done

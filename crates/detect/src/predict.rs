@@ -220,6 +220,15 @@ impl Predictor {
         }
     }
 
+    /// The Monte Carlo draws behind the numbers: none without a GP head (the CNN's point
+    /// estimates draw nothing).
+    pub fn sampling(&self) -> Option<crate::report::Sampling> {
+        self.gp.as_ref().map(|_| crate::report::Sampling {
+            samples: self.opts.samples,
+            seed: self.opts.seed,
+        })
+    }
+
     pub fn thresholds(&self) -> Thresholds {
         Thresholds {
             positive: self.opts.positive_threshold,
@@ -801,6 +810,7 @@ pub fn run_with(
         metrics: None,
         skipped: Vec::new(),
         shard: (!shard.is_all()).then(|| shard.to_string()),
+        sampling: predictor.sampling(),
     };
     // files that belong to no scan are reported by one shard, the first
     let skipped = Mutex::new(if shard.index == 0 {

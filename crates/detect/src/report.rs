@@ -41,6 +41,18 @@ pub struct Report {
     /// whole cohort, and for the reports `ich merge` joins from every shard.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// The Monte Carlo draws behind every probability, sd and interval (`ich predict --samples`,
+    /// `--seed`); absent in reports written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<Sampling>,
+}
+
+/// How many Monte Carlo draws each scan's numbers come from, and the seed they start from (each
+/// scan's stream is this seed mixed with the scan's id).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sampling {
+    pub samples: usize,
+    pub seed: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -497,6 +509,10 @@ pub(crate) fn fixture_report() -> Report {
         metrics: None,
         skipped: vec![],
         shard: None,
+        sampling: Some(Sampling {
+            samples: 1000,
+            seed: 0,
+        }),
     }
 }
 

@@ -259,7 +259,7 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
         "merged features differ from the one-shot extraction"
     );
     same_reports(&reports, &work.join("reports"));
-    refuses_bad_report_shards(&work, &reports, n);
+    refuses_bad_report_shards(&work, &reports, n, &bundle);
 
     // a failed task: the merge names its shard; the task rerun alone completes the set
     for p in [
@@ -324,9 +324,9 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
 }
 
 /// `ich merge` of report folders refuses, naming the folder: a shard whose run did not finish,
-/// a file changed since its run, a shard given twice, the report of a whole cohort, an output
-/// folder holding other results; a missing shard is named, and --partial says it in the report.
-fn refuses_bad_report_shards(work: &Path, whole: &Path, n: usize) {
+/// a file changed since its run, a shard given twice, a shard of other Monte Carlo draws, the
+/// report of a whole cohort, an output folder holding other results; a missing shard is named, and --partial says it in the report.
+fn refuses_bad_report_shards(work: &Path, whole: &Path, n: usize, model: &Path) {
     let shard = |i: usize| work.join(format!("reports-{i}"));
     let all: Vec<PathBuf> = (0..n).map(shard).collect();
     let merge_into = |inputs: &[PathBuf], out: &Path, extra: &[&str]| {
@@ -366,6 +366,26 @@ fn refuses_bad_report_shards(work: &Path, whole: &Path, n: usize) {
     std::fs::write(&page, "<html>not ours</html>").unwrap();
     refused(&with_copy, &out, "changed since its run");
     refused(&[shard(0), shard(0)], &out, "given more than once");
+    // shard 1 predicted again from its dataset, with other Monte Carlo draws
+    let reseeded = work.join("reseeded-1");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(model),
+        s(&work.join("dataset-1")),
+        "--out",
+        s(&reseeded),
+        "--seed",
+        "7",
+    ]);
+    let mut reseeded_set = all.clone();
+    reseeded_set[1] = reseeded.clone();
+    refused(
+        &reseeded_set,
+        &out,
+        "the Monte Carlo samples or seed differ(s)",
+    );
     refused(&[whole.to_path_buf()], &out, "not of a shard");
     refused(
         &all,

@@ -204,7 +204,7 @@ pub fn preprocess(
 }
 
 /// [`preprocess`] for the scans of one shard (`ich preprocess --shard I/N`): every file's header
-/// is read to group the files into scans, and only the scans whose id falls in `shard` are
+/// is read, and only those of the scans whose id falls in `shard` are kept, grouped and
 /// processed. The files that belong to no scan are reported by shard 0 alone, so that the shards'
 /// datasets joined by [`crate::dataset::merge`] report each once.
 pub fn preprocess_shard(
@@ -230,11 +230,9 @@ pub fn preprocess_shard(
             );
         }
     }
-    let (mut scans, mut skipped) = find_scans_within(inputs, &opts.limits, progress)?;
+    let (scans, mut skipped) = find_scans_in_shard(inputs, &opts.limits, shard, progress)?;
     if !shard.is_all() {
-        let all = scans.len();
-        scans.retain(|s| shard.contains(&s.id));
-        info!("shard {shard}: {} of {all} scan(s)", scans.len());
+        info!("shard {shard}: {} scan(s)", scans.len());
         if shard.index != 0 {
             skipped = Skipped::default();
         }
@@ -732,6 +730,19 @@ pub fn find_scans_within(
     limits: &Limits,
     progress: &dyn Progress,
 ) -> Result<(Vec<Scan>, Skipped)> {
+    find_scans_in_shard(inputs, limits, milbase::Shard::ALL, progress)
+}
+
+/// [`find_scans_within`] keeping only the scans of `shard`: a header whose scan (its study and
+/// series UIDs, [`crate::scan::scan_id`]) falls in another shard is dropped as soon as it is
+/// read, so a shard holds the headers of its own scans only (about 1/N of them) while it groups
+/// them. Files that are not CT images are reported by every shard, as without one.
+pub fn find_scans_in_shard(
+    inputs: &[PathBuf],
+    limits: &Limits,
+    shard: milbase::Shard,
+    progress: &dyn Progress,
+) -> Result<(Vec<Scan>, Skipped)> {
     let (files, left_out) = collect_files(inputs)?;
     info!("{} files under {} input(s)", files.len(), inputs.len());
     let mut skipped = Skipped::default();
@@ -762,22 +773,30 @@ pub fn find_scans_within(
     let mut nifti_scans = Vec::new();
     for (f, r) in nifti_files.iter().zip(volumes) {
         match r {
-            Ok(g) => nifti_scans.push(crate::scan::nifti_scan(
-                f,
-                crate::nifti::name_under(f, inputs),
-                g,
-            )),
+            Ok(g) => {
+                let scan = crate::scan::nifti_scan(f, crate::nifti::name_under(f, inputs), g);
+                if shard.contains(&scan.id) {
+                    nifti_scans.push(scan);
+                }
+            }
             Err(e) => note_skip(&mut skipped, &e),
         }
     }
+    // the headers of this shard's scans and the files that failed; the others' are dropped here
     let results: Vec<std::result::Result<SliceHeader, FileError>> = files
         .par_iter()
-        .map(|f| {
+        .filter_map(|f| {
             let r = read_ct_header(f, limits);
             progress.inc(1);
-            r
+            match r {
+                Ok(h) if !shard.contains(&crate::scan::scan_id(&h.study_uid, &h.series_uid)) => {
+                    None
+                }
+                r => Some(r),
+            }
         })
         .collect();
+    drop(files);
     progress.done();
     let mut headers = Vec::new();
     for r in results {

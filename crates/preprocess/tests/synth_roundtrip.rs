@@ -343,3 +343,49 @@ fn uncompressed_datasets_hold_the_same_pixels() {
         assert!(bu > bc && *bu as usize > pc.len(), "{bc} vs {bu}");
     }
 }
+
+/// `find_scans_in_shard` keeps the headers of its own shard's scans only: over the shards of a
+/// cohort every scan comes once, with the same slices in the same order as without shards, and
+/// a non-DICOM file is reported by every shard.
+#[test]
+fn shards_group_only_their_own_scans_and_together_give_every_scan_once() {
+    use preprocess::pipeline::{find_scans, find_scans_in_shard};
+    let tmp = tempfile::tempdir().unwrap();
+    let raw = tmp.path().join("raw");
+    let opts = SynthOptions {
+        scans: 9,
+        slices: 3,
+        size: 32,
+        seed: 3,
+        ..SynthOptions::default()
+    };
+    synth(&raw, &opts, &Quiet).unwrap();
+    fs::write(raw.join("notes.txt"), "not a DICOM file").unwrap();
+    let inputs = [raw.clone()];
+    let (whole, skipped) = find_scans(&inputs, &Quiet).unwrap();
+    assert_eq!(whole.len(), 9);
+    let paths = |s: &preprocess::scan::Scan| -> Vec<std::path::PathBuf> {
+        s.slices.iter().map(|h| h.path.clone()).collect()
+    };
+    let want: HashMap<String, Vec<std::path::PathBuf>> =
+        whole.iter().map(|s| (s.id.clone(), paths(s))).collect();
+    let mut seen: HashMap<String, Vec<std::path::PathBuf>> = HashMap::new();
+    for index in 0..4 {
+        let shard = milbase::Shard { index, count: 4 };
+        let (scans, sk) = find_scans_in_shard(&inputs, &Default::default(), shard, &Quiet).unwrap();
+        assert_eq!(sk.counts, skipped.counts, "shard {index}");
+        for s in &scans {
+            assert!(
+                shard.contains(&s.id),
+                "scan {} is not of shard {index}",
+                s.id
+            );
+            assert!(
+                seen.insert(s.id.clone(), paths(s)).is_none(),
+                "scan {} twice",
+                s.id
+            );
+        }
+    }
+    assert_eq!(seen, want);
+}

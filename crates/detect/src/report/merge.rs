@@ -130,6 +130,9 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
         if !same(&s.report.thresholds, &first.report.thresholds) {
             return differs("the thresholds");
         }
+        if s.report.sampling != first.report.sampling {
+            return differs("the Monte Carlo samples or seed");
+        }
         if (s.report.format_version, &s.report.tool)
             != (first.report.format_version, &first.report.tool)
         {
@@ -211,6 +214,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
         metrics: None,
         skipped: Vec::new(),
         shard: None,
+        sampling: head.sampling,
     };
     // moved, not copied: the shards' reports are held once
     for s in &mut shards {
