@@ -158,12 +158,22 @@ impl AttCnn {
         mask: Option<Tensor<2, Bool>>,
     ) -> Option<Tensor<2>> {
         self.classifier.fc_subtypes.as_ref()?;
+        self.forward_with_subtypes(x, mask).1
+    }
+
+    /// A padded batch of bags → the "any" logits `[B]` and the subtypes' `[B, K]` (`None` for an
+    /// "any"-only network), from one pass through the encoder.
+    pub fn forward_with_subtypes(
+        &self,
+        x: Tensor<5>,
+        mask: Option<Tensor<2, Bool>>,
+    ) -> (Tensor<1>, Option<Tensor<2>>) {
         let [b, s, c, hh, ww] = x.dims();
         let h = self.encode(x.reshape([b * s, c, hh, ww]));
         let d = h.dims()[1];
         let h = h.reshape([b, s, d]);
         let a = self.attention(h.clone(), mask);
-        self.classifier.forward_all(GatedAttention::pool(h, a)).1
+        self.classifier.forward_all(GatedAttention::pool(h, a))
     }
 }
 

@@ -242,13 +242,24 @@ fn bag_pixels(source: &dyn BagSource, i: usize, cfg: &AttCnnConfig) -> Result<(u
     Ok((s, px))
 }
 
-/// Scan probabilities and mean weighted loss of `model` on some bags (no gradients).
+/// The class-weighted binary cross-entropy of one logit, as [`weighted_bce`] computes it.
+fn bce(z: f64, y: u8, w: f32) -> f64 {
+    let softplus = z.max(0.0) + (-z.abs()).exp().ln_1p();
+    (softplus - z * f64::from(y)) * f64::from(w)
+}
+
+/// Scan probabilities ("any") and the mean loss of `model` on some bags (no gradients): the
+/// training objective per bag, "any"'s weighted loss plus, in a multi-label network, the mean of
+/// the subtypes' weighted losses over the bag's known subtype labels (`sub_weights`, as in
+/// training). The best epoch is chosen on it, so a multi-label network is kept where all its
+/// outputs do best together, not where "any" alone does.
 pub fn evaluate(
     model: &AttCnn,
     cfg: &AttCnnConfig,
     source: &dyn BagSource,
     idx: &[usize],
     weights: [f32; 2],
+    sub_weights: &[[f32; 2]],
     device: &Device,
 ) -> Result<(Vec<f64>, f64)> {
     // f32 throughout (batch norm's running statistics included, which a half-precision training
@@ -259,11 +270,25 @@ pub fn evaluate(
     for &i in idx {
         let (s, px) = bag_pixels(source, i, cfg)?;
         let x = bag_tensor(&px, s, cfg.size, device);
-        let (logit, _, _) = m.forward(x, None);
-        let z = scalar(logit.clone());
+        let (logit, sub) = m.forward_with_subtypes(x, None);
+        let z = scalar(logit);
         probs.push(1.0 / (1.0 + (-z).exp()));
         if let Some(y) = source.label(i) {
-            loss += scalar(weighted_bce(logit, y as f32, weights[y as usize]));
+            loss += bce(z, y, weights[usize::from(y)]);
+        }
+        if let (Some(sub), false) = (sub, sub_weights.is_empty()) {
+            let zs = crate::host_f32(sub)?;
+            let labels = source.subtypes(i);
+            let (mut sum, mut known) = (0.0, 0usize);
+            for (j, w) in sub_weights.iter().enumerate() {
+                if let (Some(y), Some(&z)) = (labels.get(j).copied().flatten(), zs.get(j)) {
+                    sum += bce(f64::from(z), y, w[usize::from(y)]);
+                    known += 1;
+                }
+            }
+            if known > 0 {
+                loss += sum / known as f64;
+            }
         }
     }
     Ok((probs, loss / idx.len().max(1) as f64))
@@ -552,7 +577,15 @@ pub fn train(
         };
         let (trained, total) = prefetch(PREFETCH, loader, steps)?;
         model = trained;
-        let (probs, valid_loss) = evaluate(&model, cfg, source, valid_idx, weights, device)?;
+        let (probs, valid_loss) = evaluate(
+            &model,
+            cfg,
+            source,
+            valid_idx,
+            weights,
+            &sub_weights,
+            device,
+        )?;
         let entry = EpochLog {
             epoch,
             train_loss: total / order.len() as f64,
