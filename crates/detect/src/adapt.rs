@@ -1609,7 +1609,8 @@ fn site_subtype_heads(
     if src.evidence != fitted.candidate.evidence || src.projection.is_some() || fitted.pca.is_some()
     {
         tracing::warn!(
-            "the bundle's subtype heads read {}, the site's head {}: they are not carried into              the site bundle (subtypes not available there)",
+            "the bundle's subtype heads read {}, the site's head {}: they are not carried into \
+             the site bundle (subtypes not available there)",
             src.evidence.name(),
             fitted.candidate.name()
         );
