@@ -277,7 +277,8 @@ pub fn evaluate(
             loss += bce(z, y, weights[usize::from(y)]);
         }
         if let (Some(sub), false) = (sub, sub_weights.is_empty()) {
-            let zs = crate::host_f32(sub)?;
+            let zs = crate::host_f32(sub)
+                .map_err(|e| CnnError::Data(format!("scan {}: {e}", source.name(i))))?;
             let labels = source.subtypes(i);
             let (mut sum, mut known) = (0.0, 0usize);
             for (j, w) in sub_weights.iter().enumerate() {
