@@ -1521,18 +1521,19 @@ fn write_bundle(
     ];
     let fitted = match chosen {
         Chosen::Network(maps) => {
-            if source
-                .manifest
-                .gp
-                .as_ref()
-                .is_some_and(|g| !g.subtypes.is_empty())
-            {
-                tracing::warn!(
-                    "the site bundle keeps the network without a GP head: the bundle's subtype \
-                     heads, which read the GP head's evidence, are not carried (subtypes not \
-                     available there)"
-                );
-            }
+            // the subtype heads read the network's evidence, not the GP head's output: they
+            // come along beside the network, on the evidence they were fitted on
+            let (subtypes, files, evidence) = match source.manifest.gp.as_ref() {
+                Some(g) if !g.subtypes.is_empty() => {
+                    let c = Candidate {
+                        evidence: g.evidence,
+                        project: None,
+                    };
+                    let (h, f) = site_subtype_heads(job, source, scans, c, false)?;
+                    (h, f, g.evidence)
+                }
+                _ => (Vec::new(), Vec::new(), Evidence::default()),
+            };
             let site = crate::bundle::NetworkSite {
                 scan_map: maps.scan,
                 slice_map: maps.slice,
@@ -1540,14 +1541,19 @@ fn write_bundle(
                 reports: vec![ADAPT_JSON.into(), ADAPT_HTML.into()],
                 training,
                 validation,
+                subtypes,
+                evidence,
             };
+            let mut extras = extras.to_vec();
+            extras.extend(files.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
             return b.set_network_site(site, &extras);
         }
         Chosen::Gp(f) => f,
     };
     let csv = crate::fit::trace_csv(&fitted.output)?;
     let model = &fitted.output.model;
-    let (subtypes, subtype_files) = site_subtype_heads(job, source, scans, fitted)?;
+    let (subtypes, subtype_files) =
+        site_subtype_heads(job, source, scans, fitted.candidate, fitted.pca.is_some())?;
     let part = GpPart {
         model: GP_MODEL.into(),
         trace: GP_TRACE.into(),
@@ -1587,16 +1593,18 @@ fn adapt_source(job: &AdaptJob) -> String {
 type SiteSubtypeHeads = (Vec<crate::bundle::SubtypeHead>, Vec<(String, Vec<u8>)>);
 
 /// The source bundle's subtype heads in the site bundle: when the site's head reads what they
-/// read (the same evidence, neither projected), each comes along, its map refitted on the
-/// site's scans with a known subtype when at least [`crate::recalibrate::MIN_PER_CLASS`] have
-/// it and as many do not, else as it was with a note saying so. A site head on other evidence
-/// cannot feed them: they are left out, and the log says why. Returns the heads and their
-/// files' bytes.
+/// read (`candidate`: the same evidence, neither projected; `projected`: the site's head
+/// projects it), or when the network is shipped without a head (then `candidate` is the
+/// source's evidence), each comes along, its map refitted on the site's scans with a known
+/// subtype when at least [`crate::recalibrate::MIN_PER_CLASS`] have it and as many do not, else
+/// as it was with a note saying so. A site head on other evidence cannot feed them: they are
+/// left out, and the log says why. Returns the heads and their files' bytes.
 fn site_subtype_heads(
     job: &AdaptJob,
     source: &Bundle,
     scans: &[SiteScan],
-    fitted: &Fitted,
+    candidate: Candidate,
+    projected: bool,
 ) -> Result<SiteSubtypeHeads> {
     let Some(src) = source
         .manifest
@@ -1606,13 +1614,24 @@ fn site_subtype_heads(
     else {
         return Ok((Vec::new(), Vec::new()));
     };
-    if src.evidence != fitted.candidate.evidence || src.projection.is_some() || fitted.pca.is_some()
-    {
-        tracing::warn!(
-            "the bundle's subtype heads read {}, the site's head {}: they are not carried into \
-             the site bundle (subtypes not available there)",
+    let why = if src.projection.is_some() {
+        Some(format!(
+            "read a projection of {} that the site bundle does not carry",
+            src.evidence.name()
+        ))
+    } else if src.evidence != candidate.evidence || projected {
+        Some(format!(
+            "read {}, the site's head {}",
             src.evidence.name(),
-            fitted.candidate.name()
+            candidate.name()
+        ))
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        tracing::warn!(
+            "the bundle's subtype heads {why}: they are not carried into the site bundle \
+             (subtypes not available there)"
         );
         return Ok((Vec::new(), Vec::new()));
     }
@@ -1636,7 +1655,7 @@ fn site_subtype_heads(
         };
         let too_few = crate::recalibrate::too_few_for_site(with, known.len());
         if too_few.is_none() {
-            let mut d = fitted.candidate.design(&known, None)?;
+            let mut d = candidate.design(&known, None)?;
             for bag in &mut d.bags {
                 bag.label = known
                     .iter()

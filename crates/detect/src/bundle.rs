@@ -178,6 +178,14 @@ pub struct NetworkSite {
     pub reports: Vec<String>,
     pub training: DataSummary,
     pub validation: GpValidation,
+    /// The source bundle's subtype heads, carried beside the network (`gp.<subtype>.json`),
+    /// each recalibrated on the site's scans where they had enough of it; empty when the
+    /// source had none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtypes: Vec<SubtypeHead>,
+    /// What the subtype heads see of a slice (the CNN's features by default).
+    #[serde(default, skip_serializing_if = "is_features")]
+    pub evidence: crate::evidence::Evidence,
 }
 
 /// The provenance of imported weights.
@@ -525,6 +533,7 @@ impl Bundle {
         if let Some(site) = &m.cnn.site {
             listed.extend(site.ood.clone());
             listed.extend(site.reports.iter().cloned());
+            listed.extend(site.subtypes.iter().map(|h| h.model.clone()));
         }
         for n in listed {
             let file = if names.contains(&n.as_str()) {
@@ -587,6 +596,7 @@ impl Bundle {
             }
             needed.extend(site.ood.as_ref());
             needed.extend(site.reports.iter());
+            needed.extend(site.subtypes.iter().map(|h| &h.model));
         }
         for n in needed {
             if !m.files.contains_key(n) {
@@ -698,12 +708,13 @@ impl Bundle {
         Ok(Some(o))
     }
 
-    /// The evidence the head takes (the CNN's features for a bundle without a head).
+    /// The evidence the heads take: the GP head's, else that of the subtype heads a site
+    /// bundle carries beside the network, else the CNN's features.
     pub fn evidence(&self) -> crate::evidence::Evidence {
-        self.manifest
-            .gp
-            .as_ref()
+        let m = &self.manifest;
+        m.gp.as_ref()
             .map(|g| g.evidence)
+            .or(m.cnn.site.as_ref().map(|s| s.evidence))
             .unwrap_or_default()
     }
 
@@ -762,15 +773,19 @@ impl Bundle {
         self.dir.join(&self.manifest.cnn.weights)
     }
 
-    /// The subtype heads by name, in the manifest's order (none without a GP head); each takes
-    /// the "any" head's features.
+    /// The subtype heads by name, in the manifest's order: the GP head's, each taking the "any"
+    /// head's features, or those a site bundle carries beside the network, taking
+    /// [`Bundle::evidence`] unprojected (none when the bundle has neither).
     pub fn subtype_heads(&self) -> Result<Vec<(String, GpModel)>> {
-        let Some(part) = &self.manifest.gp else {
-            return Ok(Vec::new());
+        let m = &self.manifest;
+        let (heads, dim) = match (&m.gp, &m.cnn.site) {
+            (Some(part), _) => (&part.subtypes, part.dim),
+            (None, Some(site)) => (&site.subtypes, site.evidence.dim(m.cnn.dim)),
+            (None, None) => return Ok(Vec::new()),
         };
-        part.subtypes
+        heads
             .iter()
-            .map(|h| Ok((h.name.clone(), self.head_file(&h.model, part.dim)?)))
+            .map(|h| Ok((h.name.clone(), self.head_file(&h.model, dim)?)))
             .collect()
     }
 
@@ -927,8 +942,8 @@ impl Bundle {
     }
 
     /// Ships the network as it came with the site's maps of its probabilities (no GP head; one
-    /// the bundle had is dropped) and the `extras` files the part names; writes the files, then
-    /// the manifest.
+    /// the bundle had is dropped, with its files) and the `extras` files the part names (its
+    /// reports, its subtype heads); writes the files, then the manifest.
     pub fn set_network_site(&mut self, site: NetworkSite, extras: &[(&str, &[u8])]) -> Result<()> {
         for (name, bytes) in extras {
             check_name(&self.dir.join(MANIFEST), name)?;
@@ -942,11 +957,21 @@ impl Bundle {
                 )));
             }
         }
+        let before: Vec<String> = self.manifest.files.keys().cloned().collect();
         self.manifest.gp = None;
         self.manifest.cnn.site = Some(site);
         self.manifest.updated = now();
         let names: Vec<&str> = extras.iter().map(|(n, _)| *n).collect();
-        Self::commit(&self.dir, &mut self.manifest, &names)
+        Self::commit(&self.dir, &mut self.manifest, &names)?;
+        // the dropped head's files (its model, trace, projection, subtype heads) that the new
+        // manifest no longer lists
+        for name in before {
+            let p = self.dir.join(&name);
+            if !self.manifest.files.contains_key(&name) && p.exists() {
+                std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
+            }
+        }
+        Ok(())
     }
 
     /// Writes a site recalibration (the heads themselves unchanged, their calibration maps

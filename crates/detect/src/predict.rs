@@ -15,7 +15,9 @@ use milbase::Progress;
 use pacs::{Destination, SendOptions, SendReport};
 use preprocess::dataset::{Dataset, ScanMeta, Skipped};
 use preprocess::labels::Labels;
-use preprocess::pipeline::{apply_labels, decode_scan, decode_scan_float, find_scans_within};
+use preprocess::pipeline::{
+    apply_labels, decode_scan, decode_scan_float, find_scans_counting_others, find_scans_within,
+};
 use preprocess::scan::Scan;
 
 use crate::bundle::{rfc3339, Bundle};
@@ -102,13 +104,20 @@ pub use crate::report::ScanPrediction;
 /// What the head of a bundle gives besides the CNN's own classifier.
 pub const CNN_ONLY: &str = "CNN classifier (no GP head)";
 
+/// One scan's subtypes, and each of its slices'.
+type Subtypes = (
+    Vec<crate::report::SubtypeProbability>,
+    Vec<Vec<crate::report::SubtypeProbability>>,
+);
+
 /// A bundle opened for prediction.
 pub struct Predictor {
     bundle: Bundle,
     net: Trained,
     /// The GP head; without one, probabilities are the CNN classifier's (no uncertainty).
     gp: Option<GpModel>,
-    /// One head per subtype, on the same features as `gp` (none: subtypes not available).
+    /// One head per subtype, on the same features as `gp`, or beside the network in a site
+    /// bundle without `gp` (none: subtypes not available).
     subtype_heads: Vec<(String, GpModel)>,
     projection: Option<Pca>,
     /// What the head's evidence is, and the summary of its training slices (if kept).
@@ -136,10 +145,7 @@ impl Predictor {
             // a bundle we trained ourselves always gets its head before predicting
             None => Some(bundle.gp()?),
         };
-        let subtype_heads = match gp {
-            Some(_) => bundle.subtype_heads()?,
-            None => Vec::new(),
-        };
+        let subtype_heads = bundle.subtype_heads()?;
         let projection = bundle.projection()?;
         let ood = bundle.ood()?;
         let evidence = bundle.evidence();
@@ -215,15 +221,15 @@ impl Predictor {
                 }),
                 uncertainty: false,
                 imported,
-                subtypes: Vec::new(),
+                subtypes: self.subtype_heads.iter().map(|(n, _)| n.clone()).collect(),
             },
         }
     }
 
-    /// The Monte Carlo draws behind the numbers: none without a GP head (the CNN's point
-    /// estimates draw nothing).
+    /// The Monte Carlo draws behind the numbers: none without a GP head or subtype heads (the
+    /// CNN's point estimates draw nothing).
     pub fn sampling(&self) -> Option<crate::report::Sampling> {
-        self.gp.as_ref().map(|_| crate::report::Sampling {
+        (self.gp.is_some() || !self.subtype_heads.is_empty()).then_some(crate::report::Sampling {
             samples: self.opts.samples,
             seed: self.opts.seed,
         })
@@ -353,7 +359,17 @@ impl Predictor {
 
         let Some(gp) = &self.gp else {
             // no GP head: the network's own probabilities, point estimates without a spread;
-            // through the site's maps where `ich adapt` shipped the network with them
+            // through the site's maps where `ich adapt` shipped the network with them, and the
+            // subtype heads it carried beside them on the same slices
+            let t = Instant::now();
+            let (scan_subtypes, mut slice_subtypes) = match self.subtype_heads.first() {
+                Some((_, head)) => {
+                    let data = self.head_data(&meta, &cnn, head.d)?;
+                    self.subtypes(&meta, &data)?
+                }
+                None => (Vec::new(), vec![Vec::new(); n]),
+            };
+            time.gp += t.elapsed();
             let point = |p: f64| (p, 0.0, p, p);
             let site = self.bundle.manifest.cnn.site.as_ref();
             let (scan_map, slice_map) = (site.map(|s| s.scan_map), site.map(|s| s.slice_map));
@@ -365,75 +381,23 @@ impl Predictor {
                 .enumerate()
                 .map(|(i, ((s, &p), &att))| {
                     let p = slice_map.map_or(p, |m| m.apply(p));
-                    slice_report(i, s, point(p), att, &thr)
+                    let mut r = slice_report(i, s, point(p), att, &thr);
+                    r.subtypes = std::mem::take(&mut slice_subtypes[i]);
+                    r
                 })
                 .collect();
             let p = scan_map.map_or(cnn.probability, |m| m.apply(cnn.probability));
             let report =
-                self.scan_report(meta, (slices, Vec::new()), point(p), &cnn, &thr, &pixels);
+                self.scan_report(meta, (slices, scan_subtypes), point(p), &cnn, &thr, &pixels);
             return Ok(ScanPrediction { report, pixels });
         };
 
         let t = Instant::now();
-        let mut x = self.evidence.rows(&cnn);
-        let mut d = self
-            .evidence
-            .dim(cnn.features.first().map_or(0, |f| f.len()));
-        if let Some(p) = &self.projection {
-            x = x.chunks(d).flat_map(|r| p.project(r)).collect();
-            d = p.k;
-        }
-        if d != gp.d {
-            return Err(Error::scan(
-                &id,
-                Error::Invalid(format!(
-                    "the CNN gives {d} features, the GP head takes {}",
-                    gp.d
-                )),
-            ));
-        }
-        let data = MilData::from_instances(
-            gp.d,
-            x,
-            vec![id.clone(); n],
-            vec![meta.label.unwrap_or(0); n],
-            None,
-            meta.slices
-                .iter()
-                .map(|s| s.sop_instance_uid.clone())
-                .collect(),
-        )
-        .map_err(|e| Error::scan(&id, e))?;
+        let data = self.head_data(&meta, &cnn, gp.d)?;
         let pred = gp
             .predict(&data, opts.samples, opts.seed ^ fnv1a(&id))
             .map_err(|e| Error::scan(&id, e))?;
-
-        // each subtype's head on the same slices (its own seed, so that heads do not share draws)
-        let labels = crate::features::SubtypeLabels::of(&meta);
-        let mut scan_subtypes = Vec::with_capacity(self.subtype_heads.len());
-        let mut slice_subtypes = vec![Vec::with_capacity(self.subtype_heads.len()); n];
-        for (name, head) in &self.subtype_heads {
-            let sp = head
-                .predict(&data, opts.samples, opts.seed ^ fnv1a(&id) ^ fnv1a(name))
-                .map_err(|e| Error::scan(&id, e))?;
-            let one = |p: f64, sd: f64, lo: f64, hi: f64, label: Option<u8>| {
-                crate::report::SubtypeProbability {
-                    name: name.clone(),
-                    probability: p,
-                    sd,
-                    lo,
-                    hi,
-                    positive: thr.positive(p),
-                    uncertain: thr.uncertain(sd, lo, hi),
-                    label,
-                }
-            };
-            let b = sp.bags[0].get(head.bag_rule);
-            scan_subtypes.push(one(b.mean, b.sd, b.lo, b.hi, labels.scan(name)));
-            for (k, q) in sp.instances.iter().enumerate().take(n) {
-                slice_subtypes[k].push(one(q.mean, q.sd, q.lo, q.hi, labels.slice(k, name)));
-            }
-        }
+        let (scan_subtypes, slice_subtypes) = self.subtypes(&meta, &data)?;
         time.gp += t.elapsed();
 
         let slices: Vec<SliceReport> = meta
@@ -453,6 +417,77 @@ impl Predictor {
         let est = (bag.mean, bag.sd, bag.lo, bag.hi);
         let report = self.scan_report(meta, (slices, scan_subtypes), est, &cnn, &thr, &pixels);
         Ok(ScanPrediction { report, pixels })
+    }
+
+    /// The heads' data for one scan: the evidence of its slices, projected where the bundle
+    /// projects it, which must give the `want` inputs the heads take.
+    fn head_data(
+        &self,
+        meta: &ScanMeta,
+        cnn: &attcnn::inference::ScanOutput,
+        want: usize,
+    ) -> Result<MilData> {
+        let (id, n) = (&meta.id, meta.n_slices);
+        let mut x = self.evidence.rows(cnn);
+        let mut d = self
+            .evidence
+            .dim(cnn.features.first().map_or(0, |f| f.len()));
+        if let Some(p) = &self.projection {
+            x = x.chunks(d).flat_map(|r| p.project(r)).collect();
+            d = p.k;
+        }
+        if d != want {
+            return Err(Error::scan(
+                id,
+                Error::Invalid(format!(
+                    "the CNN gives {d} features, the GP head takes {want}"
+                )),
+            ));
+        }
+        MilData::from_instances(
+            want,
+            x,
+            vec![id.clone(); n],
+            vec![meta.label.unwrap_or(0); n],
+            None,
+            meta.slices
+                .iter()
+                .map(|s| s.sop_instance_uid.clone())
+                .collect(),
+        )
+        .map_err(|e| Error::scan(id, e))
+    }
+
+    /// Each subtype head on one scan's `data` (its own seed, so that heads do not share draws):
+    /// the scan's subtypes, and each slice's.
+    fn subtypes(&self, meta: &ScanMeta, data: &MilData) -> Result<Subtypes> {
+        let (opts, thr, id, n) = (&self.opts, self.thresholds(), &meta.id, meta.n_slices);
+        let labels = crate::features::SubtypeLabels::of(meta);
+        let mut scan_subtypes = Vec::with_capacity(self.subtype_heads.len());
+        let mut slice_subtypes = vec![Vec::with_capacity(self.subtype_heads.len()); n];
+        for (name, head) in &self.subtype_heads {
+            let sp = head
+                .predict(data, opts.samples, opts.seed ^ fnv1a(id) ^ fnv1a(name))
+                .map_err(|e| Error::scan(id, e))?;
+            let one = |p: f64, sd: f64, lo: f64, hi: f64, label: Option<u8>| {
+                crate::report::SubtypeProbability {
+                    name: name.clone(),
+                    probability: p,
+                    sd,
+                    lo,
+                    hi,
+                    positive: thr.positive(p),
+                    uncertain: thr.uncertain(sd, lo, hi),
+                    label,
+                }
+            };
+            let b = sp.bags[0].get(head.bag_rule);
+            scan_subtypes.push(one(b.mean, b.sd, b.lo, b.hi, labels.scan(name)));
+            for (k, q) in sp.instances.iter().enumerate().take(n) {
+                slice_subtypes[k].push(one(q.mean, q.sd, q.lo, q.hi, labels.slice(k, name)));
+            }
+        }
+        Ok((scan_subtypes, slice_subtypes))
     }
 
     /// What the probabilities were fitted on: the GP head's training data, or the CNN's when it
@@ -761,27 +796,35 @@ pub fn run_with(
         datasets.push(ds);
     }
     let t = Instant::now();
-    let (scans, skipped) = if dicom_paths.is_empty() {
-        (Vec::new(), Skipped::default())
+    // a shard keeps the headers of its own scans only, dropping the others' as they are read
+    let (scans, skipped, others) = if dicom_paths.is_empty() {
+        (Vec::new(), Skipped::default(), 0)
     } else {
-        find_scans_within(&dicom_paths, &predictor.opts.limits, progress)?
+        find_scans_counting_others(&dicom_paths, &predictor.opts.limits, shard, progress)?
     };
     time.preprocess += t.elapsed();
     let mut work: Vec<Source> = Vec::new();
     for ds in &datasets {
         work.extend((0..ds.manifest.scans.len()).map(|i| Source::Dataset(ds, i)));
     }
-    work.extend(scans.into_iter().map(Source::Dicom));
-    let found = work.len();
+    let in_datasets = work.len();
     if !shard.is_all() {
         work.retain(|src| match src {
             Source::Dataset(ds, i) => shard.contains(&ds.manifest.scans[*i].id),
             Source::Dicom(scan) => shard.contains(&scan.id),
         });
-        tracing::info!("shard {shard}: {} of {found} scan(s)", work.len());
+    }
+    let (kept, from_dicom) = (work.len(), scans.len());
+    work.extend(scans.into_iter().map(Source::Dicom));
+    if !shard.is_all() {
+        tracing::info!(
+            "shard {shard}: {} scan(s): {kept} of the datasets' {in_datasets}, {from_dicom} from \
+             DICOM ({others} file(s) of other shards' scans not kept)",
+            work.len()
+        );
     }
     // a shard may hold none of a small cohort's scans: its reports are empty, not an error
-    if found == 0 {
+    if in_datasets == 0 && from_dicom == 0 && others == 0 {
         return Err(Error::NoScan(format!(
             "{} (skipped: {:?})",
             inputs

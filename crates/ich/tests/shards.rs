@@ -259,6 +259,46 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
         "merged features differ from the one-shot extraction"
     );
     same_reports(&reports, &work.join("reports"));
+    // one shard predicted straight from the DICOM folders (keeping only its own scans'
+    // headers): the scans and probabilities its dataset gave
+    let direct = t.path().join("direct-1");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&raw),
+        "--out",
+        s(&direct),
+        "--shard",
+        "1/4",
+        "--no-html",
+        "--no-dicom",
+    ]);
+    let scans_of = |dir: &Path| -> Vec<(String, f64)> {
+        let r: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
+        assert_eq!(r["shard"], "1/4");
+        let mut v: Vec<(String, f64)> = r["scans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                let id = x["id"].as_str().unwrap().to_string();
+                (id, x["probability"].as_f64().unwrap())
+            })
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    let (a, b) = (scans_of(&direct), scans_of(&work.join("reports-1")));
+    assert_eq!(
+        a.iter().map(|x| &x.0).collect::<Vec<_>>(),
+        b.iter().map(|x| &x.0).collect::<Vec<_>>()
+    );
+    for (x, y) in a.iter().zip(&b) {
+        assert!((x.1 - y.1).abs() < 1e-9, "{x:?} against {y:?}");
+    }
     refuses_bad_report_shards(&work, &reports, n, &bundle);
 
     // a failed task: the merge names its shard; the task rerun alone completes the set

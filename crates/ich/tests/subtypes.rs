@@ -390,7 +390,8 @@ fn subtypes_reach_the_features_and_a_head_each() {
 
 /// `ich adapt` carries a bundle's subtype heads into the site bundle when the site's head reads
 /// what they read, each recalibrated on the site's scans with a known subtype where at least 10
-/// have it and 10 do not, else as it was and saying so; with the network chosen instead, none.
+/// have it and 10 do not, else as it was and saying so; with the network chosen instead, beside
+/// the network, recalibrated the same way.
 #[test]
 fn adapt_carries_the_subtype_heads_it_can_and_says_which_stay_uncalibrated() {
     let t = tempfile::tempdir().unwrap();
@@ -426,49 +427,93 @@ fn adapt_carries_the_subtype_heads_it_can_and_says_which_stay_uncalibrated() {
     common::gp_head(&bundle, &ds, &feats, &["--inducing", "8", "--calibrate"]);
     // a site of 24 scans: about half have a bleed, of one subtype or both
     synth(&site, "24", "23");
-    let log = ok(&[
-        "adapt",
-        "--model",
-        s(&bundle),
-        s(&site),
-        "--labels",
-        s(&site.join("labels.csv")),
-        "--labels",
-        s(&site.join("slice_labels.csv")),
-        "--out",
-        s(&out),
-        "--folds",
-        "2",
-        "--inner-folds",
-        "2",
-        "--evidence",
-        "features",
-        "--inducing",
-        "8",
-        "--samples",
-        "100",
-        "--curve",
-        "0",
-        "--no-fine-tune",
-    ]);
+    let (scan_labels, slice_labels) = (site.join("labels.csv"), site.join("slice_labels.csv"));
+    let adapt = |out: &std::path::Path, more: &[&str]| {
+        let mut args = vec![
+            "adapt",
+            "--model",
+            s(&bundle),
+            s(&site),
+            "--labels",
+            s(&scan_labels),
+            "--labels",
+            s(&slice_labels),
+            "--out",
+            s(out),
+            "--folds",
+            "2",
+            "--inner-folds",
+            "2",
+            "--evidence",
+            "features",
+            "--samples",
+            "100",
+            "--curve",
+            "0",
+            "--no-fine-tune",
+        ];
+        args.extend_from_slice(more);
+        ok(&args)
+    };
+    let log = adapt(&out, &["--inducing", "8"]);
+    assert!(site_bundle_carries_the_heads(
+        &out,
+        &site,
+        &log,
+        &t.path().join("r")
+    ));
+    // a GP head of one inducing point whose kernel never moves ranks no scan: the network is
+    // shipped with the site's maps, and the subtype heads beside it
+    let out = t.path().join("adapted-network");
+    let log = adapt(&out, &["--inducing", "1", "--kernel-steps", "0"]);
+    assert!(!site_bundle_carries_the_heads(
+        &out,
+        &site,
+        &log,
+        &t.path().join("r2")
+    ));
+}
+
+/// Checks an adapted site bundle's subtype heads (recalibrated on the site where it has at
+/// least 10 scans with the subtype and 10 without, else saying why), its files, and that it
+/// predicts every subtype; returns whether it keeps a GP head (else the network is shipped).
+fn site_bundle_carries_the_heads(
+    out: &std::path::Path,
+    site: &std::path::Path,
+    log: &str,
+    r: &std::path::Path,
+) -> bool {
     // what the site's labels say of each subtype
     let rows = csv_rows(&site.join("labels.csv"));
     let with = |name: &str| rows.iter().filter(|r| r["subtypes"].contains(name)).count();
     let m: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
-    let Some(gp) = m.get("gp").filter(|g| !g.is_null()) else {
-        // the network was chosen: no GP head, so no subtype head, and the log says why
-        assert!(
-            log.contains("subtype heads") && log.contains("not carried"),
-            "{log}"
-        );
-        return;
+    // the heads sit beside the GP head adapt chose, or beside the network shipped with the
+    // site's maps (then on the evidence they were fitted on, and no GP head's file is left)
+    let has_gp = m.get("gp").is_some_and(|g| !g.is_null());
+    let heads = match m.get("gp").filter(|g| !g.is_null()) {
+        Some(gp) => {
+            assert!(
+                gp["family"].as_str().unwrap().ends_with("on features"),
+                "{gp}"
+            );
+            gp["subtypes"].as_array().unwrap()
+        }
+        None => {
+            let site = &m["cnn"]["site"];
+            assert!(site.get("evidence").is_none(), "features: {site}");
+            assert!(!out.join("gp.json").exists() && !out.join("gp.trace.csv").exists());
+            site["subtypes"].as_array().unwrap()
+        }
     };
-    assert!(
-        gp["family"].as_str().unwrap().ends_with("on features"),
-        "{gp}"
-    );
-    let heads = gp["subtypes"].as_array().unwrap();
+    // every file of the site bundle is one its manifest lists
+    for e in std::fs::read_dir(out).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        assert!(
+            name == "manifest.json" || m["files"].get(&name).is_some(),
+            "{name} is not listed: {m}"
+        );
+    }
     let names: Vec<&str> = heads.iter().map(|h| h["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["intraparenchymal", "subdural"], "{log}");
     for h in heads {
@@ -499,14 +544,13 @@ fn adapt_carries_the_subtype_heads_it_can_and_says_which_stay_uncalibrated() {
         assert_eq!(m["files"][file], sum.as_str());
     }
     // the site bundle predicts every subtype
-    let r = t.path().join("r");
     let said = ok(&[
         "predict",
         "--model",
-        s(&out),
-        s(&site),
+        s(out),
+        s(site),
         "--out",
-        s(&r),
+        s(r),
         "--no-html",
         "--no-dicom",
     ]);
@@ -514,4 +558,5 @@ fn adapt_carries_the_subtype_heads_it_can_and_says_which_stay_uncalibrated() {
         said.contains("subtypes: intraparenchymal, subdural"),
         "{said}"
     );
+    has_gp
 }

@@ -17,6 +17,7 @@ pub mod pipeline;
 pub mod read;
 pub mod resample;
 pub mod scan;
+mod spill;
 pub mod synth;
 pub mod window;
 

@@ -32,6 +32,10 @@ pub struct PreprocessOptions {
     /// Store the `.npz` arrays uncompressed (about 5× the disk of deflate level 1, the default,
     /// and faster to write; `numpy.load` reads both).
     pub uncompressed: bool,
+    /// At most this many slice files' headers held in memory at once (`None`:
+    /// [`HEADERS_IN_MEMORY`]); beyond it they spill to disk in the output folder, a bucket of
+    /// whole scans at a time.
+    pub headers_in_memory: Option<usize>,
 }
 
 /// What a run did.
@@ -230,35 +234,71 @@ pub fn preprocess_shard(
             );
         }
     }
-    let (scans, mut skipped) = find_scans_in_shard(inputs, &opts.limits, shard, progress)?;
-    if !shard.is_all() {
-        info!("shard {shard}: {} scan(s)", scans.len());
-        if shard.index != 0 {
-            skipped = Skipped::default();
-        }
+    let most = opts.headers_in_memory.unwrap_or(HEADERS_IN_MEMORY);
+    let mut batches = scan_batches(inputs, &opts.limits, shard, Some((out, most)), progress)?;
+    let mut skipped = std::mem::take(&mut batches.skipped);
+    if !shard.is_all() && shard.index != 0 {
+        skipped = Skipped::default();
+    }
+    if batches.buckets > 0 {
+        info!(
+            "{} slice file(s): more than the {most} whose headers are held at once, so they \
+             wait on disk in {} bucket(s) of whole scans",
+            batches.slices, batches.buckets
+        );
     }
     let mut summary = Summary {
         skipped,
         ..Summary::default()
     };
-    let n_slices: usize = scans.iter().map(|s| s.slices.len()).sum();
-    info!("{} CT scan(s), {n_slices} slice(s)", scans.len());
+    info!("{} CT slice file(s) to preprocess", batches.slices);
 
-    progress.stage("preprocessing scans", n_slices as u64);
+    progress.stage("preprocessing scans", batches.slices as u64);
     let skipped = Mutex::new(std::mem::take(&mut summary.skipped));
-    let outcomes: Vec<(Scan, Result<(ScanMeta, bool)>)> = scans
-        .into_par_iter()
-        .map(|scan| {
-            let r = process_scan(&scan, out, opts, progress, &skipped);
-            (scan, r)
-        })
-        .collect();
+    let mut entries = Vec::new();
+    let mut n_scans = 0;
+    while let Some(scans) = batches.next_batch()? {
+        n_scans += scans.len();
+        let outcomes: Vec<(Scan, Result<(ScanMeta, bool)>)> = scans
+            .into_par_iter()
+            .map(|scan| {
+                let r = process_scan(&scan, out, opts, progress, &skipped);
+                (scan, r)
+            })
+            .collect();
+        record_outcomes(outcomes, &mut summary, &mut entries);
+    }
     progress.done();
     summary.skipped = skipped
         .into_inner()
         .expect("no panics while holding the lock");
+    if shard.is_all() {
+        info!("{n_scans} CT scan(s)");
+    } else {
+        info!("shard {shard}: {n_scans} scan(s)");
+    }
+    summary.manifest = out.join("dataset.json");
+    // an earlier run into this folder (other inputs, same preprocessing): its scans stay listed
+    summary.scans_kept = keep_earlier_scans(out, &summary.manifest, &opts.config, &mut entries);
+    entries.sort_by(|a, b| a.id.cmp(&b.id));
+    let manifest = Manifest {
+        format_version: FORMAT_VERSION,
+        tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
+        config: opts.config.clone(),
+        scans: entries,
+        skipped: summary.skipped.clone(),
+        shard: (!shard.is_all()).then(|| shard.to_string()),
+    };
+    dataset::write_json(&summary.manifest, &manifest)?;
+    Ok(summary)
+}
 
-    let mut entries = Vec::new();
+/// Adds a batch's outcomes to the run's summary, and its scans' entries to the manifest's.
+fn record_outcomes(
+    outcomes: Vec<(Scan, Result<(ScanMeta, bool)>)>,
+    summary: &mut Summary,
+    entries: &mut Vec<ScanEntry>,
+) {
     for (scan, r) in outcomes {
         for (first, d) in &scan.duplicates {
             warn!(
@@ -292,20 +332,6 @@ pub fn preprocess_shard(
             }
         }
     }
-    summary.manifest = out.join("dataset.json");
-    // an earlier run into this folder (other inputs, same preprocessing): its scans stay listed
-    summary.scans_kept = keep_earlier_scans(out, &summary.manifest, &opts.config, &mut entries);
-    entries.sort_by(|a, b| a.id.cmp(&b.id));
-    let manifest = Manifest {
-        format_version: FORMAT_VERSION,
-        tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
-        config: opts.config.clone(),
-        scans: entries,
-        skipped: summary.skipped.clone(),
-        shard: (!shard.is_all()).then(|| shard.to_string()),
-    };
-    dataset::write_json(&summary.manifest, &manifest)?;
-    Ok(summary)
 }
 
 /// Adds to `entries` the scans an earlier run listed in `manifest` (same preprocessing, files
@@ -743,6 +769,68 @@ pub fn find_scans_in_shard(
     shard: milbase::Shard,
     progress: &dyn Progress,
 ) -> Result<(Vec<Scan>, Skipped)> {
+    find_scans_counting_others(inputs, limits, shard, progress).map(|(s, k, _)| (s, k))
+}
+
+/// [`find_scans_in_shard`], also counting the CT slice files (and NIfTI volumes) it dropped as
+/// other shards': none with no scan of its own means the inputs hold no scan at all.
+pub fn find_scans_counting_others(
+    inputs: &[PathBuf],
+    limits: &Limits,
+    shard: milbase::Shard,
+    progress: &dyn Progress,
+) -> Result<(Vec<Scan>, Skipped, usize)> {
+    let mut b = scan_batches(inputs, limits, shard, None, progress)?;
+    let scans = b.next_batch()?.unwrap_or_default();
+    Ok((scans, std::mem::take(&mut b.skipped), b.others))
+}
+
+/// At most this many slice files' headers are held in memory by `ich preprocess` by default;
+/// beyond it they spill to disk by scan ([`PreprocessOptions::headers_in_memory`]). About
+/// 0.15 GB of headers.
+pub const HEADERS_IN_MEMORY: usize = 100_000;
+
+/// The scans of a header pass: all of them at once, or, when the headers spilled to disk, one
+/// bucket of whole scans at a time.
+pub struct ScanBatches {
+    /// Files that are not CT images of a head, unreadable, and the like (every shard's).
+    pub skipped: Skipped,
+    /// CT slice files (and NIfTI volumes) dropped as other shards'.
+    pub others: usize,
+    /// The slice files (NIfTI: slices) of the scans kept, before grouping drops repeats.
+    pub slices: usize,
+    /// Buckets the headers spilled into (0: held in memory).
+    pub buckets: usize,
+    first: Option<Vec<Scan>>,
+    spill: Option<crate::spill::Buckets>,
+}
+
+impl ScanBatches {
+    /// The next batch of whole scans (`None` after the last).
+    pub fn next_batch(&mut self) -> Result<Option<Vec<Scan>>> {
+        let mut scans = self.first.take();
+        if let Some(spill) = &mut self.spill {
+            if let Some(headers) = spill.next_bucket()? {
+                let mut grouped = group(headers);
+                scans.get_or_insert_with(Vec::new).append(&mut grouped);
+            }
+        }
+        Ok(scans)
+    }
+}
+
+/// Reads every file's header under `inputs` and keeps the CT slices of `shard`'s scans: in
+/// memory, or when there are more than `spill.1` files, spilled by scan into buckets of about
+/// that many files in the folder `spill.0`, each grouped into scans as it is read back.
+pub fn scan_batches(
+    inputs: &[PathBuf],
+    limits: &Limits,
+    shard: milbase::Shard,
+    spill: Option<(&Path, usize)>,
+    progress: &dyn Progress,
+) -> Result<ScanBatches> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let others = AtomicUsize::new(0);
     let (files, left_out) = collect_files(inputs)?;
     info!("{} files under {} input(s)", files.len(), inputs.len());
     let mut skipped = Skipped::default();
@@ -777,12 +865,24 @@ pub fn find_scans_in_shard(
                 let scan = crate::scan::nifti_scan(f, crate::nifti::name_under(f, inputs), g);
                 if shard.contains(&scan.id) {
                     nifti_scans.push(scan);
+                } else {
+                    others.fetch_add(1, Ordering::Relaxed);
                 }
             }
             Err(e) => note_skip(&mut skipped, &e),
         }
     }
-    // the headers of this shard's scans and the files that failed; the others' are dropped here
+    let spill = match spill {
+        Some((dir, most)) if files.len() > most.max(1) => Some(crate::spill::Spill::create(
+            dir,
+            files.len().div_ceil(most.max(1)),
+        )?),
+        _ => None,
+    };
+    // the headers of this shard's scans (in memory, or to the spill) and the files that
+    // failed; the others' are dropped here
+    let spill_error = Mutex::new(None);
+    let kept_slices = AtomicUsize::new(0);
     let results: Vec<std::result::Result<SliceHeader, FileError>> = files
         .par_iter()
         .filter_map(|f| {
@@ -790,7 +890,23 @@ pub fn find_scans_in_shard(
             progress.inc(1);
             match r {
                 Ok(h) if !shard.contains(&crate::scan::scan_id(&h.study_uid, &h.series_uid)) => {
+                    others.fetch_add(1, Ordering::Relaxed);
                     None
+                }
+                Ok(h) => {
+                    kept_slices.fetch_add(1, Ordering::Relaxed);
+                    match &spill {
+                        Some(s) => {
+                            if let Err(e) = s.put(&h) {
+                                let mut first = spill_error
+                                    .lock()
+                                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                                first.get_or_insert(e);
+                            }
+                            None
+                        }
+                        None => Some(Ok(h)),
+                    }
                 }
                 r => Some(r),
             }
@@ -798,6 +914,12 @@ pub fn find_scans_in_shard(
         .collect();
     drop(files);
     progress.done();
+    if let Some(e) = spill_error
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        return Err(e);
+    }
     let mut headers = Vec::new();
     for r in results {
         match r {
@@ -811,6 +933,7 @@ pub fn find_scans_in_shard(
     // a name is a scan's identity: the same file reached twice is one scan, but two files of
     // one name (under two inputs) are neither, since either's result could carry the other's name
     nifti_scans.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut nifti_slices = 0;
     let mut i = 0;
     while i < nifti_scans.len() {
         let j = (i..nifti_scans.len())
@@ -819,6 +942,7 @@ pub fn find_scans_in_shard(
         let canon = |s: &Scan| std::fs::canonicalize(&s.slices[0].path).ok();
         let first = canon(&nifti_scans[i]);
         if nifti_scans[i + 1..j].iter().all(|s| canon(s) == first) {
+            nifti_slices += nifti_scans[i].slices.len();
             scans.push(nifti_scans[i].clone());
         } else {
             for s in &nifti_scans[i..j] {
@@ -835,7 +959,15 @@ pub fn find_scans_in_shard(
         }
         i = j;
     }
-    Ok((scans, skipped))
+    let spill = spill.map(crate::spill::Spill::finish).transpose()?;
+    Ok(ScanBatches {
+        skipped,
+        others: others.into_inner(),
+        slices: kept_slices.into_inner() + nifti_slices,
+        buckets: spill.as_ref().map_or(0, crate::spill::Buckets::len),
+        first: Some(scans),
+        spill,
+    })
 }
 
 fn read_ct_header(f: &Path, limits: &Limits) -> std::result::Result<SliceHeader, FileError> {

@@ -13,8 +13,9 @@ use crate::error::{FileError, FileProblem};
 use crate::hu::{HuOptions, SampleFormat};
 
 /// What grouping and ordering need from one file, read without its pixel data.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct SliceHeader {
+    #[serde(with = "crate::spill::path_bytes")]
     pub path: PathBuf,
     pub study_uid: String,
     pub series_uid: String,

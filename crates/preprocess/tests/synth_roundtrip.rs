@@ -389,3 +389,78 @@ fn shards_group_only_their_own_scans_and_together_give_every_scan_once() {
     }
     assert_eq!(seen, want);
 }
+
+/// A run whose headers spill to disk (more slice files than it holds headers of) writes the
+/// dataset the in-memory run writes, byte for byte, reports the same skipped file, and leaves
+/// no spill behind; a shard spills alike.
+#[test]
+fn headers_spilled_to_disk_give_the_same_dataset() {
+    let tmp = tempfile::tempdir().unwrap();
+    let raw = tmp.path().join("raw");
+    let opts = SynthOptions {
+        scans: 7,
+        slices: 3,
+        size: 32,
+        seed: 5,
+        ..SynthOptions::default()
+    };
+    synth(&raw, &opts, &Quiet).unwrap();
+    fs::write(raw.join("notes.txt"), "not a DICOM file").unwrap();
+    let run = |name: &str, most: Option<usize>, shard: milbase::Shard| {
+        let out = tmp.path().join(name);
+        let p = PreprocessOptions {
+            config: PreprocessConfig {
+                size: 16,
+                ..PreprocessConfig::default()
+            },
+            headers_in_memory: most,
+            ..PreprocessOptions::default()
+        };
+        let s = preprocess::pipeline::preprocess_shard(
+            std::slice::from_ref(&raw),
+            &out,
+            &p,
+            shard,
+            &Quiet,
+        )
+        .unwrap();
+        let mut files: Vec<(String, Vec<u8>)> = walk(&out)
+            .into_iter()
+            .filter(|p| !p.ends_with("dataset.json"))
+            .map(|p| {
+                let rel = p.strip_prefix(&out).unwrap().display().to_string();
+                (rel, fs::read(&p).unwrap())
+            })
+            .collect();
+        files.sort();
+        let manifest: serde_json::Value =
+            serde_json::from_slice(&fs::read(out.join("dataset.json")).unwrap()).unwrap();
+        (s, files, manifest["scans"].clone())
+    };
+    let all = milbase::Shard::ALL;
+    let (s1, f1, m1) = run("memory", None, all);
+    // 21 slice files, at most 4 headers at once: 6 buckets
+    let (s2, f2, m2) = run("spilled", Some(4), all);
+    assert_eq!(m1.as_array().unwrap().len(), 7);
+    assert_eq!(m1, m2);
+    assert_eq!(
+        f1.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        f2.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        "a spill file is left, or a file is missing"
+    );
+    assert!(f1 == f2, "the files differ");
+    assert_eq!((s1.slices, s2.slices), (21, 21));
+    assert_eq!(s1.skipped.counts, s2.skipped.counts);
+    // notes.txt and what synth writes beside the DICOM (labels), each reported once
+    let not_dicom = walk(&raw)
+        .iter()
+        .filter(|p| p.extension().is_none_or(|e| e != "dcm"))
+        .count();
+    assert_eq!(s2.skipped.counts.values().sum::<usize>(), not_dicom);
+    // one shard of two, spilled: the same scans as that shard in memory
+    let half = milbase::Shard { index: 1, count: 2 };
+    let (_, f3, m3) = run("half-memory", None, half);
+    let (_, f4, m4) = run("half-spilled", Some(2), half);
+    assert_eq!(m3, m4);
+    assert!(f3 == f4);
+}

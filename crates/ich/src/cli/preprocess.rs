@@ -65,6 +65,11 @@ pub struct Args {
     /// `ich merge` joins them. Every shard reads every file's header to group the files into scans.
     #[arg(long, value_name = "I/N")]
     shard: Option<milbase::Shard>,
+    /// Hold at most this many slice files' headers in memory while grouping them into scans
+    /// [1..=100000000]; beyond it they wait on disk in the output folder, in buckets of whole
+    /// scans processed one after the other (memory then stays about flat in the cohort's size).
+    #[arg(long, value_name = "FILES", default_value_t = preprocess::pipeline::HEADERS_IN_MEMORY, value_parser = |s: &str| range::int_in(s, 1, 100_000_000))]
+    headers_in_memory: usize,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -128,6 +133,7 @@ pub fn run(a: Args, progress: &detect::progress::Bars) -> anyhow::Result<ExitCod
         labels,
         limits: a.limits.limits(),
         uncompressed: a.uncompressed,
+        headers_in_memory: Some(a.headers_in_memory),
     };
     let t = std::time::Instant::now();
     let shard = a.shard.unwrap_or(milbase::Shard::ALL);
