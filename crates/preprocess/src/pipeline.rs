@@ -787,7 +787,7 @@ pub fn find_scans_counting_others(
 
 /// At most this many slice files' headers are held in memory by `ich preprocess` by default;
 /// beyond it they spill to disk by scan ([`PreprocessOptions::headers_in_memory`]). About
-/// 0.15 GB of headers.
+/// 0.18 GB of headers at the 1.8 KiB a file measured in docs/BENCHMARKS.md (an estimate).
 pub const HEADERS_IN_MEMORY: usize = 100_000;
 
 /// The scans of a header pass: all of them at once, or, when the headers spilled to disk, one
