@@ -16,7 +16,10 @@
 # The binaries are built elsewhere and carried to the card (gpu-bin.tar.xz, git-ignored):
 #   bash scripts/gpu-binaries.sh              # builds, strips and packs step, infer and ich
 # and there: tar -xJf gpu-bin.tar.xz && bash scripts/gpu-bench.sh gpu-bin [STEPS]
-# SECTIONS="check train infer cli" (the default) picks sections. "bare": each backend's first
+# SECTIONS="check train infer cli" (the default) picks sections. "compile": a bare machine's first
+# step and inference processes of every backend at once, and which backends got through.
+# "shipped": a first process given only the kernel cache the earlier ones filled
+# (ICH_KERNEL_CACHE). "bare": each backend's first
 # 512² step from the process's start, on a machine with no kernel caches yet. "fused": the fused
 # batch norm's kernel test, then steps with burn's batch norm and with ours, beside PyTorch's. "warm": every bench's first
 # process at once (compilation), before the others. "check": each backend's agreement
@@ -145,6 +148,67 @@ case " $sections " in *" warm "*)
   ;;
 esac
 
+case " $sections " in *" compile "*)
+  # a bare machine's first processes, all at once (NVRTC compiles on the CPU, one core per
+  # process): per backend one step process (COMPILE_SIZES, default "512 256": its first line is
+  # the first 512² step from the process's start, checks against flex left out), one inference
+  # process and one step process at 64² × 8 with its checks against flex ("check"), each stopped after COMPILE_TIMEOUT seconds (default 300). The environment records
+  # every autotune (CUBECL_ENVIRONMENT_RECORDS=full: candidates and their walls). The backends
+  # whose first 512² step finished are written to COMPILED_FILE (default /tmp/gpu-compiled), for
+  # the calls after it (GPU_BACKENDS="$(cat /tmp/gpu-compiled)").
+  echo "== a bare machine's first processes, at once (CUBECL_AUTOTUNE_LEVEL=${CUBECL_AUTOTUNE_LEVEL:-balanced})"
+  limit=${COMPILE_TIMEOUT:-300}
+  compiled=${COMPILED_FILE:-/tmp/gpu-compiled}
+  : >"$compiled"
+  wdir=$(mktemp -d)
+  for b in $backends; do
+    CUBECL_ENVIRONMENT_RECORDS=full BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 STEP_SKIP_CHECK=1 STEP_WARMUP=2 \
+      walltime "first step process $b 32 × ${COMPILE_SIZES:-512 256}" \
+      "$bin/step" 32 3 ${COMPILE_SIZES:-512 256} >"$wdir/step-$b" 2>&1 &
+    CUBECL_ENVIRONMENT_RECORDS=full BENCH_BACKENDS=$b INFER_SKIP_FLEX=1 \
+      walltime "first infer process $b 40 × 512²" "$bin/infer" 40 1 512 >"$wdir/infer-$b" 2>&1 &
+    # and the backend against flex, as the "check" section (64² × 8), beside them
+    BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 walltime "check process $b 8 × 64²" "$bin/step" 8 1 64 \
+      >"$wdir/zcheck-$b" 2>&1 &
+  done
+  wait
+  for f in "$wdir"/*; do
+    echo "-- $(basename "$f")"
+    case $f in *zcheck*) grep -v '^$' "$f" | tail -30 ;; *) tail -6 "$f" ;; esac
+  done
+  for b in $backends; do
+    if grep -q "^$b .* 512² × 32 slices: .* per training step" "$wdir/step-$b"; then
+      printf '%s ' "$b" >>"$compiled"
+    fi
+  done
+  echo "first 512² step finished on: $(cat "$compiled")"
+  rm -rf "$wdir"
+  limit=${PROC_TIMEOUT:-300}
+  ;;
+esac
+
+case " $sections " in *" shipped "*)
+  # a bare machine given the kernel cache of an earlier one (issue 57): the environment the
+  # processes above filled (SHIPPED_FROM, default target/environment) copied to a fresh folder
+  # and named by ICH_KERNEL_CACHE, with the driver's own caches off (CUDA_CACHE_DISABLE=1: PTX is
+  # compiled to the card's code again; __GL_SHADER_DISK_CACHE=0: Vulkan pipelines likewise), so
+  # the process has nothing of the machine's but the shipped folder; its first 512² step timed
+  # from the process's start, then the first scan of an inference process
+  src=${SHIPPED_FROM:-target/environment}
+  ship=$(mktemp -d)
+  cp -a "$src/." "$ship/"
+  echo "== a bare machine with the kernel cache shipped: $(du -sh "$ship" | cut -f1) from $src"
+  for b in $backends; do
+    CUDA_CACHE_DISABLE=1 __GL_SHADER_DISK_CACHE=0 ICH_KERNEL_CACHE="$ship" BENCH_BACKENDS=$b \
+      STEP_SKIP_FLEX=1 STEP_SKIP_CHECK=1 STEP_WARMUP=1 \
+      walltime "first step process $b 32 × 512², shipped cache" "$bin/step" 32 1 512
+    CUDA_CACHE_DISABLE=1 __GL_SHADER_DISK_CACHE=0 ICH_KERNEL_CACHE="$ship" BENCH_BACKENDS=$b \
+      INFER_SKIP_FLEX=1 walltime "first infer process $b 40 × 512², shipped cache" "$bin/infer" 40 1 512
+  done
+  rm -rf "$ship"
+  ;;
+esac
+
 case " $sections " in *" bare "*)
   # the first process of each backend on a machine whose kernel caches are empty: its first 512²
   # training step, timed from the process's start (checks against flex left out; they run in
@@ -163,9 +227,10 @@ case " $sections " in *" fused "*)
   # PyTorch's in the same call
   echo "== fused batch norm: kernel test on wgpu ($WGPU_BACKEND)"
   if [ -x "$bin/fused_bn" ]; then limited "$bin/fused_bn" --test-threads 1 2>&1 | tail -4; fi
-  echo "== training step, burn's batch norm (ICH_FUSED_BN=0) then ours, median of $steps after $STEP_WARMUP untimed"
+  # FUSED_AB="1": ours alone
+  echo "== training step, ICH_FUSED_BN in ${FUSED_AB:-0 1} (0: burn's batch norm, 1: ours), median of $steps after $STEP_WARMUP untimed"
   for b in $backends; do
-    for f in 0 1; do
+    for f in ${FUSED_AB:-0 1}; do
       ICH_FUSED_BN=$f BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 peak "$bin/step" 32 "$steps" ${FUSED_SIZES:-256 512}
     done
   done
@@ -203,8 +268,9 @@ esac
 
 case " $sections " in *" infer "*)
   echo "== inference of a 40-slice 512² scan (ich predict's CNN stage), two processes each"
+  # INFER_RUNS="second": one process each, for a machine whose caches are already filled
   for b in $backends; do
-    for run in first second; do
+    for run in ${INFER_RUNS:-first second}; do
       echo "-- $b, $run process"
       BENCH_BACKENDS=$b INFER_SKIP_FLEX=1 peak walltime "         process" "$bin/infer" 40 5 512
     done
@@ -212,7 +278,7 @@ case " $sections " in *" infer "*)
   if [ "${INFER_BF16:-1}" = 1 ]; then
     BENCH_BACKENDS=cuda BENCH_PRECISION=bf16 peak "$bin/infer" 40 5 512
   fi
-  for run in first second; do
+  for run in ${INFER_RUNS:-first second}; do
     peak bash -c "read med first < <(python3 scripts/cnn_torch.py 512 40 5 cuda scan); echo \"infer    pytorch cuda 512² × 40 slices ($run process): first scan \$first s, then \$med s per scan (median of 5)\""
   done
   ;;

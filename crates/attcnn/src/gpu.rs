@@ -8,7 +8,11 @@
 //! (`[compilation] cache` is off unless a `cubecl.toml` turns it on), so [`keep_compiled_kernels`]
 //! turns that on, unless the user has a cubecl configuration file of their own, which then rules.
 //! Both caches live in cubecl's environment folder: `target/environment` of the outermost Cargo
-//! project above the working directory, else `~/.cache/cubecl`.
+//! project above the working directory, else `~/.cache/cubecl`, or the folder that
+//! [`KERNEL_CACHE_VAR`] names. A folder filled on one machine serves another with the same GPU
+//! model and driver: copied into a machine image and named by `ICH_KERNEL_CACHE`, it spares a
+//! bare machine the minutes of compiling and autotuning before its first step (a kernel it lacks
+//! is compiled and added as usual).
 
 use std::path::{Path, PathBuf};
 
@@ -51,11 +55,23 @@ fn has_cubecl_section(path: &Path) -> bool {
     })
 }
 
+/// The environment variable naming the folder that holds the compiled kernels and autotune
+/// results (cubecl's environment), in place of cubecl's default folder.
+pub const KERNEL_CACHE_VAR: &str = "ICH_KERNEL_CACHE";
+
+/// The folder [`KERNEL_CACHE_VAR`] names, when it is set and not blank.
+pub fn kernel_cache_dir() -> Option<PathBuf> {
+    std::env::var_os(KERNEL_CACHE_VAR)
+        .filter(|v| !v.to_string_lossy().trim().is_empty())
+        .map(PathBuf::from)
+}
+
 /// Turns on cubecl's on-disk cache of compiled kernels for this process, so that the next process
-/// on the machine loads them instead of compiling them again. Call it before the first GPU device
-/// is opened; it does nothing when a cubecl configuration file applies ([`user_config_file`] from
-/// the working directory) or when cubecl's configuration was already read. Returns whether it
-/// turned the cache on. `CUBECL_*` environment variables still apply.
+/// on the machine loads them instead of compiling them again, in the folder [`KERNEL_CACHE_VAR`]
+/// names if it is set. Call it before the first GPU device is opened; it does nothing when a
+/// cubecl configuration file applies ([`user_config_file`] from the working directory) or when
+/// cubecl's configuration was already read. Returns whether it turned the cache on. `CUBECL_*`
+/// environment variables still apply.
 #[cfg(any(feature = "wgpu", feature = "cuda"))]
 pub fn keep_compiled_kernels() -> bool {
     use burn::cubecl::config::{CubeClRuntimeConfig, RuntimeConfig};
@@ -64,9 +80,26 @@ pub fn keep_compiled_kernels() -> bool {
         tracing::debug!(file = %file.display(), "cubecl configuration file applies");
         return false;
     }
-    let mut config = CubeClRuntimeConfig::default().override_from_env();
-    config.compilation.cache = true;
+    let config = with_kernel_cache(
+        CubeClRuntimeConfig::default().override_from_env(),
+        kernel_cache_dir(),
+    );
     CubeClRuntimeConfig::try_set(config)
+}
+
+/// `config` with the compiled-kernel cache on, in `dir` when given (cubecl's environment folder
+/// otherwise): what [`keep_compiled_kernels`] sets, with `dir` from [`KERNEL_CACHE_VAR`].
+#[cfg(any(feature = "wgpu", feature = "cuda"))]
+pub fn with_kernel_cache(
+    mut config: burn::cubecl::config::CubeClRuntimeConfig,
+    dir: Option<PathBuf>,
+) -> burn::cubecl::config::CubeClRuntimeConfig {
+    config.compilation.cache = true;
+    if let Some(dir) = dir {
+        tracing::info!(folder = %dir.display(), "compiled kernels and autotune results kept in {KERNEL_CACHE_VAR}");
+        config.environment.path = burn::cubecl::config::cache::CacheConfig::Directory(dir);
+    }
+    config
 }
 
 #[cfg(test)]

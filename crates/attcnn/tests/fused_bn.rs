@@ -4,7 +4,8 @@
 //! running statistics), the gradients of x, γ and β under a loss that weighs every output
 //! differently, and inference; on odd shapes (a channel whose values sit far from zero, 1×1
 //! slices, chunks of a channel split across many cubes), compared with burn's generic batch norm
-//! on the same device and with burn-flex on the CPU.
+//! on the same device and with burn-flex on the CPU. And where `ICH_KERNEL_CACHE` puts the
+//! compiled kernels (`attcnn::gpu`).
 #![cfg(feature = "wgpu")]
 
 use attcnn::norm::fused_batch_norm;
@@ -196,4 +197,21 @@ fn inference_matches_burns_batch_norm_and_flex() {
             assert!(d <= 1e-5, "{shape:?}: fused vs {name}: {d:e}");
         }
     }
+}
+
+/// `ICH_KERNEL_CACHE`'s folder becomes cubecl's environment root, where cubecl keeps its compiled
+/// kernels and autotune results (so that a folder filled on one machine can be shipped to a bare
+/// one), with the compiled-kernel cache on; without it cubecl's default folder stays.
+#[test]
+fn the_kernel_cache_goes_where_it_is_named() {
+    use attcnn::gpu::with_kernel_cache;
+    use burn::cubecl::config::cache::CacheConfig;
+    use burn::cubecl::config::CubeClRuntimeConfig;
+    let dir = std::path::PathBuf::from("/srv/ich/kernels");
+    let named = with_kernel_cache(CubeClRuntimeConfig::default(), Some(dir.clone()));
+    assert!(named.compilation.cache);
+    assert_eq!(named.environment.path.root(), dir);
+    let default = with_kernel_cache(CubeClRuntimeConfig::default(), None);
+    assert!(default.compilation.cache);
+    assert!(matches!(default.environment.path, CacheConfig::Target));
 }
