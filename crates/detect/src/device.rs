@@ -10,13 +10,15 @@ pub enum Backend {
     #[default]
     Cpu,
     /// GPU through wgpu (cargo feature `wgpu`; `WGPU_BACKEND=vulkan|gl|metal|dx12` pins the
-    /// graphics API, else the runtime picks one).
+    /// graphics API, else the runtime picks one). Compiled kernels and autotune results are kept
+    /// on disk, in the folder `ICH_KERNEL_CACHE` names if it is set.
     Wgpu,
     /// CPU through the deprecated burn-ndarray backend (cargo feature `ndarray`).
     Ndarray,
     /// NVIDIA GPU through CUDA (cargo feature `cuda`): kernels compiled by NVRTC, the driver's
     /// `libcuda` and NVRTC's `libnvrtc` loaded at run time (`LD_LIBRARY_PATH`). `CUDA_VISIBLE_DEVICES`
-    /// picks the card; the first visible one is used.
+    /// picks the card; the first visible one is used. Compiled kernels and autotune results are
+    /// kept as for wgpu (`ICH_KERNEL_CACHE`).
     Cuda,
 }
 
