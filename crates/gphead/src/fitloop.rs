@@ -141,11 +141,14 @@ impl Setup {
         self.z.len() / self.m
     }
 
-    /// (Re)computes `L`, `B`, `k̃` and `B_v` for the current kernel.
+    /// (Re)computes `L`, `B`, `k̃` and `B_v` for the current kernel. The old `B` is dropped before
+    /// the new one is made (one M×N matrix at a time, not two); if `K_zz` cannot be factorised the
+    /// set-up is left as it was.
     pub fn rebuild(&mut self, jitter: f64) -> Result<()> {
         let d = self.d();
         let kzz = self.kernel.cross(&self.z, &self.z, d, Par::Seq);
         let (l, j) = cholesky(kzz.as_ref(), jitter, "K_zz")?;
+        self.b = Mat::zeros(0, 0);
         let mut b = self.kernel.cross(&self.z, &self.xs, d, par_wide());
         solve_l(l.as_ref(), b.as_mut(), par_wide());
         self.ktilde = col_sq_norms(b.as_ref())
@@ -153,6 +156,7 @@ impl Setup {
             .map(|q| (self.kernel.variance - q).max(0.0))
             .collect();
         if let Some((xv, bv)) = self.valid.as_mut() {
+            *bv = Mat::zeros(0, 0);
             let mut m = self.kernel.cross(&self.z, xv, d, par_wide());
             solve_l(l.as_ref(), m.as_mut(), par_wide());
             *bv = m;

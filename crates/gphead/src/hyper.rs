@@ -28,8 +28,10 @@
 //! Each step moves every log-parameter by η in the direction of its partial derivative (sign
 //! steps: the two partials differ by orders of magnitude), halving η until J increases, so J never
 //! decreases. No inverse is formed: every `L⁻¹`, `S_w` is a triangular solve, of M×M matrices
-//! only. The squared distances are computed once per [`update_kernel`]; each value costs one
-//! M×M×N product (`G`), each gradient two.
+//! only. Each value costs one M×M×N product (`G`), each gradient two. The sums over instances are
+//! taken a block of [`BLOCK`] instances at a time, the squared distances and `K_zx` recomputed
+//! per block (M×D×N, small beside the products), so no M×N matrix is held: the update's memory
+//! does not grow with N beyond the O(N) vectors it is given.
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par};
@@ -37,9 +39,12 @@ use faer::{Accum, Mat, MatRef, Par};
 use crate::error::Result;
 use crate::fitloop::{kl_whitened, Setup};
 use crate::kernel::{sq_dists, Rbf};
-use crate::linalg::{a_v, at_v, cholesky, col_mat, par_wide, solve_l, solve_lt, weighted_gram};
+use crate::linalg::{a_v, at_v, cholesky, col_mat, gram_onto, par_wide, solve_l, solve_lt};
 
 pub use crate::params::KernelSteps;
+
+/// Instances per block of the sums over instances (M×4096 f64 temporaries: 1.6 MB at M = 50).
+pub const BLOCK: usize = 4096;
 
 /// J(λ) with q(v), π and θ fixed.
 pub struct KernelObjective<'a> {
@@ -53,12 +58,6 @@ pub struct KernelObjective<'a> {
     pub pi: &'a [f64],
     pub theta: &'a [f64],
     pub jitter: f64,
-}
-
-fn mul(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
-    let mut c = Mat::<f64>::zeros(a.nrows(), b.ncols());
-    matmul(c.as_mut(), Accum::Replace, a, b, 1.0, par_wide());
-    c
 }
 
 fn contract(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> f64 {
@@ -111,26 +110,39 @@ fn sandwich(l: MatRef<'_, f64>, x: &Mat<f64>) -> Mat<f64> {
     transposed(&w)
 }
 
-/// What every evaluation shares: the squared distances and the terms free of the kernel.
+/// What every evaluation shares: the inducing points' squared distances and the terms free of the
+/// kernel.
 struct Prepared<'a> {
     obj: &'a KernelObjective<'a>,
-    /// ‖z_m − x_n‖² (M×N) and ‖z_i − z_j‖² (M×M).
-    dzx: Mat<f64>,
+    /// ‖z_i − z_j‖² (M×M).
     dzz: Mat<f64>,
     sum_theta: f64,
     kl: f64,
+    /// Instances per block of the sums over instances.
+    block: usize,
 }
 
 /// One kernel's terms of J.
 struct Terms {
     l: Mat<f64>,
     kzz: Mat<f64>,
-    kzx: Mat<f64>,
     a: Vec<f64>,
-    mu: Vec<f64>,
     /// `(I − S_w) G_w`.
     ag: Mat<f64>,
     value: f64,
+}
+
+/// The sums over instances of one kernel's J (and, when asked, of its gradient), with
+/// `a = L⁻ᵀ m_w`, `μ_n = k_nᵀ a` and `g_n = (π_n − ½) − θ_n μ_n`.
+struct Sums {
+    /// `Σ (π_n − ½) μ_n − ½ θ_n μ_n²`.
+    data: f64,
+    /// `G = K_zx Θ K_xz`.
+    g: Mat<f64>,
+    /// `K_zx g`, `(K ∘ D / 2l) g` and `(K ∘ D / 2l) Θ K_xz`: the gradient's (zero without it).
+    kg: Vec<f64>,
+    kd_g: Vec<f64>,
+    h: Mat<f64>,
 }
 
 impl Prepared<'_> {
@@ -147,63 +159,106 @@ impl Prepared<'_> {
         })
     }
 
-    fn terms(&self, k: Rbf) -> Result<Terms> {
+    /// The sums over instances, a block of instances at a time.
+    fn sums(&self, k: Rbf, a: &[f64], gradient: bool) -> Sums {
+        let o = self.obj;
+        let (mm, n, d) = (a.len(), o.pi.len(), o.d);
+        let s = 1.0 / (2.0 * k.lengthscale);
+        let mut out = Sums {
+            data: 0.0,
+            g: Mat::zeros(mm, mm),
+            kg: vec![0.0; mm],
+            kd_g: vec![0.0; mm],
+            h: Mat::zeros(mm, mm),
+        };
+        for start in (0..n).step_by(self.block.max(1)) {
+            let end = (start + self.block.max(1)).min(n);
+            let dzx = sq_dists(o.z, &o.x[start * d..end * d], d, par_wide());
+            let kzx = k.of_sq_dists(&dzx);
+            let theta = &o.theta[start..end];
+            let mu = at_v(kzx.as_ref(), a);
+            out.data += mu
+                .iter()
+                .enumerate()
+                .map(|(j, &m)| (o.pi[start + j] - 0.5) * m - 0.5 * theta[j] * m * m)
+                .sum::<f64>();
+            out.g = gram_onto(
+                std::mem::replace(&mut out.g, Mat::zeros(0, 0)),
+                kzx.as_ref(),
+                theta,
+                par_wide(),
+            );
+            if !gradient {
+                continue;
+            }
+            let g: Vec<f64> = (0..end - start)
+                .map(|j| (o.pi[start + j] - 0.5) - theta[j] * mu[j])
+                .collect();
+            for (acc, v) in out.kg.iter_mut().zip(a_v(kzx.as_ref(), &g)) {
+                *acc += v;
+            }
+            // (K ∘ D) Θ, and (K ∘ D) g summed on the way (one M×block temporary)
+            let kdt = map_cols(&kzx, |j, kc, out_col| {
+                for (((dst, kv), d2), acc) in out_col
+                    .iter_mut()
+                    .zip(kc)
+                    .zip(dzx.col_as_slice(j))
+                    .zip(out.kd_g.iter_mut())
+                {
+                    let kd = kv * d2 * s;
+                    *acc += kd * g[j];
+                    *dst = kd * theta[j];
+                }
+            });
+            matmul(
+                out.h.as_mut(),
+                Accum::Add,
+                kdt.as_ref(),
+                kzx.transpose(),
+                1.0,
+                par_wide(),
+            );
+        }
+        out
+    }
+
+    fn terms(&self, k: Rbf, gradient: bool) -> Result<(Terms, Sums)> {
         let o = self.obj;
         let kzz = k.of_sq_dists(&self.dzz);
         let (l, _) = cholesky(kzz.as_ref(), o.jitter, "K_zz")?;
-        let kzx = k.of_sq_dists(&self.dzx);
         let mut a = col_mat(o.m_w);
         solve_lt(l.as_ref(), a.as_mut(), Par::Seq);
         let a: Vec<f64> = a.col_as_slice(0).to_vec();
-        let mu = at_v(kzx.as_ref(), &a);
-        let g = weighted_gram(kzx.as_ref(), o.theta, par_wide());
-        let ag = self.minus_sw(&sandwich(l.as_ref(), &g));
-        let data: f64 = (0..mu.len())
-            .map(|n| (o.pi[n] - 0.5) * mu[n] - 0.5 * o.theta[n] * mu[n] * mu[n])
-            .sum();
-        let value = data - 0.5 * k.variance * self.sum_theta + 0.5 * trace(ag.as_ref()) - self.kl;
-        Ok(Terms {
-            l,
-            kzz,
-            kzx,
-            a,
-            mu,
-            ag,
-            value,
-        })
+        let sums = self.sums(k, &a, gradient);
+        let ag = self.minus_sw(&sandwich(l.as_ref(), &sums.g));
+        let value =
+            sums.data - 0.5 * k.variance * self.sum_theta + 0.5 * trace(ag.as_ref()) - self.kl;
+        Ok((
+            Terms {
+                l,
+                kzz,
+                a,
+                ag,
+                value,
+            },
+            sums,
+        ))
     }
 
     fn value(&self, k: Rbf) -> Result<f64> {
-        Ok(self.terms(k)?.value)
+        Ok(self.terms(k, false)?.0.value)
     }
 
     fn gradient(&self, k: Rbf) -> Result<(f64, [f64; 2])> {
         let o = self.obj;
-        let t = self.terms(k)?;
-        let (mm, n) = (t.kzx.nrows(), t.kzx.ncols());
-        let g: Vec<f64> = (0..n)
-            .map(|j| (o.pi[j] - 0.5) - o.theta[j] * t.mu[j])
-            .collect();
+        let (t, sums) = self.terms(k, true)?;
+        let mm = t.kzz.nrows();
         // through K_zx: log v (∂K = K) and log l (∂K = K ∘ ‖z − x‖²/(2l))
-        let kg = a_v(t.kzx.as_ref(), &g);
+        let kg = sums.kg;
         let zx_v = dot(&t.a, &kg) + trace(t.ag.as_ref());
         let s = 1.0 / (2.0 * k.lengthscale);
-        // (K ∘ D) Θ, and (K ∘ D) g summed on the way (one M×N temporary)
-        let mut kd_g = vec![0.0; mm];
-        let kdt = map_cols(&t.kzx, |j, k, d| {
-            for (((d, k), d2), acc) in d
-                .iter_mut()
-                .zip(k)
-                .zip(self.dzx.col_as_slice(j))
-                .zip(kd_g.iter_mut())
-            {
-                let kd = k * d2 * s;
-                *acc += kd * g[j];
-                *d = kd * o.theta[j];
-            }
-        });
-        let h = mul(kdt.as_ref(), t.kzx.transpose());
-        let zx_l = dot(&t.a, &kd_g) + trace(self.minus_sw(&sandwich(t.l.as_ref(), &h)).as_ref());
+        let zx_l =
+            dot(&t.a, &sums.kd_g) + trace(self.minus_sw(&sandwich(t.l.as_ref(), &sums.h)).as_ref());
         // through K_zz: G_zz = L⁻ᵀ T L⁻¹
         let mut bg = col_mat(&kg);
         solve_l(t.l.as_ref(), bg.as_mut(), Par::Seq);
@@ -223,12 +278,17 @@ impl Prepared<'_> {
 
 impl KernelObjective<'_> {
     fn prepare(&self) -> Prepared<'_> {
+        self.prepare_in_blocks(BLOCK)
+    }
+
+    /// [`prepare`](Self::prepare) with the sums over instances taken `block` instances at a time.
+    fn prepare_in_blocks(&self, block: usize) -> Prepared<'_> {
         Prepared {
             obj: self,
-            dzx: sq_dists(self.z, self.x, self.d, par_wide()),
             dzz: sq_dists(self.z, self.z, self.d, Par::Seq),
             sum_theta: self.theta.iter().sum(),
             kl: kl_whitened(self.m_w, self.r),
+            block,
         }
     }
 
@@ -307,6 +367,12 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use rand_distr::StandardNormal;
+
+    fn mul(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
+        let mut c = Mat::<f64>::zeros(a.nrows(), b.ncols());
+        matmul(c.as_mut(), Accum::Replace, a, b, 1.0, par_wide());
+        c
+    }
 
     /// J and its gradient as they were computed before (2026-11-23), through `B = L⁻¹ K_zx`
     /// (M×N) and column-wise triangular solves: an independent formulation to check against.
@@ -440,6 +506,41 @@ mod tests {
                 assert!(close(obj.value(k).unwrap(), rv));
                 assert!(close(g[0], rg[0]), "log v {} vs {} ({seed})", g[0], rg[0]);
                 assert!(close(g[1], rg[1]), "log l {} vs {} ({seed})", g[1], rg[1]);
+            }
+        }
+    }
+
+    /// The sums over instances taken in blocks (of 7, of 64, and one block) give the reference's
+    /// value and gradient, on problems with more instances than a block, a last block that is
+    /// short, and one instance.
+    #[test]
+    fn blocks_of_instances_give_the_same_value_and_gradient() {
+        for (seed, d, mm, n) in [(5, 3, 6, 40), (6, 8, 20, 131), (7, 2, 4, 1)] {
+            let p = Problem::new(seed, d, mm, n);
+            let obj = p.objective();
+            let k = Rbf {
+                variance: 1.3,
+                lengthscale: 0.9 * d as f64,
+            };
+            let (rv, rg) = reference(&obj, k);
+            for block in [7, 64, n.max(1)] {
+                let prepared = obj.prepare_in_blocks(block);
+                let (v, g) = prepared.gradient(k).unwrap();
+                let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * (1.0 + b.abs());
+                assert!(close(v, rv), "value {v} vs {rv} (block {block}, n {n})");
+                assert!(close(prepared.value(k).unwrap(), rv), "block {block}");
+                assert!(
+                    close(g[0], rg[0]),
+                    "log v {} vs {} (block {block})",
+                    g[0],
+                    rg[0]
+                );
+                assert!(
+                    close(g[1], rg[1]),
+                    "log l {} vs {} (block {block})",
+                    g[1],
+                    rg[1]
+                );
             }
         }
     }

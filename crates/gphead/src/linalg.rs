@@ -109,7 +109,7 @@ pub fn weighted_gram(b: MatRef<'_, f64>, w: &[f64], par: Par) -> Mat<f64> {
 }
 
 /// `start + B diag(w) Bᵀ` for a symmetric `start`.
-fn gram_onto(start: Mat<f64>, b: MatRef<'_, f64>, w: &[f64], par: Par) -> Mat<f64> {
+pub(crate) fn gram_onto(start: Mat<f64>, b: MatRef<'_, f64>, w: &[f64], par: Par) -> Mat<f64> {
     use rayon::prelude::*;
     let m = b.nrows();
     let work = |&(s, e): &(usize, usize)| {
