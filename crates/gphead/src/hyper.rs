@@ -171,8 +171,8 @@ impl Prepared<'_> {
             kd_g: vec![0.0; mm],
             h: Mat::zeros(mm, mm),
         };
-        for start in (0..n).step_by(self.block.max(1)) {
-            let end = (start + self.block.max(1)).min(n);
+        for start in (0..n).step_by(self.block) {
+            let end = (start + self.block).min(n);
             let dzx = sq_dists(o.z, &o.x[start * d..end * d], d, par_wide());
             let kzx = k.of_sq_dists(&dzx);
             let theta = &o.theta[start..end];
@@ -281,14 +281,15 @@ impl KernelObjective<'_> {
         self.prepare_in_blocks(BLOCK)
     }
 
-    /// [`prepare`](Self::prepare) with the sums over instances taken `block` instances at a time.
+    /// [`prepare`](Self::prepare) with the sums over instances taken `block` instances at a time
+    /// (at least one).
     fn prepare_in_blocks(&self, block: usize) -> Prepared<'_> {
         Prepared {
             obj: self,
             dzz: sq_dists(self.z, self.z, self.d, Par::Seq),
             sum_theta: self.theta.iter().sum(),
             kl: kl_whitened(self.m_w, self.r),
-            block,
+            block: block.max(1),
         }
     }
 
