@@ -155,7 +155,10 @@ case " $sections " in *" compile "*)
   # process and one step process at 64² × 8 with its checks against flex ("check"), each stopped after COMPILE_TIMEOUT seconds (default 300). The environment records
   # every autotune (CUBECL_ENVIRONMENT_RECORDS=full: candidates and their walls). The backends
   # whose first 512² step finished are written to COMPILED_FILE (default /tmp/gpu-compiled), for
-  # the calls after it (GPU_BACKENDS="$(cat /tmp/gpu-compiled)").
+  # the calls after it (GPU_BACKENDS="$(cat /tmp/gpu-compiled)"). What these processes autotune
+  # beside each other is tuned under contention and kept on disk: on an H200 wgpu's step was then
+  # 1.5× slower than after tuning alone (docs/notes/2026-11-28-gpu-h200.md), so time steps after
+  # it with CUBECL_AUTOTUNE_CACHE=0, and fill a folder meant for shipping one process at a time.
   echo "== a bare machine's first processes, at once (CUBECL_AUTOTUNE_LEVEL=${CUBECL_AUTOTUNE_LEVEL:-balanced})"
   limit=${COMPILE_TIMEOUT:-300}
   compiled=${COMPILED_FILE:-/tmp/gpu-compiled}

@@ -4,7 +4,10 @@
 #   1. compile: every backend's first step and inference processes at once, timed from their
 #      start, the environment recording each autotune (CUBECL_AUTOTUNE_LEVEL, default minimal);
 #   2. steps: 512² and 256² × 32 training steps with our batch norm on the backends that got
-#      through 1, then PyTorch CUDA's, alone on the card;
+#      through 1, then PyTorch CUDA's, alone on the card. Each step process autotunes again
+#      (CUBECL_AUTOTUNE_CACHE=0): what stage 1 tuned beside other processes was measured slower
+#      (2026-11-28: wgpu 0.197 s against 0.132 s tuned alone, docs/notes/2026-11-28-gpu-h200.md);
+#      added after that session, not yet run on a card;
 #   3. profile: the per-kernel profile of a 512² step on those backends beside PyTorch's;
 #   4. shipped: a first process given only the kernel cache the earlier ones filled;
 #   5. infer: a 40-slice 512² scan on those backends and on PyTorch.
@@ -38,8 +41,8 @@ ok=$(cat "$COMPILED_FILE" 2>/dev/null)
 echo "backends past their first 512² step: ${ok:-none}"
 if [ -n "${ok// /}" ]; then
   export GPU_BACKENDS="$ok"
-  stage 2-steps 90 env SECTIONS=fused FUSED_AB=1 FUSED_SIZES="512 256" PROC_TIMEOUT=60 \
-    bash scripts/gpu-bench.sh gpu-bin 5
+  stage 2-steps 150 env SECTIONS=fused FUSED_AB=1 FUSED_SIZES="512 256" PROC_TIMEOUT=120 \
+    CUBECL_AUTOTUNE_CACHE=0 STEP_WARMUP=5 bash scripts/gpu-bench.sh gpu-bin 5
   # the raw profiling logs, packed into one file ($OUT brings back 8 files at most)
   mkdir -p /tmp/profiles
   stage 3-profile 80 env SECTIONS=profile PROFILE_BACKENDS="$ok" PROFILE_SIZE=512 PROFILE_STEPS=4 \

@@ -392,6 +392,8 @@ fn bench(name: &str, base: Device, size: usize, slices: usize, steps: usize, fai
     // what the check before the timing held this backend to
     let checked = if name == "flex" {
         String::new()
+    } else if std::env::var_os("STEP_SKIP_CHECK").is_some() {
+        ", not checked against flex in this process (STEP_SKIP_CHECK)".to_string()
     } else if failed {
         ", its checks FAILED (listed at the end)".to_string()
     } else {
