@@ -1,8 +1,9 @@
 //! Benchmark: ψ-VGPMIL set-up and epoch time, and peak memory, at N = 40,000 instances in 1,000
 //! bags, D = 128, M = 200 (the targets of the GP-head issue: epoch ≤ 0.1 s, set-up ≤ 2 s, peak
 //! memory ≤ 500 MB on 2 cores). Run: `cargo bench -p gphead --bench epoch [-- N BAGS D M EPOCHS
-//! KERNEL]` (KERNEL = 1: the kernel hyper-parameter steps of `ich fit-gp`'s default, 5 per epoch
-//! after 2 epochs, in the fits whose peak memory is reported).
+//! KERNEL B_MIB]` (KERNEL = 1: the kernel hyper-parameter steps of `ich fit-gp`'s default, 5 per
+//! epoch after 2 epochs, in the fits whose peak memory is reported; B_MIB: the fits' memory for B,
+//! `FitParams::b_memory` in MiB, 256 by default, 0 to recompute it a block at a time).
 
 use std::time::Instant;
 
@@ -61,11 +62,18 @@ fn main() {
         get(4, 10),
     );
     let kernel = get(5, 0) == 1;
+    let b_memory = get(6, gphead::params::DEFAULT_B_MEMORY >> 20) << 20;
     let data = bags_data(n, bags, d, 3, 0);
     println!(
-        "N = {}, bags = {bags}, D = {d}, M = {m}, threads = {}",
+        "N = {}, bags = {bags}, D = {d}, M = {m}, threads = {}, B {} (b_memory {} MiB)",
         data.n,
-        rayon::current_num_threads()
+        rayon::current_num_threads(),
+        if data.n * m * 8 <= b_memory {
+            "held"
+        } else {
+            "recomputed per block"
+        },
+        b_memory >> 20
     );
     for link in [
         Model::Vgpmil,
@@ -83,6 +91,7 @@ fn main() {
                 warmup: 2,
                 ..Default::default()
             }),
+            b_memory,
             ..FitParams::default()
         };
         let t = Instant::now();

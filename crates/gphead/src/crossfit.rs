@@ -34,7 +34,8 @@ impl OutOfFold {
 /// Scores every bag of `data` out of fold (`folds` stratified folds, `epochs` epochs per refit,
 /// `samples` Monte Carlo draws per bag); the same seed gives the same folds and draws. The folds
 /// are refitted in parallel (each with its own seed: the result does not depend on the order), one
-/// `progress` step each.
+/// `progress` step each; they share the memory budget of one fit for their B
+/// ([`crate::FitParams::b_memory`]).
 pub fn out_of_fold(
     params: &ValidParams,
     epochs: usize,
@@ -69,7 +70,9 @@ pub fn out_of_fold_in(
             labels.len()
         )));
     }
-    let p = params.with_max_epochs(epochs.max(1))?;
+    let p = params
+        .with_max_epochs(epochs.max(1))?
+        .with_b_memory(params.b_memory / parts.len().max(1));
     let scored: Vec<Option<OutOfFold>> = parts
         .par_iter()
         .enumerate()

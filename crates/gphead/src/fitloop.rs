@@ -10,14 +10,13 @@ use serde::{Deserialize, Serialize};
 
 use rayon::prelude::*;
 
+use crate::basis::{held_bytes, BRef, Basis, Whitening};
 use crate::data::{MilData, Standardizer};
 use crate::emax::{one_minus_emax, EmaxRule};
 use crate::error::{GpError, Result};
 use crate::kernel::Rbf;
 use crate::kmeans::kmeans;
-use crate::linalg::{
-    a_v, at_v, cholesky, col_mat, col_sq_norms, par_wide, solve_l, solve_lt, solved_col_sq_norms,
-};
+use crate::linalg::{cholesky, col_mat, col_sq_norms, solve_l, solve_lt};
 use crate::metrics::{log_likelihood, roc_auc};
 use crate::model::{GpModel, ModelParts};
 use crate::params::ValidParams;
@@ -49,14 +48,15 @@ pub(crate) struct Setup {
     pub m: usize,
     pub l: Mat<f64>,
     pub kzz_jitter: f64,
-    /// `B = L⁻¹ K_zx` (M×N).
-    pub b: Mat<f64>,
+    /// The training instances (standardised) and their `B = L⁻¹ K_zx` (M×N).
+    pub train: Basis,
     /// `k̃_n = v − ‖b_n‖²` (FITC diagonal).
     pub ktilde: Vec<f64>,
-    /// Standardised training features (kept for kernel estimation).
-    pub xs: Vec<f64>,
-    /// Standardised validation features and `B_v = L⁻¹ K(Z, X_v)`.
-    pub valid: Option<(Vec<f64>, Mat<f64>)>,
+    /// The validation instances and their `B_v = L⁻¹ K(Z, X_v)`.
+    pub valid: Option<Basis>,
+    /// Whether the B matrices are held whole (within the fit's `b_memory`) or recomputed a
+    /// block at a time.
+    pub hold: bool,
     pub setup_seconds: f64,
 }
 
@@ -116,22 +116,32 @@ impl Setup {
             lengthscale: p.lengthscale.unwrap_or(init.lengthscale),
         };
         let z = inducing_points(p, train, &xs);
+        let m = z.len() / train.d;
+        let instances = train.n + valid.map_or(0, |v| v.n);
+        let hold = held_bytes(instances, m) <= p.b_memory;
+        if !hold {
+            tracing::info!(
+                instances,
+                inducing = m,
+                mib = held_bytes(instances, m) >> 20,
+                limit_mib = p.b_memory >> 20,
+                "B is recomputed a block of instances at a time (it would not fit the limit)"
+            );
+        }
+        let valid = valid.map(|v| Basis::new(std.apply(v)));
         let mut s = Setup {
-            m: z.len() / train.d,
+            m,
             std,
             kernel,
             z,
             l: Mat::zeros(0, 0),
             kzz_jitter: 0.0,
-            b: Mat::zeros(0, 0),
+            train: Basis::new(xs),
             ktilde: Vec::new(),
-            valid: valid.map(|_| (Vec::new(), Mat::zeros(0, 0))),
-            xs,
+            valid,
+            hold,
             setup_seconds: 0.0,
         };
-        if let (Some(v), Some(slot)) = (valid, s.valid.as_mut()) {
-            slot.0 = s.std.apply(v);
-        }
         s.rebuild(p.jitter)?;
         s.setup_seconds = t0.elapsed().as_secs_f64();
         Ok(s)
@@ -141,30 +151,56 @@ impl Setup {
         self.z.len() / self.m
     }
 
-    /// (Re)computes `L`, `B`, `k̃` and `B_v` for the current kernel. The old `B` is dropped before
-    /// the new one is made (one M×N matrix at a time, not two); if `K_zz` cannot be factorised the
-    /// set-up is left as it was.
+    /// (Re)computes `L`, `B`, `k̃` and `B_v` for the current kernel. The old B are dropped before
+    /// the new ones are made (one M×N matrix at a time, not two); if `K_zz` cannot be factorised
+    /// the set-up is left as it was.
     pub fn rebuild(&mut self, jitter: f64) -> Result<()> {
         let d = self.d();
         let kzz = self.kernel.cross(&self.z, &self.z, d, Par::Seq);
         let (l, j) = cholesky(kzz.as_ref(), jitter, "K_zz")?;
-        self.b = Mat::zeros(0, 0);
-        let mut b = self.kernel.cross(&self.z, &self.xs, d, par_wide());
-        solve_l(l.as_ref(), b.as_mut(), par_wide());
-        self.ktilde = col_sq_norms(b.as_ref())
-            .iter()
-            .map(|q| (self.kernel.variance - q).max(0.0))
-            .collect();
-        if let Some((xv, bv)) = self.valid.as_mut() {
-            *bv = Mat::zeros(0, 0);
-            let mut m = self.kernel.cross(&self.z, xv, d, par_wide());
-            solve_l(l.as_ref(), m.as_mut(), par_wide());
-            *bv = m;
+        self.train.release();
+        if let Some(v) = self.valid.as_mut() {
+            v.release();
         }
         self.l = l;
         self.kzz_jitter = j;
-        self.b = b;
+        let w = Whitening {
+            kernel: self.kernel,
+            z: &self.z,
+            l: self.l.as_ref(),
+            d,
+        };
+        self.train.build(&w, self.hold);
+        self.ktilde = self
+            .train
+            .with(w)
+            .col_sq_norms()
+            .iter()
+            .map(|q| (self.kernel.variance - q).max(0.0))
+            .collect();
+        if let Some(v) = self.valid.as_mut() {
+            v.build(&w, self.hold);
+        }
         Ok(())
+    }
+
+    fn whitening(&self) -> Whitening<'_> {
+        Whitening {
+            kernel: self.kernel,
+            z: &self.z,
+            l: self.l.as_ref(),
+            d: self.d(),
+        }
+    }
+
+    /// `B` of the training instances.
+    pub fn b(&self) -> BRef<'_> {
+        self.train.with(self.whitening())
+    }
+
+    /// `B_v` of the validation instances, if any.
+    pub fn b_valid(&self) -> Option<BRef<'_>> {
+        self.valid.as_ref().map(|v| v.with(self.whitening()))
     }
 
     /// Validation (bag AUC, bag log-likelihood) of the state (m_w, R).
@@ -176,10 +212,10 @@ impl Setup {
         m_w: &[f64],
         r: MatRef<'_, f64>,
     ) -> Option<(f64, f64)> {
-        let (_, bv) = self.valid.as_ref()?;
-        let mu = at_v(bv.as_ref(), m_w);
-        let qb = col_sq_norms(bv.as_ref());
-        let qw = solved_col_sq_norms(r, bv.as_ref());
+        let bv = self.b_valid()?;
+        let mu = bv.at_v(m_w);
+        let qb = bv.col_sq_norms();
+        let qw = bv.solved_col_sq_norms(r);
         let var: Vec<f64> = (0..mu.len())
             .map(|i| (self.kernel.variance - qb[i] + qw[i]).max(1e-12))
             .collect();
@@ -369,8 +405,8 @@ pub(crate) fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// `m_w = (R Rᵀ)⁻¹ B r`.
-pub(crate) fn solve_mean(b: MatRef<'_, f64>, r: &Mat<f64>, rhs_n: &[f64]) -> Vec<f64> {
-    let mut rhs = col_mat(&a_v(b, rhs_n));
+pub(crate) fn solve_mean(b: BRef<'_>, r: &Mat<f64>, rhs_n: &[f64]) -> Vec<f64> {
+    let mut rhs = col_mat(&b.a_v(rhs_n));
     solve_l(r.as_ref(), rhs.as_mut(), Par::Seq);
     solve_lt(r.as_ref(), rhs.as_mut(), Par::Seq);
     (0..rhs.nrows()).map(|i| rhs[(i, 0)]).collect()
@@ -398,10 +434,10 @@ pub(crate) enum Cov {
 }
 
 /// `diag(Bᵀ S_w B)` for the current covariance.
-pub(crate) fn quad_diag(cov: &Cov, b: MatRef<'_, f64>) -> Vec<f64> {
+pub(crate) fn quad_diag(cov: &Cov, b: BRef<'_>) -> Vec<f64> {
     match cov {
-        Cov::Identity => col_sq_norms(b),
-        Cov::Chol(r) => solved_col_sq_norms(r.as_ref(), b),
+        Cov::Identity => b.col_sq_norms(),
+        Cov::Chol(r) => b.solved_col_sq_norms(r.as_ref()),
     }
 }
 

@@ -317,7 +317,7 @@ pub(crate) fn update_kernel(
 ) -> Result<()> {
     let obj = KernelObjective {
         z: &setup.z,
-        x: &setup.xs,
+        x: &setup.train.xs,
         d: setup.d(),
         m_w,
         r,

@@ -17,6 +17,7 @@
 // hide the mathematics they transcribe.
 #![allow(clippy::needless_range_loop)]
 
+mod basis;
 pub mod calibrate;
 pub mod crossfit;
 pub mod data;

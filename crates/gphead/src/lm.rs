@@ -14,7 +14,7 @@ use crate::fitloop::{
     finish, max_abs_diff, quad_diag, run_epochs, solve_mean, update_pi, Cov, Epoch, FitOutput,
     Setup, Snapshot,
 };
-use crate::linalg::{at_v, cholesky, identity_plus_weighted_gram, par_wide};
+use crate::linalg::cholesky;
 use crate::params::ValidParams;
 use crate::special::{lambda, sigmoid};
 
@@ -39,12 +39,12 @@ pub(crate) fn fit_lm(
     let mut phi = vec![XI0; n];
     let log_h = p.h.ln();
     let (best, tracker) = run_epochs(p, &mut setup, valid, |_, setup| {
-        let b = setup.b.as_ref();
+        let b = setup.b();
         // q(u): Λ and r from the current local variables
         let lam: Vec<f64> = (0..n)
             .map(|i| 2.0 * (lambda(xi[i]) * c * c + lambda(phi[i]) * tau[i]))
             .collect();
-        let q = identity_plus_weighted_gram(b, &lam, par_wide());
+        let q = b.identity_plus_weighted_gram(&lam);
         let (r, _) = cholesky(q.as_ref(), p.jitter, "precision of q(u)")?;
         let rhs: Vec<f64> = (0..n)
             .map(|i| {
@@ -56,7 +56,7 @@ pub(crate) fn fit_lm(
             .collect();
         let m_w = solve_mean(b, &r, &rhs);
         // moments of q(f) under the new q(u)
-        let mu = at_v(b, &m_w);
+        let mu = b.at_v(&m_w);
         let quad = quad_diag(&Cov::Chol(r.clone()), b);
         let f2: Vec<f64> = (0..n)
             .map(|i| mu[i] * mu[i] + setup.ktilde[i] + quad[i])

@@ -19,9 +19,7 @@ use crate::fitloop::{
     finish, kl_whitened, max_abs_diff, run_epochs, solve_mean, Epoch, EpochRecord, FitOutput,
     Setup, Snapshot, Tracker,
 };
-use crate::linalg::{
-    at_v, cholesky, col_mat, identity_plus_weighted_gram, par_wide, solve_lt, solved_col_sq_norms,
-};
+use crate::linalg::{cholesky, col_mat, solve_lt};
 use crate::model::GibbsDiagnostics;
 use crate::params::ValidParams;
 use crate::special::{ln_pdf, log_ndtr, ndtr, trunc_mean_below_zero};
@@ -83,8 +81,8 @@ fn expected_m(data: &MilData, mu: &[f64]) -> (Vec<f64>, f64) {
 
 /// P = I + B Bᵀ and its Cholesky factor.
 fn fixed_precision(setup: &Setup, jitter: f64) -> Result<Mat<f64>> {
-    let ones = vec![1.0; setup.b.ncols()];
-    let p = identity_plus_weighted_gram(setup.b.as_ref(), &ones, par_wide());
+    let ones = vec![1.0; setup.b().n()];
+    let p = setup.b().identity_plus_weighted_gram(&ones);
     Ok(cholesky(p.as_ref(), jitter, "I + B Bᵀ")?.0)
 }
 
@@ -97,17 +95,15 @@ pub(crate) fn fit_vi(
 ) -> Result<FitOutput> {
     let mut setup = Setup::new(p, train, valid)?;
     let r = fixed_precision(&setup, p.jitter)?;
-    let tr_cov_f: f64 = solved_col_sq_norms(r.as_ref(), setup.b.as_ref())
-        .iter()
-        .sum();
+    let tr_cov_f: f64 = setup.b().solved_col_sq_norms(r.as_ref()).iter().sum();
     let mut m_w = vec![0.0; setup.m];
     let mut mu = vec![0.0; train.n];
     let mut em_old = vec![f64::INFINITY; train.n];
     let (best, tracker) = run_epochs(p, &mut setup, valid, |_, setup| {
         let (em, log_z) = expected_m(train, &mu);
         let elbo = log_z - 0.5 * tr_cov_f - kl_whitened(&m_w, &r);
-        m_w = solve_mean(setup.b.as_ref(), &r, &em);
-        mu = at_v(setup.b.as_ref(), &m_w);
+        m_w = solve_mean(setup.b(), &r, &em);
+        mu = setup.b().at_v(&m_w);
         let d = max_abs_diff(&em, &em_old);
         em_old = em;
         Ok(Epoch {
@@ -236,7 +232,7 @@ pub(crate) fn run_gibbs(p: &ValidParams, train: &MilData, setup: &Setup, r: &Mat
     } = p.gibbs;
     let t0 = Instant::now();
     let m = setup.m;
-    let b = setup.b.as_ref();
+    let b = setup.b();
     let (em0, _) = expected_m(train, &vec![0.0; train.n]);
     let draws: Vec<Vec<Vec<f64>>> = (0..chains)
         .into_par_iter()
@@ -255,7 +251,7 @@ pub(crate) fn run_gibbs(p: &ValidParams, train: &MilData, setup: &Setup, r: &Mat
                 let mut noise = col_mat(&eps);
                 solve_lt(r.as_ref(), noise.as_mut(), Par::Seq);
                 let v: Vec<f64> = (0..m).map(|i| mean[i] + noise[(i, 0)]).collect();
-                let f = crate::linalg::at_v_seq(b, &v);
+                let f = b.at_v_seq(&v);
                 for bag in &train.bags {
                     if bag.label == 0 {
                         for &i in &bag.instances {
@@ -326,7 +322,7 @@ pub(crate) fn fit_gibbs(
             *a += x / all.len() as f64;
         }
     }
-    let mu = at_v(setup.b.as_ref(), &mean);
+    let mu = setup.b().at_v(&mean);
     let vs = valid.and_then(|v| setup.validation(&p.model, p.bag_rule, v, &mean, r.as_ref()));
     // one trace entry for the whole run; without validation tracking no snapshot is taken
     let mut tracker = Tracker::new(p, false);

@@ -16,7 +16,7 @@ use crate::fitloop::{
     bag_term_and_entropy, finish, kl_whitened, max_abs_diff, quad_diag, run_epochs, solve_mean,
     update_pi, Cov, Epoch, FitOutput, Setup, Snapshot,
 };
-use crate::linalg::{at_v, cholesky, identity_plus_weighted_gram, par_wide};
+use crate::linalg::cholesky;
 use crate::params::ValidParams;
 use crate::theta::Psi;
 
@@ -55,9 +55,9 @@ pub(crate) fn fit_psi<P: Psi>(
     let (mut m_w, mut cov) = (vec![0.0; m], Cov::Identity);
     let log_h = p.h.ln();
     let (best, tracker) = run_epochs(p, &mut setup, valid, |epoch, setup| {
-        let b = setup.b.as_ref();
+        let b = setup.b();
         // 1. moments of q(f) under the current q(u)
-        let mu = at_v(b, &m_w);
+        let mu = b.at_v(&m_w);
         let quad = quad_diag(&cov, b);
         let c: Vec<f64> = (0..train.n)
             .map(|n| (mu[n] * mu[n] + setup.ktilde[n] + quad[n]).sqrt())
@@ -80,13 +80,13 @@ pub(crate) fn fit_psi<P: Psi>(
         // 2. Θ
         let theta: Vec<f64> = c.iter().map(|&c| psi.theta(c)).collect();
         // 3. S_w = (I + BΘBᵀ)⁻¹ through its Cholesky factor
-        let q = identity_plus_weighted_gram(b, &theta, par_wide());
+        let q = b.identity_plus_weighted_gram(&theta);
         let (r, _) = cholesky(q.as_ref(), p.jitter, "precision of q(u)")?;
         // 4. m_w = S_w B (π − ½)
         let centred: Vec<f64> = pi.iter().map(|v| v - 0.5).collect();
         m_w = solve_mean(b, &r, &centred);
         // 5. π with μ from the new m
-        let mu_new = at_v(b, &m_w);
+        let mu_new = b.at_v(&m_w);
         let new_pi = update_pi(train, &pi, &mu_new, log_h, p.emax);
         let dpi = max_abs_diff(&pi, &new_pi);
         pi = new_pi;
@@ -95,7 +95,7 @@ pub(crate) fn fit_psi<P: Psi>(
         let mut kernel = None;
         if let Some(ks) = p.kernel_steps.filter(|ks| epoch >= ks.warmup) {
             let theta_now: Vec<f64> = {
-                let quad = quad_diag(&cov, setup.b.as_ref());
+                let quad = quad_diag(&cov, setup.b());
                 (0..train.n)
                     .map(|n| psi.theta((mu_new[n] * mu_new[n] + setup.ktilde[n] + quad[n]).sqrt()))
                     .collect()

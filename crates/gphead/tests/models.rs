@@ -435,3 +435,100 @@ fn features_too_large_to_standardise_are_refused_naming_the_instance() {
     assert!(s.mean.iter().chain(&s.std).all(|v| v.is_finite()));
     assert!(s.apply(&d).iter().all(|v| v.is_finite()));
 }
+
+/// Past `b_memory` the fits recompute B a block of instances at a time instead of holding it:
+/// every model family, with validation bags and (VGPMIL) kernel steps, keeps the numbers of the
+/// fit that holds B, over several blocks of 1,024 instances and a partial last one.
+#[test]
+fn a_streamed_b_gives_the_fit_of_a_held_one() {
+    let data = synthetic(400, 17);
+    assert!(data.n > 3 * 1024, "{} instances", data.n);
+    let (train, valid) = split(&data, 320, 400);
+    let base = FitParams {
+        inducing: 24,
+        max_epochs: 12,
+        patience: 3,
+        gibbs: Gibbs {
+            chains: 2,
+            burn_in: 10,
+            draws: 20,
+            thin: 1,
+        },
+        ..FitParams::default()
+    };
+    let models = [
+        (
+            Model::Vgpmil,
+            Some(KernelSteps {
+                warmup: 2,
+                ..KernelSteps::default()
+            }),
+        ),
+        (
+            Model::GVgpmil {
+                alpha: 1.0,
+                beta: 1.0,
+            },
+            None,
+        ),
+        (Model::LmVgpmil { c: 1.0, v: 0.0 }, None),
+        (Model::Probit, None),
+        (Model::ProbitGibbs, None),
+    ];
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-7 * (1.0 + a.abs().max(b.abs()));
+    for (model, kernel_steps) in models {
+        let p = FitParams {
+            model,
+            kernel_steps,
+            ..base.clone()
+        };
+        let held = fit(
+            &FitParams {
+                b_memory: usize::MAX,
+                ..p.clone()
+            },
+            &train,
+            Some(&valid),
+        )
+        .unwrap();
+        let streamed = fit(
+            &FitParams {
+                b_memory: 0,
+                ..p.clone()
+            },
+            &train,
+            Some(&valid),
+        )
+        .unwrap();
+        let name = model.name();
+        assert_eq!(held.best_epoch, streamed.best_epoch, "{name}");
+        assert_eq!(held.trace.len(), streamed.trace.len(), "{name}");
+        let (h, s) = (&held.model, &streamed.model);
+        assert!(close(h.kernel.lengthscale, s.kernel.lengthscale), "{name}");
+        assert!(close(h.kernel.variance, s.kernel.variance), "{name}");
+        for (a, b) in h.m_whitened.iter().zip(&s.m_whitened) {
+            assert!(close(*a, *b), "{name}: m_w {a} vs {b}");
+        }
+        for (a, b) in h.precision_factor.iter().zip(&s.precision_factor) {
+            assert!(close(*a, *b), "{name}: R {a} vs {b}");
+        }
+        for (a, b) in held.pi.iter().zip(&streamed.pi) {
+            assert!(close(*a, *b), "{name}: π {a} vs {b}");
+        }
+        if let (Some(a), Some(b)) = (&h.draws, &s.draws) {
+            for (x, y) in a.v.iter().zip(&b.v) {
+                assert!((x - y).abs() < 1e-6, "{name}: draw {x} vs {y}");
+            }
+        }
+        let ph = h.predict(&valid, 64, 1).unwrap();
+        let ps = s.predict(&valid, 64, 1).unwrap();
+        for (a, b) in ph.instances.iter().zip(&ps.instances) {
+            assert!(
+                (a.mean - b.mean).abs() < 1e-7,
+                "{name}: {} vs {}",
+                a.mean,
+                b.mean
+            );
+        }
+    }
+}

@@ -76,6 +76,13 @@ pub struct GpArgs {
     /// Random seed (inducing points, initialisation, splits, Monte Carlo).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Memory the fit may give its M×N matrices B (training and validation instances against
+    /// the inducing points), MiB [0..=1048576]. Beyond it B is recomputed a block of 1,024
+    /// instances at a time whenever it is used: memory then grows with the instances' features,
+    /// not with instances × inducing points; an epoch without kernel steps takes about 5× as
+    /// long (kernel steps, the default of VGPMIL, cost the same). The numbers agree to rounding.
+    #[arg(long, default_value_t = 256, value_parser = |s: &str| range::int_in(s, 0, 1 << 20))]
+    b_memory_mib: usize,
 }
 
 impl GpArgs {
@@ -110,6 +117,7 @@ impl GpArgs {
                 thin: self.thin,
             },
             seed: self.seed,
+            b_memory: self.b_memory_mib << 20,
             ..FitParams::default()
         }
     }
