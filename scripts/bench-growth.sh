@@ -10,8 +10,10 @@
 # inducing points). A cohort is deleted once measured, so the largest (25,000 scans, 200,000
 # DICOM files) needs about 8 GB of disk at a time. With SHARDS=N, one shard of N is measured too
 # (`preprocess --shard 0/N` on the same DICOM, `predict` of that shard's dataset: rows
-# preprocess-shard and predict-shard), the memory a job array's task needs.
-#   bash scripts/bench-growth.sh [SIZES]        (default "100 1000 5000 25000"; SLICES=8, SHARDS)
+# preprocess-shard and predict-shard), the memory a job array's task needs. With STREAMED=1 the
+# GP head is fitted a second time with `--b-memory-mib 0` (row fit-gp-streamed: B recomputed a
+# block of instances at a time, never held).
+#   bash scripts/bench-growth.sh [SIZES]   (default "100 1000 5000 25000"; SLICES=8, SHARDS, STREAMED)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes="${1:-100 1000 5000 25000}"
@@ -66,6 +68,11 @@ for n in $sizes; do
   cp -r "$w/cnn" "$c/bundle"
   measure "$n" fit-gp "$c/bundle" "$ich" -q fit-gp --features "$c/features.csv" \
     --bundle "$c/bundle" --inducing 50
+  if [ -n "${STREAMED:-}" ]; then
+    cp -r "$w/cnn" "$c/bundle-streamed"
+    measure "$n" fit-gp-streamed "$c/bundle-streamed" "$ich" -q fit-gp \
+      --features "$c/features.csv" --bundle "$c/bundle-streamed" --inducing 50 --b-memory-mib 0
+  fi
   measure "$n" predict "$c/reports" "$ich" -q predict --model "$c/bundle" "$c/ds" \
     --out "$c/reports"
   if [ -n "${SHARDS:-}" ]; then

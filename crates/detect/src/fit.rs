@@ -2,6 +2,7 @@
 //! early stopping and calibration, [`gphead::fit`], then the model written to a file or into a
 //! bundle (with its trace and the manifest resealed).
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use gphead::calibrate::{mapped_mean, Platt};
@@ -328,14 +329,15 @@ pub fn fit_gp(
         }
         None => None,
     };
-    let data = match &projection {
-        Some(p) => p.transform(&raw)?,
-        None => raw.clone(),
+    // without a projection the head is fitted on the features as read (no copy of them)
+    let data: Cow<'_, MilData> = match &projection {
+        Some(p) => Cow::Owned(p.transform(&raw)?),
+        None => Cow::Borrowed(&raw),
     };
-    let raw_for_ood = raw;
+    let data = data.as_ref();
     let (train, valid) = match &split {
-        Some((t, v)) => (data.subset(t), Some(data.subset(v))),
-        None => (data.clone(), None),
+        Some((t, v)) => (Cow::Owned(data.subset(t)), Some(data.subset(v))),
+        None => (Cow::Borrowed(data), None),
     };
     plan(&FitData {
         bags: data.bags.len(),
@@ -352,7 +354,7 @@ pub fn fit_gp(
         0
     };
     progress.stage("GP fits", 1 + refits as u64);
-    let fitted = fit_head(job, &params, [&train, &data], valid.as_ref(), progress);
+    let fitted = fit_head(job, &params, [&train, data], valid.as_ref(), progress);
     progress.done();
     let (output, seconds, validation) = fitted?;
     let csv = trace_csv(&output)?;
@@ -376,25 +378,22 @@ pub fn fit_gp(
             reports: Vec::new(),
             inducing: output.model.m(),
             features_sha256: sha256_file(&job.features)?,
-            training: data_summary(&job.features, &train, valid.as_ref(), &data),
+            training: data_summary(&job.features, &train, valid.as_ref(), data),
             validation: gp_validation(validation.as_ref()),
             site_calibration: None,
             subtypes: Vec::new(),
         };
         // what the head's training slices look like, for out-of-distribution checks
         let fitted_on = match &split {
-            Some((t, _)) => raw_train_rows(&raw_for_ood, t),
-            None => raw_train_rows(
-                &raw_for_ood,
-                &(0..raw_for_ood.bags.len()).collect::<Vec<_>>(),
-            ),
+            Some((t, _)) => raw_train_rows(&raw, t),
+            None => raw_train_rows(&raw, &(0..raw.bags.len()).collect::<Vec<_>>()),
         };
         let ood = crate::evidence::OodSummary::fit(&fitted_on, params.seed)?;
         let ood = serde_json::to_vec_pretty(&ood).map_err(|e| Error::Invalid(e.to_string()))?;
         let mut part = part;
         let mut files: Vec<(String, Vec<u8>)> = vec![(crate::bundle::OOD.into(), ood)];
         if job.subtypes {
-            let (heads, fits, bytes) = fit_subtype_heads(job, &params, &data, progress)?;
+            let (heads, fits, bytes) = fit_subtype_heads(job, &params, data, progress)?;
             part.subtypes = heads;
             subtypes = fits;
             files.extend(bytes);

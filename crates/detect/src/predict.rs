@@ -3,6 +3,7 @@
 //! each returning a typed [`ScanPrediction`]; [`run`] does a whole `ich predict` job (inputs
 //! found and grouped, every scan predicted, reports written).
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
@@ -29,9 +30,11 @@ use crate::dicomout::{
 };
 use crate::error::{Error, Result};
 use crate::html::{index_page, index_page_count, index_page_name, png_data_uri, scan_page};
+use crate::report::slices::{Extent, SliceStore};
 use crate::report::{
-    reliability, scans_csv, slices_csv, ModelInfo, Report, ReportMetrics, ScanReport, SliceReport,
-    Thresholds, INDEX_HTML, REPORT_FORMAT, REPORT_JSON, SCANS_CSV, SCAN_PAGES, SLICES_CSV,
+    held_slices, reliability, write_report_json_with, write_scans_csv, write_slices_csv_with,
+    ModelInfo, Report, ReportMetrics, ScanReport, SliceReport, SlicesOf, Thresholds, INDEX_HTML,
+    REPORT_FORMAT, REPORT_JSON, SCANS_CSV, SCAN_PAGES, SLICES_CSV,
 };
 
 /// How predictions are made and flagged. Defaults: positive at p ≥ 0.5, uncertain at sd ≥ 0.1,
@@ -720,6 +723,8 @@ pub fn matching_series<'a>(
 
 /// What a job produced.
 pub struct Outcome {
+    /// The report as written, its scans without their slices (those are in `slices.csv` and
+    /// `report.json`: a run holds every scan's summary, not every slice's row).
     pub report: Report,
     /// `index.html` (written only with `html`).
     pub index: PathBuf,
@@ -838,6 +843,10 @@ pub fn run_with(
     let pages = job.out.join(SCAN_PAGES);
     let dir = if job.html { &pages } else { &job.out };
     milbase::atomic::create_dir_under(&job.out, dir).map_err(|e| Error::io(dir, e))?;
+    // each scan's slice rows wait on disk until the reports are written: memory holds the scans'
+    // summaries, not every slice
+    let mut store = SliceStore::create(&job.out)?;
+    let mut extents = Vec::new();
 
     let mut report = Report {
         format_version: REPORT_FORMAT,
@@ -960,7 +969,10 @@ pub fn run_with(
             Ok(p.report)
         });
         match done {
-            Ok(sr) => report.scans.push(sr),
+            Ok(mut sr) => {
+                extents.push(store.put(&std::mem::take(&mut sr.slices))?);
+                report.scans.push(sr);
+            }
             Err(e) => {
                 tracing::warn!("skipped: {e}");
                 report.skipped.push(e.to_string());
@@ -974,9 +986,16 @@ pub fn run_with(
     report.skipped.extend(sk.files);
 
     let t = Instant::now();
-    order(&mut report);
-    report.metrics = metrics(&report.scans);
-    produced.extend(write_reports(&report, &job.out, job.html)?);
+    let mut scans: Vec<(ScanReport, Extent)> = report.scans.drain(..).zip(extents).collect();
+    scans.sort_by(|x, y| scan_order(&x.0, &y.0));
+    let extents: Vec<Extent>;
+    (report.scans, extents) = scans.into_iter().unzip();
+    report.skipped.sort();
+    let slices_of = store.loader(&extents);
+    report.metrics = metrics_with(&report.scans, &slices_of)?;
+    produced.extend(write_reports_with(&report, &slices_of, &job.out, job.html)?);
+    drop(slices_of);
+    drop(store);
     time.reports += t.elapsed();
     // sending last: every report is on disk whatever the network does
     let sent = send_all(&written, &job.pacs.send, &job.pacs.send_options, progress);
@@ -997,12 +1016,15 @@ pub fn run_with(
 /// scans by probability, highest first, ties by id (the order of the index page and the CSV
 /// files); skipped inputs sorted.
 pub fn order(report: &mut Report) {
-    report.scans.sort_by(|x, y| {
-        y.probability
-            .total_cmp(&x.probability)
-            .then_with(|| x.id.cmp(&y.id))
-    });
+    report.scans.sort_by(scan_order);
     report.skipped.sort();
+}
+
+/// Scans by probability, highest first, ties by id.
+fn scan_order(x: &ScanReport, y: &ScanReport) -> std::cmp::Ordering {
+    y.probability
+        .total_cmp(&x.probability)
+        .then_with(|| x.id.cmp(&y.id))
 }
 
 /// Sends `files` to every destination (bounded retries each); files stay on disk whatever
@@ -1055,19 +1077,27 @@ pub fn send_folders(
 /// `out`, each atomically, and returns their paths. The per-scan pages are written as scans
 /// finish ([`run`]).
 pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<Vec<PathBuf>> {
-    let files = vec![
-        (out.join(SLICES_CSV), slices_csv(r)?),
-        (out.join(SCANS_CSV), scans_csv(r)?),
-        (
-            out.join(REPORT_JSON),
-            serde_json::to_vec_pretty(r)
-                .map_err(|e| Error::Invalid(format!("serialising the report: {e}")))?,
-        ),
-    ];
-    for (path, bytes) in &files {
-        write_atomic(path, bytes)?;
-    }
-    let mut written: Vec<PathBuf> = files.into_iter().map(|(p, _)| p).collect();
+    write_reports_with(r, &held_slices(r), out, html)
+}
+
+/// [`write_reports`] with each scan's slices from `slices_of` (one scan's in memory at a time).
+pub fn write_reports_with(
+    r: &Report,
+    slices_of: &SlicesOf<'_>,
+    out: &Path,
+    html: bool,
+) -> Result<Vec<PathBuf>> {
+    // each file streamed to its temporary as it is made: no copy of a file's bytes in memory
+    let mut written: Vec<PathBuf> = Vec::new();
+    let slices = out.join(SLICES_CSV);
+    write_streamed(&slices, |w| {
+        write_slices_csv_with(r, slices_of, w).map(drop)
+    })?;
+    let scans = out.join(SCANS_CSV);
+    write_streamed(&scans, |w| write_scans_csv(r, w).map(drop))?;
+    let json = out.join(REPORT_JSON);
+    write_streamed(&json, |w| write_report_json_with(r, slices_of, w))?;
+    written.extend([slices, scans, json]);
     if html {
         // one page at a time: no more than a page's HTML in memory
         for k in 1..=index_page_count(r.scans.len()) {
@@ -1082,6 +1112,27 @@ pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<Vec<PathBuf>>
         }
     }
     Ok(written)
+}
+
+/// Writes `path` atomically through a buffered writer that `write` fills: the file is synced
+/// before it takes `path`'s name; on any error the temporary is removed and `path` is untouched.
+fn write_streamed(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<()>,
+) -> Result<()> {
+    let mut failed = None;
+    let res = milbase::atomic::write_atomic_with(path, |tmp| -> std::io::Result<()> {
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(tmp)?);
+        if let Err(e) = write(&mut w) {
+            failed = Some(e);
+            return Err(std::io::Error::other("not written"));
+        }
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => res.map_err(|e| Error::io(path, e)),
+    }
 }
 
 /// One slice's report from its (probability, sd, lo, hi) and attention.
@@ -1116,23 +1167,40 @@ fn fnv1a(s: &str) -> u64 {
 
 /// Scan and slice metrics over the labelled scans and slices of a report.
 pub fn metrics(scans: &[ScanReport]) -> Option<ReportMetrics> {
+    let held = |i: usize| Ok(Cow::Borrowed(&scans[i].slices[..]));
+    metrics_with(scans, &held).ok().flatten()
+}
+
+/// [`metrics`] with each scan's slices from `slices_of` (a run's kept slices), one scan's at a
+/// time: only the labelled slices' labels and probabilities are gathered.
+pub fn metrics_with(
+    scans: &[ScanReport],
+    slices_of: &SlicesOf<'_>,
+) -> Result<Option<ReportMetrics>> {
     let labelled: Vec<&ScanReport> = scans.iter().filter(|s| s.label.is_some()).collect();
     if labelled.is_empty() {
-        return None;
+        return Ok(None);
     }
     let y: Vec<u8> = labelled.iter().map(|s| s.label.unwrap_or(0)).collect();
     let p: Vec<f64> = labelled.iter().map(|s| s.probability).collect();
     let c: Vec<f64> = labelled.iter().map(|s| s.cnn_probability).collect();
     let (mut sy, mut sp) = (Vec::new(), Vec::new());
-    for s in scans {
-        for sl in &s.slices {
+    // every slice's labelled subtypes, in scan, slice and subtype order
+    let mut slice_subtypes: Vec<(String, u8, f64)> = Vec::new();
+    for i in 0..scans.len() {
+        for sl in slices_of(i)?.iter() {
             if let Some(l) = sl.label {
                 sy.push(l);
                 sp.push(sl.probability);
             }
+            for sub in &sl.subtypes {
+                if let Some(l) = sub.label {
+                    slice_subtypes.push((sub.name.clone(), l, sub.probability));
+                }
+            }
         }
     }
-    Some(ReportMetrics {
+    Ok(Some(ReportMetrics {
         scans: y.len(),
         scan: Metrics::compute(&y, &p),
         slice: (!sy.is_empty()).then(|| Metrics::compute(&sy, &sp)),
@@ -1140,13 +1208,16 @@ pub fn metrics(scans: &[ScanReport]) -> Option<ReportMetrics> {
         cnn_scan: Metrics::compute(&y, &c),
         reliability: reliability(&y, &p, 10),
         slice_reliability: reliability(&sy, &sp, 10),
-        subtypes: subtype_metrics(scans),
-    })
+        subtypes: subtype_metrics(scans, &slice_subtypes),
+    }))
 }
 
 /// Each subtype's metrics over the scans and slices whose labels give it (in the order the
 /// report names the subtypes).
-fn subtype_metrics(scans: &[ScanReport]) -> Vec<crate::report::SubtypeMetrics> {
+fn subtype_metrics(
+    scans: &[ScanReport],
+    slice_subtypes: &[(String, u8, f64)],
+) -> Vec<crate::report::SubtypeMetrics> {
     let mut names: Vec<&str> = Vec::new();
     for s in scans {
         for sub in &s.subtypes {
@@ -1174,13 +1245,11 @@ fn subtype_metrics(scans: &[ScanReport]) -> Vec<crate::report::SubtypeMetrics> {
                     .flat_map(|s| &s.subtypes)
                     .filter(|x| x.name == name),
             );
-            let (sy, sp) = pairs(
-                &mut scans
-                    .iter()
-                    .flat_map(|s| &s.slices)
-                    .flat_map(|sl| &sl.subtypes)
-                    .filter(|x| x.name == name),
-            );
+            let (sy, sp): (Vec<u8>, Vec<f64>) = slice_subtypes
+                .iter()
+                .filter(|x| x.0 == name)
+                .map(|x| (x.1, x.2))
+                .unzip();
             let count = |v: &[u8]| v.iter().filter(|&&l| l == 1).count();
             crate::report::SubtypeMetrics {
                 name: name.to_string(),

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use crate::error::{Error, Result};
 
 pub mod merge;
+pub mod slices;
 
 /// Version of `report.json`.
 pub const REPORT_FORMAT: u32 = 3;
@@ -326,17 +327,33 @@ pub const SUBTYPE_COLUMNS: [&str; 7] = [
     "label",
 ];
 
-fn csv_bytes_with<'a, T: Serialize>(
-    rows: impl Iterator<Item = (T, &'a [SubtypeProbability])>,
-    names: &[String],
-) -> Result<Vec<u8>> {
-    let err = |e: &dyn std::fmt::Display| Error::Invalid(format!("writing CSV: {e}"));
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let mut first = true;
-    for (r, subs) in rows {
+/// A CSV file written row by row: a header (the serde field names of the first row) and
+/// [`SUBTYPE_COLUMNS`] more columns per subtype in `names`, filled from each row's subtypes by
+/// name (empty where a row lacks one). No row, no header.
+struct CsvOut<'n, W: std::io::Write> {
+    w: csv::Writer<W>,
+    names: &'n [String],
+    first: bool,
+}
+
+fn csv_error(e: &dyn std::fmt::Display) -> Error {
+    Error::Invalid(format!("writing CSV: {e}"))
+}
+
+impl<'n, W: std::io::Write> CsvOut<'n, W> {
+    fn new(out: W, names: &'n [String]) -> Self {
+        Self {
+            w: csv::Writer::from_writer(out),
+            names,
+            first: true,
+        }
+    }
+
+    fn row<T: Serialize>(&mut self, r: T, subs: &[SubtypeProbability]) -> Result<()> {
+        let err = csv_error;
         // the row's own fields as the serde writer spells them (header with the first)
         let mut one = csv::WriterBuilder::new()
-            .has_headers(first)
+            .has_headers(self.first)
             .from_writer(Vec::new());
         one.serialize(r).map_err(|e| err(&e))?;
         let bytes = one.into_inner().map_err(|e| err(&e))?;
@@ -344,24 +361,24 @@ fn csv_bytes_with<'a, T: Serialize>(
             .has_headers(false)
             .from_reader(&bytes[..]);
         let mut recs = back.records();
-        if first {
+        if self.first {
             let mut head = recs
                 .next()
                 .ok_or_else(|| err(&"no header"))?
                 .map_err(|e| err(&e))?;
-            for n in names {
+            for n in self.names {
                 for f in SUBTYPE_COLUMNS {
                     head.push_field(&format!("{n}_{f}"));
                 }
             }
-            w.write_record(&head).map_err(|e| err(&e))?;
-            first = false;
+            self.w.write_record(&head).map_err(|e| err(&e))?;
+            self.first = false;
         }
         let mut rec = recs
             .next()
             .ok_or_else(|| err(&"no row"))?
             .map_err(|e| err(&e))?;
-        for n in names {
+        for n in self.names {
             match subs.iter().find(|s| &s.name == n) {
                 Some(s) => {
                     for v in [s.probability, s.sd, s.lo, s.hi] {
@@ -379,16 +396,43 @@ fn csv_bytes_with<'a, T: Serialize>(
                 }
             }
         }
-        w.write_record(&rec).map_err(|e| err(&e))?;
+        self.w.write_record(&rec).map_err(|e| err(&e))
     }
-    w.into_inner().map_err(|e| err(&e))
+
+    fn finish(self) -> Result<W> {
+        self.w.into_inner().map_err(|e| csv_error(&e))
+    }
+}
+
+/// The slices of scan `i` of a report: its own (held), or read back from where a run kept them
+/// ([`slices::SliceStore`]).
+pub type SlicesOf<'a> = dyn Fn(usize) -> Result<Cow<'a, [SliceReport]>> + 'a;
+
+/// The slices a report holds itself.
+pub fn held_slices<'a>(r: &'a Report) -> impl Fn(usize) -> Result<Cow<'a, [SliceReport]>> + 'a {
+    move |i| Ok(Cow::Borrowed(&r.scans[i].slices[..]))
 }
 
 /// `slices.csv`: a row per slice, scans in report order, slices in z order.
 pub fn slices_csv(r: &Report) -> Result<Vec<u8>> {
-    let rows = r.scans.iter().flat_map(|sc| {
-        sc.slices.iter().map(move |sl| {
-            (
+    write_slices_csv(r, Vec::new())
+}
+
+/// [`slices_csv`] written to `out` as the rows are made (no copy of the file in memory).
+pub fn write_slices_csv<W: std::io::Write>(r: &Report, out: W) -> Result<W> {
+    write_slices_csv_with(r, &held_slices(r), out)
+}
+
+/// [`write_slices_csv`] with each scan's slices from `slices_of`, one scan's at a time.
+pub fn write_slices_csv_with<W: std::io::Write>(
+    r: &Report,
+    slices_of: &SlicesOf<'_>,
+    out: W,
+) -> Result<W> {
+    let mut csv = CsvOut::new(out, &r.model.subtypes);
+    for (i, sc) in r.scans.iter().enumerate() {
+        for sl in slices_of(i)?.iter() {
+            csv.row(
                 SliceRow {
                     scan_id: spreadsheet_text(&sc.id),
                     slice_index: sl.index,
@@ -403,17 +447,23 @@ pub fn slices_csv(r: &Report) -> Result<Vec<u8>> {
                     cnn_attention: sl.attention,
                     label: sl.label,
                 },
-                &sl.subtypes[..],
-            )
-        })
-    });
-    csv_bytes_with(rows, &r.model.subtypes)
+                &sl.subtypes,
+            )?;
+        }
+    }
+    csv.finish()
 }
 
 /// `scans.csv`: a row per scan, in report order (highest probability first).
 pub fn scans_csv(r: &Report) -> Result<Vec<u8>> {
-    let rows = r.scans.iter().map(|sc| {
-        (
+    write_scans_csv(r, Vec::new())
+}
+
+/// [`scans_csv`] written to `out` as the rows are made.
+pub fn write_scans_csv<W: std::io::Write>(r: &Report, out: W) -> Result<W> {
+    let mut csv = CsvOut::new(out, &r.model.subtypes);
+    for sc in &r.scans {
+        csv.row(
             ScanRow {
                 scan_id: spreadsheet_text(&sc.id),
                 n_slices: sc.n_slices,
@@ -430,10 +480,78 @@ pub fn scans_csv(r: &Report) -> Result<Vec<u8>> {
                 out_of_distribution: sc.out_of_distribution.map(|o| u8::from(o.flagged)),
                 ood_outside_fraction: sc.out_of_distribution.map(|o| o.outside_fraction),
             },
-            &sc.subtypes[..],
-        )
-    });
-    csv_bytes_with(rows, &r.model.subtypes)
+            &sc.subtypes,
+        )?;
+    }
+    csv.finish()
+}
+
+/// `report.json` written to `out` as it is made, each scan's slices from `slices_of` (one scan's
+/// at a time): the bytes `serde_json::to_writer_pretty` writes for the report with every scan's
+/// slices held.
+pub fn write_report_json_with<W: std::io::Write>(
+    r: &Report,
+    slices_of: &SlicesOf<'_>,
+    out: W,
+) -> Result<()> {
+    serde_json::to_writer_pretty(out, &ReportView { r, slices_of })
+        .map_err(|e| Error::Invalid(format!("serialising the report: {e}")))
+}
+
+/// A [`Report`] whose scans' slices come from a loader; serialised field for field as the report
+/// (its `skip_serializing_if`s included: the test below compares the bytes).
+struct ReportView<'a, 'b> {
+    r: &'a Report,
+    slices_of: &'a SlicesOf<'b>,
+}
+
+struct ScansView<'a, 'b>(&'a ReportView<'a, 'b>);
+
+impl Serialize for ReportView<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let r = self.r;
+        let mut st = s.serialize_struct("Report", 11)?;
+        st.serialize_field("format_version", &r.format_version)?;
+        st.serialize_field("tool", &r.tool)?;
+        st.serialize_field("created", &r.created)?;
+        st.serialize_field("run", &r.run)?;
+        st.serialize_field("model", &r.model)?;
+        st.serialize_field("thresholds", &r.thresholds)?;
+        st.serialize_field("scans", &ScansView(self))?;
+        match &r.metrics {
+            Some(m) => st.serialize_field("metrics", m)?,
+            None => st.skip_field("metrics")?,
+        }
+        st.serialize_field("skipped", &r.skipped)?;
+        match &r.shard {
+            Some(v) => st.serialize_field("shard", v)?,
+            None => st.skip_field("shard")?,
+        }
+        match &r.sampling {
+            Some(v) => st.serialize_field("sampling", v)?,
+            None => st.skip_field("sampling")?,
+        }
+        st.end()
+    }
+}
+
+impl Serialize for ScansView<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeSeq};
+        let scans = &self.0.r.scans;
+        let mut seq = s.serialize_seq(Some(scans.len()))?;
+        for (i, sc) in scans.iter().enumerate() {
+            let slices = (self.0.slices_of)(i).map_err(S::Error::custom)?;
+            // a held scan's slices are cloned with it, one scan at a time
+            let whole = ScanReport {
+                slices: slices.into_owned(),
+                ..sc.clone()
+            };
+            seq.serialize_element(&whole)?;
+        }
+        seq.end()
+    }
 }
 
 /// File names of a report folder.
@@ -518,6 +636,49 @@ pub(crate) fn fixture_report() -> Report {
 
 #[cfg(test)]
 mod tests {
+
+    /// `report.json` written scan by scan from a loader is the report's own serialisation,
+    /// byte for byte, with every optional field present and absent.
+    #[test]
+    fn report_json_from_a_loader_is_the_reports_bytes() {
+        let mut r = fixture_report();
+        let mut second = r.scans[0].clone();
+        second.id = "scan-2".into();
+        second.slices.push(second.slices[0].clone());
+        second.slices[1].index = 1;
+        r.scans.push(second);
+        let bare = {
+            let mut b = r.clone();
+            b.sampling = None;
+            b
+        };
+        let mut full = r.clone();
+        full.shard = Some("1/4".into());
+        full.scans[0].label = Some(0);
+        full.scans[1].label = Some(1);
+        full.metrics = crate::predict::metrics(&full.scans);
+        assert!(full.metrics.is_some());
+        for r in [r, bare, full] {
+            let want = serde_json::to_vec_pretty(&r).unwrap();
+            let mut got = Vec::new();
+            write_report_json_with(&r, &held_slices(&r), &mut got).unwrap();
+            assert_eq!(
+                String::from_utf8(got).unwrap(),
+                String::from_utf8(want).unwrap()
+            );
+            // and from slices kept apart, the scans holding none
+            let kept: Vec<Vec<SliceReport>> = r.scans.iter().map(|s| s.slices.clone()).collect();
+            let mut light = r.clone();
+            light.scans.iter_mut().for_each(|s| s.slices.clear());
+            let mut got = Vec::new();
+            let from = |i: usize| Ok(Cow::Owned(kept[i].clone()));
+            write_report_json_with(&light, &from, &mut got).unwrap();
+            assert_eq!(got, serde_json::to_vec_pretty(&r).unwrap());
+            let mut csv = Vec::new();
+            csv = write_slices_csv_with(&light, &from, std::mem::take(&mut csv)).unwrap();
+            assert_eq!(csv, slices_csv(&r).unwrap());
+        }
+    }
     use super::*;
 
     #[test]

@@ -297,6 +297,23 @@ fn a_job_writes_every_report_and_refuses_a_hostile_scan_id() {
     }
     let m = o.report.metrics.as_ref().unwrap();
     assert_eq!((m.scans, m.slices), (12, 48));
+    // the slices waited on disk while the run went on: report.json and slices.csv have every
+    // one, the outcome keeps the scans' summaries only, and the store is gone
+    let written: detect::report::Report =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert!(written
+        .scans
+        .iter()
+        .all(|s| s.n_slices == 4 && s.slices.len() == 4));
+    let rows = std::fs::read_to_string(out.join("slices.csv")).unwrap();
+    assert_eq!(rows.lines().count(), 1 + 48);
+    assert!(o.report.scans.iter().all(|s| s.slices.is_empty()));
+    let left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("spill"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
     // same job again: same numbers
     let again = run(&job, &Quiet).unwrap();
     assert_eq!(
