@@ -146,6 +146,15 @@ fn same_reports(one: &Path, merged: &Path) {
     for (x, y) in p.iter().zip(&q) {
         assert!(x.1 == y.1, "scan page {} differs", x.0);
     }
+    // the slices kept on disk while predict and merge ran are gone
+    for d in [one, merged] {
+        let left: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("spill"))
+            .collect();
+        assert!(left.is_empty(), "{}: {left:?}", d.display());
+    }
 }
 
 /// `ich predict` of a whole dataset into `out`.

@@ -5,8 +5,14 @@
 //! metrics. Refused: a shard whose run did not finish or whose files changed since, shards of
 //! different models, thresholds or counts, a shard given twice, a scan in two shards, and
 //! (unless `partial`) a missing shard, named so that it can be rerun.
+//!
+//! Each shard's `report.json` is read twice: first for its scans' summaries, which are checked
+//! against the other shards' and kept; then, a shard at a time, for its slices, which wait on
+//! disk in the merged folder ([`crate::report::slices::SliceStore`]) until the files are written
+//! one scan's slices at a time. So a merge holds every scan's summary and one shard's report, not
+//! every slice of the cohort.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -15,7 +21,8 @@ use milbase::Shard;
 use crate::bundle::rfc3339;
 use crate::error::{Error, Result};
 use crate::html::is_index_page;
-use crate::predict::{metrics, order, write_reports};
+use crate::predict::{metrics_with, order, write_reports_with};
+use crate::report::slices::{Extent, SliceStore};
 use crate::report::{Report, INDEX_HTML, REPORT_JSON, SCANS_CSV, SLICES_CSV};
 use crate::runmark::{Run, RunMark, RunState, RUN_JSON};
 
@@ -60,10 +67,7 @@ fn read_shard(dir: &Path) -> Result<ShardRun> {
             format!("missing, or changed since its run {} wrote it", mark.run),
         ));
     }
-    let r = milbase::bounded::open_regular_reader(&path, milbase::bounded::MAX_JSON)
-        .map_err(|e| Error::io(&path, e))?;
-    let report: Report =
-        serde_json::from_reader(r).map_err(|e| Error::file(&path, e.to_string()))?;
+    let mut report = read_report(&path)?;
     if report.run != mark.run {
         return Err(Error::file(
             &path,
@@ -84,12 +88,59 @@ fn read_shard(dir: &Path) -> Result<ShardRun> {
         })?
         .parse()
         .map_err(|e: String| Error::file(&path, e))?;
+    // the slices are read again, a shard at a time, when the merged report is written: one
+    // shard's slices in memory at a time, not every shard's
+    for sc in &mut report.scans {
+        sc.slices = Vec::new();
+    }
     Ok(ShardRun {
         dir: dir.to_path_buf(),
         mark,
         report,
         shard,
     })
+}
+
+fn read_report(path: &Path) -> Result<Report> {
+    let r = milbase::bounded::open_regular_reader(path, milbase::bounded::MAX_JSON)
+        .map_err(|e| Error::io(path, e))?;
+    serde_json::from_reader(r).map_err(|e| Error::file(path, e.to_string()))
+}
+
+/// Each shard's slices, read again from its `report.json` (which must still be the one its run
+/// wrote, with the same scans) into `store`; their extents by scan id.
+fn keep_slices(shards: &[ShardRun], store: &mut SliceStore) -> Result<HashMap<String, Extent>> {
+    let mut extents = HashMap::new();
+    for s in shards {
+        let path = s.dir.join(REPORT_JSON);
+        let changed = || {
+            Error::file(
+                &path,
+                format!(
+                    "changed during the merge (no longer what its run {} wrote)",
+                    s.mark.run
+                ),
+            )
+        };
+        if !s.mark.holds(&s.dir, REPORT_JSON) {
+            return Err(changed());
+        }
+        let again = read_report(&path)?;
+        let same_scans = again.run == s.report.run
+            && again.scans.len() == s.report.scans.len()
+            && again
+                .scans
+                .iter()
+                .zip(&s.report.scans)
+                .all(|(a, b)| a.id == b.id);
+        if !same_scans {
+            return Err(changed());
+        }
+        for sc in again.scans {
+            extents.insert(sc.id, store.put(&sc.slices)?);
+        }
+    }
+    Ok(extents)
 }
 
 /// The reports of the shards in `inputs` joined into `out` (new, empty, or an earlier merge's
@@ -167,6 +218,9 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
     check_out(out)?;
 
     let run = Run::start(out, "merge")?;
+    // the slices wait on disk in the merged folder, written back one scan's at a time
+    let mut store = SliceStore::create(out)?;
+    let by_id = keep_slices(&shards, &mut store)?;
     let mut produced: Vec<PathBuf> = Vec::new();
     let mut carried = BTreeSet::new();
     // what is written anew from the shards' scans
@@ -227,8 +281,21 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
             .map(|i| format!("shard {i}/{count}: missing (left out by `ich merge --partial`)")),
     );
     order(&mut report);
-    report.metrics = metrics(&report.scans);
-    produced.extend(write_reports(&report, out, with_html)?);
+    let extents: Vec<Extent> = report
+        .scans
+        .iter()
+        .map(|sc| {
+            by_id.get(&sc.id).copied().ok_or_else(|| {
+                Error::Invalid(format!("scan {}: its slices were not found again", sc.id))
+            })
+        })
+        .collect::<Result<_>>()?;
+    drop(by_id);
+    let slices_of = store.loader(&extents);
+    report.metrics = metrics_with(&report.scans, &slices_of)?;
+    produced.extend(write_reports_with(&report, &slices_of, out, with_html)?);
+    drop(slices_of);
+    drop(store);
     run.finish(&produced)?;
     Ok(Merged {
         scans: report.scans.len(),
