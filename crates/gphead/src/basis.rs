@@ -3,24 +3,22 @@
 //!
 //! B is the one matrix of a fit that grows with both N and M. When it fits in the fit's budget
 //! ([`crate::FitParams::b_memory`]) it is held whole; beyond it only the features are held and
-//! B is recomputed a block of [`BLOCK`] instances at a time (`K(Z, X_block)`, then the solve
-//! with `L`) every time it is used, so that a fit's memory grows with N·D, not N·M. A plain
-//! epoch then takes about 5× as long (0.45 s against 0.087 s at N = 200,000, M = 50, D = 8); a
-//! fit with kernel steps, whose sums already work block by block, about as long (docs/BENCHMARKS.md). Both ways take their sums block by block in
-//! block order, so a fit's numbers do not depend on the threads; held and streamed agree to
-//! rounding.
+//! B is recomputed a block of 1,024 instances at a time (`K(Z, X_block)`, then the solve with
+//! `L`; the blocks are the held B's column blocks, [`crate::linalg::blocks`]) every time it is
+//! used, so that a fit's memory grows with N·D, not N·M. A plain epoch then takes about 5× as
+//! long (0.45 s against 0.087 s at N = 200,000, M = 50, D = 8); a fit with kernel steps, whose
+//! sums already work block by block, about as long (docs/BENCHMARKS.md). Both ways take their
+//! sums block by block in block order, so a fit's numbers do not depend on the threads; held and
+//! streamed agree to rounding.
 
 use faer::{Mat, MatRef, Par};
 use rayon::prelude::*;
 
 use crate::kernel::Rbf;
 use crate::linalg::{
-    a_v, at_v, at_v_seq, col_sq_norms, identity_plus_weighted_gram, par_wide, solve_l,
+    a_v, at_v, at_v_seq, blocks, col_sq_norms, identity_plus_weighted_gram, par_wide, solve_l,
     solved_col_sq_norms, weighted_gram,
 };
-
-/// Instances per block of a streamed B (M × 1024 doubles: 0.4 MB at M = 50).
-pub const BLOCK: usize = 1024;
 
 /// The z-scored features of a set of instances and, when held, their B.
 pub(crate) struct Basis {
@@ -79,11 +77,7 @@ impl BRef<'_> {
     }
 
     fn ranges(&self) -> Vec<(usize, usize)> {
-        let n = self.n();
-        (0..n)
-            .step_by(BLOCK)
-            .map(|s| (s, (s + BLOCK).min(n)))
-            .collect()
+        blocks(self.n())
     }
 
     /// The columns `s..e` of B, computed (single-threaded: the blocks run in parallel).

@@ -80,7 +80,7 @@ pub fn solve_lt(l: MatRef<'_, f64>, rhs: MatMut<'_, f64>, par: Par) {
 
 /// Columns per block of the column-blocked kernels below: a block of B (M × 1024 doubles, 1.6 MB
 /// at M = 200) stays in cache while it is scaled, multiplied or solved.
-const BLOCK: usize = 1024;
+pub(crate) const BLOCK: usize = 1024;
 
 fn col(a: MatRef<'_, f64>, j: usize) -> &[f64] {
     a.col(j)
@@ -89,7 +89,7 @@ fn col(a: MatRef<'_, f64>, j: usize) -> &[f64] {
         .as_slice()
 }
 
-fn blocks(n: usize) -> Vec<(usize, usize)> {
+pub(crate) fn blocks(n: usize) -> Vec<(usize, usize)> {
     (0..n)
         .step_by(BLOCK)
         .map(|s| (s, (s + BLOCK).min(n)))
