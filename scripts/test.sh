@@ -4,7 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh --pacs
-cargo test --workspace --locked
+# Every test binary runs whatever another one does (--no-fail-fast); the script fails at the end
+# if any test failed, after the kernel test below has run too.
+failed=0
+cargo test --workspace --locked --no-fail-fast || failed=1
 # The fused batch-norm kernels (crates/attcnn/src/norm) against burn's batch norm and flex on
 # wgpu's CPU adapter, Mesa llvmpipe: a second build of burn, with wgpu (30 to 40 min on 2 cores
 # from an empty cache, about a minute from a warm one). Under CI (.ci/run sets ICH_CI_START) it is
@@ -16,7 +19,11 @@ if [ -n "${ICH_CI_START:-}" ]; then
   compgen -G "${CARGO_TARGET_DIR:-target}/debug/deps/libcubecl_wgpu-*.rlib" >/dev/null && limit=3000
   if [ "$elapsed" -gt "$limit" ]; then
     echo "WARNING: the fused batch-norm kernel test is left out: CI has run for $(( elapsed / 60 )) min (limit $(( limit / 60 )) min with this cache); run bash scripts/fused-bn-test.sh" >&2
-    exit 0
+    exit "$failed"
   fi
 fi
-bash scripts/fused-bn-test.sh
+bash scripts/fused-bn-test.sh || failed=1
+if [ "$failed" -ne 0 ]; then
+  echo "FAILED: see the failing tests above (cargo lists them at the end of its run)" >&2
+fi
+exit "$failed"

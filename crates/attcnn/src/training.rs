@@ -243,9 +243,13 @@ fn bag_pixels(source: &dyn BagSource, i: usize, cfg: &AttCnnConfig) -> Result<(u
 }
 
 /// The class-weighted binary cross-entropy of one logit, as [`weighted_bce`] computes it.
+/// Weighted binary cross-entropy of a logit: −log σ(z) = softplus(−z) for a positive,
+/// −log(1 − σ(z)) = softplus(z) for a negative, each in the form that keeps its relative precision
+/// however small the loss (`softplus(z) − z` would cancel to nothing for a confident positive).
 fn bce(z: f64, y: u8, w: f32) -> f64 {
-    let softplus = z.max(0.0) + (-z.abs()).exp().ln_1p();
-    (softplus - z * f64::from(y)) * f64::from(w)
+    let softplus = |x: f64| x.max(0.0) + (-x.abs()).exp().ln_1p();
+    let loss = if y == 1 { softplus(-z) } else { softplus(z) };
+    loss * f64::from(w)
 }
 
 /// Scan probabilities ("any") and the mean loss of `model` on some bags (no gradients): the
@@ -295,17 +299,15 @@ pub fn evaluate(
     Ok((probs, loss / idx.len().max(1) as f64))
 }
 
-/// Saves the weights atomically (burn writes `<tmp>.bpk`; it is renamed into place).
+/// Saves the weights atomically: burn serialises them to a burnpack in memory, and the one
+/// writer ([`milbase::atomic`]) puts the bytes in place (burn's own file writer opens a name of
+/// its choosing, which a planted link could redirect).
 pub fn save_atomic(model: AttCnn, path: &Path) -> Result<()> {
-    let io = |e: std::io::Error| CnnError::Io(format!("{}: {e}", path.display()));
-    milbase::write_atomic_with(path, |tmp| {
-        // burn adds the .bpk extension to the name it is given
-        let stem = tmp.with_extension("");
-        model
-            .save_file(&stem)
-            .map_err(|e| CnnError::Io(format!("{}: {e}", tmp.display())))?;
-        std::fs::rename(stem.with_extension("bpk"), tmp).map_err(io)
-    })
+    let bytes = model
+        .into_record()
+        .into_bytes()
+        .map_err(|e| CnnError::Io(format!("{}: {e}", path.display())))?;
+    write_atomic(path, &bytes)
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {

@@ -539,7 +539,8 @@ pub fn site_scans(
             let mut meta = ds.scan_meta(e).map_err(|x| Error::scan(&e.id, x))?;
             let px = ds.scan_pixels(e).map_err(|x| Error::scan(&e.id, x))?.data;
             if !labels.is_empty() {
-                apply_labels(&mut meta, &labels);
+                apply_labels(&mut meta, &labels)
+                    .map_err(|x| Error::scan(&e.id, Error::Invalid(x)))?;
             }
             metas.push((meta, px));
         }
@@ -569,7 +570,8 @@ pub fn site_scans(
             _ => fnv(&format!("study\n{}", meta.study_instance_uid)),
         };
         if !labels.is_empty() {
-            apply_labels(&mut meta, &labels);
+            apply_labels(&mut meta, &labels)
+                .map_err(|x| Error::scan(&meta.id, Error::Invalid(x)))?;
         }
         let Some(label) = meta.label else {
             return Ok(Err(meta.id));

@@ -733,9 +733,7 @@ impl Bundle {
             if let Some(parent) = dest.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
             }
-            let tmp = to.join(format!("{name}.copy"));
-            std::fs::copy(&from, &tmp).map_err(|e| Error::io(&from, e))?;
-            std::fs::rename(&tmp, &dest).map_err(|e| Error::io(&dest, e))?;
+            milbase::atomic::copy_file(&from, &dest).map_err(|e| Error::io(&dest, e))?;
         }
         write_json(&to.join(MANIFEST), &self.manifest)?;
         Bundle::open(to)

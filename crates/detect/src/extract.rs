@@ -23,8 +23,9 @@ pub struct ExtractJob {
     /// The features file to write.
     pub out: PathBuf,
     pub compute: Compute,
-    /// Only the dataset's scans in this shard (`Shard::ALL`: every scan); a shard's features
-    /// file gets a `<out>.shard.json` beside it naming the shard, which `ich merge` reads.
+    /// Only the dataset's scans in this shard (`Shard::ALL`: every scan). The features file
+    /// gets a `<out>.shard.json` beside it naming the shard (`0/1`: every scan), its rows and
+    /// its SHA-256, which `ich merge` checks.
     pub shard: milbase::Shard,
 }
 
@@ -136,7 +137,7 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
     }
     progress.done();
     let slices = w.finish()?;
-    crate::features::write_shard_note(&job.out, shard)?;
+    crate::features::write_shard_note(&job.out, shard, slices, &[])?;
     Ok(Extracted {
         scans: scans.len(),
         slices,

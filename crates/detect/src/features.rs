@@ -5,7 +5,6 @@
 //! ([`gphead::MilData`]).
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
@@ -162,35 +161,18 @@ pub struct FeatureRow<'a> {
 /// Dropped without `finish` (an error on the way), it removes its temporary file.
 pub struct FeaturesWriter {
     path: PathBuf,
-    tmp: PathBuf,
     d: usize,
     rows: usize,
-    w: Option<csv::Writer<BufWriter<File>>>,
-}
-
-impl Drop for FeaturesWriter {
-    fn drop(&mut self) {
-        if self.w.is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-    }
+    /// The one writer's temporary (dropped without `finish`: removed).
+    w: Option<csv::Writer<BufWriter<milbase::atomic::NewFile>>>,
 }
 
 impl FeaturesWriter {
     pub fn create(path: &Path, d: usize) -> Result<Self> {
-        let name = path
-            .file_name()
-            .ok_or_else(|| Error::file(path, "not a file path"))?;
-        let tmp = path.with_file_name(format!(
-            ".{}.tmp{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        let f = milbase::atomic::NewFile::create(path).map_err(|e| Error::io(path, e))?;
         let mut w = csv::Writer::from_writer(BufWriter::new(f));
         let mut me = Self {
             path: path.to_path_buf(),
-            tmp,
             d,
             rows: 0,
             w: None,
@@ -251,12 +233,8 @@ impl FeaturesWriter {
             let f = inner
                 .into_inner()
                 .map_err(|e| Error::io(&path, e.into_error()))?;
-            f.sync_all().map_err(|e| Error::io(&path, e))?;
-            std::fs::rename(&self.tmp, &path).map_err(|e| Error::io(&path, e))
+            f.commit().map_err(|e| Error::io(&path, e))
         })();
-        if res.is_err() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
         res.map(|()| self.rows)
     }
 }
@@ -268,35 +246,75 @@ pub fn shard_note_path(features: &Path) -> PathBuf {
     features.with_file_name(name)
 }
 
-/// Writes the shard note beside `features` (removes a stale one for a whole cohort).
-pub fn write_shard_note(features: &Path, shard: milbase::Shard) -> Result<()> {
+/// The note beside a features file: which shard of the cohort it holds, and what a merge checks
+/// before it trusts the file (its rows and the SHA-256 of its bytes: a file cut short or changed
+/// since it was written is refused). A merge that left shards out names them here too.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ShardNote {
+    /// `I/N` (`0/1`: the whole cohort).
+    pub shard: String,
+    /// Data rows of the file (its header not counted); absent in an older note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<usize>,
+    /// SHA-256 of the file's bytes; absent in an older note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// The shards a partial merge went without (`ich merge --partial`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_shards: Vec<usize>,
+}
+
+/// The SHA-256 of a file, read through the bounded reader.
+fn sha256_of(path: &Path) -> Result<String> {
+    use sha2::Digest;
+    let mut r = milbase::bounded::open_regular_reader(path, milbase::bounded::MAX_FEATURES)
+        .map_err(|e| Error::io(path, e))?;
+    let mut h = sha2::Sha256::new();
+    std::io::copy(&mut r, &mut h).map_err(|e| Error::io(path, e))?;
+    Ok(format!("{:x}", h.finalize()))
+}
+
+/// Writes the note beside `features` (just written, `rows` data rows): its shard, rows and
+/// checksum, and the shards a partial merge went without.
+pub fn write_shard_note(
+    features: &Path,
+    shard: milbase::Shard,
+    rows: usize,
+    missing: &[usize],
+) -> Result<()> {
     let note = shard_note_path(features);
-    if shard.is_all() {
-        return match std::fs::remove_file(&note) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(&note, e)),
-            _ => Ok(()),
-        };
-    }
-    let text = serde_json::json!({ "shard": shard.to_string() }).to_string();
+    let n = ShardNote {
+        shard: shard.to_string(),
+        rows: Some(rows),
+        sha256: Some(sha256_of(features)?),
+        missing_shards: missing.to_vec(),
+    };
+    let text = serde_json::to_string(&n).map_err(|e| Error::Invalid(e.to_string()))?;
     milbase::write_atomic(&note, text.as_bytes()).map_err(|e| Error::io(&note, e))
+}
+
+/// The note beside a features file, if it has one.
+pub fn read_note(features: &Path) -> Result<Option<ShardNote>> {
+    let note = shard_note_path(features);
+    if !note.exists() {
+        return Ok(None);
+    }
+    let n: ShardNote = serde_json::from_reader(
+        milbase::bounded::open_regular_reader(&note, 1 << 20).map_err(|e| Error::io(&note, e))?,
+    )
+    .map_err(|e| Error::file(&note, e.to_string()))?;
+    Ok(Some(n))
 }
 
 /// The shard a features file holds: its note's, else the whole cohort.
 pub fn read_shard_note(features: &Path) -> Result<milbase::Shard> {
-    let note = shard_note_path(features);
-    if !note.exists() {
-        return Ok(milbase::Shard::ALL);
+    match read_note(features)? {
+        None => Ok(milbase::Shard::ALL),
+        Some(n) => n
+            .shard
+            .parse()
+            .map_err(|e: String| Error::file(&shard_note_path(features), e)),
     }
-    let v: serde_json::Value = serde_json::from_reader(
-        milbase::bounded::open_regular_reader(&note, milbase::bounded::MAX_JSON)
-            .map_err(|e| Error::io(&note, e))?,
-    )
-    .map_err(|e| Error::file(&note, e.to_string()))?;
-    v.get("shard")
-        .and_then(|s| s.as_str())
-        .ok_or_else(|| Error::file(&note, "no \"shard\": \"I/N\""))?
-        .parse()
-        .map_err(|e: String| Error::file(&note, e))
 }
 
 /// What [`merge`] joined.
@@ -309,32 +327,107 @@ pub struct MergedFeatures {
     pub missing_shards: Vec<usize>,
 }
 
+/// Whether `a` and `b` name one file (the same device and inode; a path that does not exist is
+/// no file).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::canonicalize(a)
+            .ok()
+            .is_some_and(|x| std::fs::canonicalize(b).ok() == Some(x))
+    }
+}
+
+/// A reader that hashes what passes through it.
+struct Hashing<R> {
+    inner: R,
+    hash: sha2::Sha256,
+}
+
+impl<R: std::io::Read> std::io::Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use sha2::Digest;
+        let n = self.inner.read(buf)?;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// Where one scan's rows lie: (input file, byte ranges in it).
+type Rows = (usize, Vec<(u64, u64)>);
+
 /// Joins the features files of `ich extract --shard I/N` into `out`, as one extraction of the
 /// whole cohort writes it: the header once, the scans in the order of their names, each scan's
-/// rows in its file's order (byte for byte what `ich extract` writes). Refused: files with other
-/// columns than the first's, shards of other counts, a shard given twice, a scan in two files,
-/// and (unless `partial`) a missing shard, named by its index.
+/// rows in its file's order (byte for byte what `ich extract` writes). Memory holds where each
+/// scan's rows lie, not the rows: they are copied from the inputs when `out` is written. Each
+/// input is read through the bounded reader (lines of at most [`milbase::bounded::MAX_LINE`]
+/// bytes, files of at most [`milbase::bounded::MAX_FEATURES`]) and checked against its note's
+/// rows and SHA-256 (a file cut short is refused). Refused: an `out` that is one of the inputs,
+/// files with other columns than the first's, shards of other counts, a shard given twice, a
+/// scan in two files, and (unless `partial`) a missing shard, named by its index. A partial
+/// merge's note names the shards left out.
 pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<MergedFeatures> {
+    use std::io::{Read, Seek, SeekFrom, Write};
     if inputs.is_empty() {
         return Err(Error::Invalid("no features files to merge".into()));
     }
-    let mut header: Option<csv::StringRecord> = None;
+    for p in inputs {
+        if p == out || same_file(p, out) {
+            return Err(Error::file(
+                out,
+                "is one of the files to merge: give the merged file another name",
+            ));
+        }
+        if same_file(&shard_note_path(p), &shard_note_path(out)) {
+            return Err(Error::file(
+                out,
+                "its shard note is an input's: give the merged file another name",
+            ));
+        }
+    }
+    let mut header: Option<(csv::StringRecord, Vec<u8>)> = None;
     let mut shards = Vec::new();
-    let mut bags: std::collections::BTreeMap<String, (usize, Vec<csv::StringRecord>)> =
-        std::collections::BTreeMap::new();
+    let mut bags: std::collections::BTreeMap<String, Rows> = std::collections::BTreeMap::new();
+    let mut stamps = Vec::new();
     let mut rows = 0;
     for (fi, path) in inputs.iter().enumerate() {
+        let note = read_note(path)?;
         shards.push(read_shard_note(path)?);
-        let f = milbase::bounded::open_regular_reader(path, u64::MAX)
+        let (f, _) = milbase::bounded::open_regular(path, milbase::bounded::MAX_FEATURES)
             .map_err(|e| Error::io(path, e))?;
-        let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(f);
+        stamps.push(stamp(&f).map_err(|e| Error::io(path, e))?);
+        let reader = Hashing {
+            inner: milbase::bounded::LineLimited::new(
+                std::io::BufReader::new(f),
+                milbase::bounded::MAX_LINE,
+            ),
+            hash: sha2::Digest::new(),
+        };
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .from_reader(reader);
         let h = r
             .headers()
             .map_err(|e| Error::file(path, e.to_string()))?
             .clone();
+        let body = r.position().byte();
         match &header {
-            None => header = Some(h.clone()),
-            Some(first) if first != &h => {
+            None => {
+                let mut raw = vec![0; body as usize];
+                std::fs::File::open(path)
+                    .and_then(|mut f| f.read_exact(&mut raw))
+                    .map_err(|e| Error::io(path, e))?;
+                header = Some((h.clone(), raw));
+            }
+            Some((first, _)) if first != &h => {
                 return Err(Error::file(
                     path,
                     format!("other columns than {}", inputs[0].display()),
@@ -346,22 +439,55 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<MergedFeat
             .iter()
             .position(|c| c == BAG_NAME)
             .ok_or_else(|| Error::file(path, format!("no {BAG_NAME} column")))?;
-        for rec in r.records() {
-            let rec = rec.map_err(|e| Error::file(path, e.to_string()))?;
+        let mut rec = csv::StringRecord::new();
+        let mut file_rows = 0usize;
+        loop {
+            let start = r.position().byte();
+            let more = r
+                .read_record(&mut rec)
+                .map_err(|e| Error::file(path, e.to_string()))?;
+            if !more {
+                break;
+            }
+            let end = r.position().byte();
             let name = rec
                 .get(bag)
-                .ok_or_else(|| Error::file(path, format!("a row without {BAG_NAME}")))?
-                .to_string();
-            let entry = bags.entry(name.clone()).or_insert((fi, Vec::new()));
+                .ok_or_else(|| Error::file(path, format!("a row without {BAG_NAME}")))?;
+            let entry = bags
+                .entry(name.to_string())
+                .or_insert_with(|| (fi, Vec::new()));
             if entry.0 != fi {
                 return Err(Error::file(
                     path,
                     format!("scan {name} is also in {}", inputs[entry.0].display()),
                 ));
             }
-            entry.1.push(rec);
-            rows += 1;
+            match entry.1.last_mut() {
+                Some(last) if last.1 == start => last.1 = end,
+                _ => entry.1.push((start, end)),
+            }
+            file_rows += 1;
         }
+        // the rest of the file (nothing, for a whole one) goes through the hash too
+        let mut inner = r.into_inner();
+        std::io::copy(&mut inner, &mut std::io::sink()).map_err(|e| Error::io(path, e))?;
+        let digest = format!("{:x}", sha2::Digest::finalize(inner.hash));
+        if let Some(n) = &note {
+            let cut = n.rows.is_some_and(|want| want != file_rows)
+                || n.sha256.as_ref().is_some_and(|want| *want != digest);
+            if cut {
+                return Err(Error::file(
+                    path,
+                    format!(
+                        "{file_rows} rows, not the {} its note {} records (or other bytes): cut \
+                         short or changed since ich extract wrote it; extract that shard again",
+                        n.rows.map_or("?".to_string(), |r| r.to_string()),
+                        shard_note_path(path).display()
+                    ),
+                ));
+            }
+        }
+        rows += file_rows;
     }
     let count = shards[0].count;
     if let Some((p, s)) = inputs.iter().zip(&shards).find(|(_, s)| s.count != count) {
@@ -372,36 +498,37 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<MergedFeat
     }
     let missing = milbase::shard::check_coverage(&shards, count, partial, "ich extract")
         .map_err(Error::Invalid)?;
-    let tmp = out.with_file_name(format!(
-        ".{}.tmp{}",
-        out.file_name().unwrap_or_default().to_string_lossy(),
-        std::process::id()
-    ));
-    let res = (|| {
-        let f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-        let mut w = csv::Writer::from_writer(BufWriter::new(f));
-        let wr = |e: csv::Error| Error::file(out, e.to_string());
-        w.write_record(header.as_ref().expect("one file was read"))
-            .map_err(wr)?;
-        for (_, recs) in bags.values() {
-            for rec in recs {
-                w.write_record(rec).map_err(wr)?;
+    let (_, raw_header) = header.expect("one file was read");
+    let mut files = Vec::new();
+    for (p, st) in inputs.iter().zip(&stamps) {
+        let (f, _) = milbase::bounded::open_regular(p, milbase::bounded::MAX_FEATURES)
+            .map_err(|e| Error::io(p, e))?;
+        if stamp(&f).map_err(|e| Error::io(p, e))? != *st {
+            return Err(Error::file(p, "changed while it was merged; merge again"));
+        }
+        files.push(f);
+    }
+    let mut f = milbase::atomic::NewFile::create(out).map_err(|e| Error::io(out, e))?;
+    {
+        let mut w = BufWriter::new(f.file());
+        let io = |e| Error::io(out, e);
+        w.write_all(&raw_header).map_err(io)?;
+        for (fi, ranges) in bags.values() {
+            for &(a, b) in ranges {
+                let src = &mut files[*fi];
+                src.seek(SeekFrom::Start(a))
+                    .map_err(|e| Error::io(&inputs[*fi], e))?;
+                let n = std::io::copy(&mut (&*src).take(b - a), &mut w)
+                    .map_err(|e| Error::io(&inputs[*fi], e))?;
+                if n != b - a {
+                    return Err(Error::file(&inputs[*fi], "cut short while it was merged"));
+                }
             }
         }
-        let inner = w
-            .into_inner()
-            .map_err(|e| Error::file(out, e.to_string()))?;
-        let f = inner
-            .into_inner()
-            .map_err(|e| Error::io(out, e.into_error()))?;
-        f.sync_all().map_err(|e| Error::io(out, e))?;
-        std::fs::rename(&tmp, out).map_err(|e| Error::io(out, e))
-    })();
-    if res.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+        w.flush().map_err(io)?;
     }
-    res?;
-    write_shard_note(out, milbase::Shard::ALL)?;
+    f.commit().map_err(|e| Error::io(out, e))?;
+    write_shard_note(out, milbase::Shard::ALL, rows, &missing)?;
     Ok(MergedFeatures {
         files: inputs.len(),
         scans: bags.len(),
@@ -409,6 +536,12 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<MergedFeat
         shard_count: count,
         missing_shards: missing,
     })
+}
+
+/// What tells a file's version apart: its length and modification time.
+fn stamp(f: &std::fs::File) -> std::io::Result<(u64, Option<std::time::SystemTime>)> {
+    let m = f.metadata()?;
+    Ok((m.len(), m.modified().ok()))
 }
 
 /// Reads a feature table, detecting the format: a header with `bag_name` and `feature_*` columns

@@ -333,7 +333,8 @@ impl Predictor {
         time: &mut Timing,
     ) -> Result<ScanPrediction> {
         if !labels.is_empty() {
-            apply_labels(&mut meta, labels);
+            apply_labels(&mut meta, labels)
+                .map_err(|e| Error::scan(&meta.id, Error::Invalid(e)))?;
         }
         let opts = &self.opts;
         let id = meta.id.clone();
@@ -802,8 +803,8 @@ pub fn run_with(
     }
     let t = Instant::now();
     // a shard keeps the headers of its own scans only, dropping the others' as they are read
-    let (scans, skipped, others) = if dicom_paths.is_empty() {
-        (Vec::new(), Skipped::default(), 0)
+    let (scans, skipped, others, own) = if dicom_paths.is_empty() {
+        (Vec::new(), Skipped::default(), 0, Skipped::default())
     } else {
         find_scans_counting_others(&dicom_paths, &predictor.opts.limits, shard, progress)?
     };
@@ -845,7 +846,7 @@ pub fn run_with(
     milbase::atomic::create_dir_under(&job.out, dir).map_err(|e| Error::io(dir, e))?;
     // each scan's slice rows wait on disk until the reports are written: memory holds the scans'
     // summaries, not every slice
-    let mut store = SliceStore::create(&job.out)?;
+    let mut store = SliceStore::create(&job.out, run_mark.lock())?;
     let mut extents = Vec::new();
 
     let mut report = Report {
@@ -863,13 +864,21 @@ pub fn run_with(
         skipped: Vec::new(),
         shard: (!shard.is_all()).then(|| shard.to_string()),
         sampling: predictor.sampling(),
+        options: Some(crate::report::ReportOptions {
+            keep_phi: job.options.keep_phi,
+            labels: !job.labels.is_empty(),
+            dicom: job.pacs.dicom.is_some(),
+        }),
     };
     // files that belong to no scan are reported by one shard, the first
-    let skipped = Mutex::new(if shard.index == 0 {
+    let mut skipped = if shard.index == 0 {
         skipped
     } else {
         Skipped::default()
-    });
+    };
+    // ...and those of a scan of this shard (a NIfTI name clash), by this shard
+    skipped.absorb(own);
+    let skipped = Mutex::new(skipped);
     let mut failed: Vec<String> = pull_failed.into_iter().collect();
     report.skipped.extend(failed.iter().cloned());
     let identity = match &job.pacs.dicom {
@@ -1118,21 +1127,15 @@ pub fn write_reports_with(
 /// before it takes `path`'s name; on any error the temporary is removed and `path` is untouched.
 fn write_streamed(
     path: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<()>,
+    write: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<()>,
 ) -> Result<()> {
-    let mut failed = None;
-    let res = milbase::atomic::write_atomic_with(path, |tmp| -> std::io::Result<()> {
-        let mut w = std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(tmp)?);
-        if let Err(e) = write(&mut w) {
-            failed = Some(e);
-            return Err(std::io::Error::other("not written"));
-        }
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()
-    });
-    match failed {
-        Some(e) => Err(e),
-        None => res.map_err(|e| Error::io(path, e)),
-    }
+    let io = |e| Error::io(path, e);
+    let mut f = milbase::atomic::NewFile::create(path).map_err(io)?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, f.file());
+    write(&mut w)?;
+    std::io::Write::flush(&mut w).map_err(io)?;
+    drop(w);
+    f.commit().map_err(io)
 }
 
 /// One slice's report from its (probability, sd, lo, hi) and attention.

@@ -46,6 +46,21 @@ pub struct Report {
     /// `--seed`); absent in reports written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampling: Option<Sampling>,
+    /// The options of the run that change what the report holds; `ich merge` joins only shards
+    /// run with the same. Absent in reports written before they were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<ReportOptions>,
+}
+
+/// The options of `ich predict` that change what a report holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportOptions {
+    /// Patient name and ID kept (`--keep-phi`).
+    pub keep_phi: bool,
+    /// Labels given (`--labels`): the scans carry labels and the report metrics.
+    pub labels: bool,
+    /// DICOM results (SR and Secondary Captures) written.
+    pub dicom: bool,
 }
 
 /// How many Monte Carlo draws each scan's numbers come from, and the seed they start from (each
@@ -340,6 +355,25 @@ fn csv_error(e: &dyn std::fmt::Display) -> Error {
     Error::Invalid(format!("writing CSV: {e}"))
 }
 
+/// A CSV writer's error: an I/O one (a full disk) stays an I/O error, which can pass (the node
+/// tries such a study again, `crate::serve`); any other is the data's.
+fn csv_write_error(e: csv::Error) -> Error {
+    if e.is_io_error() {
+        if let csv::ErrorKind::Io(io) = e.into_kind() {
+            return io_error(io);
+        }
+        return Error::Invalid("writing CSV: an I/O error".into());
+    }
+    csv_error(&e)
+}
+
+fn io_error(io: std::io::Error) -> Error {
+    Error::Io {
+        path: std::path::PathBuf::from("writing CSV"),
+        source: io,
+    }
+}
+
 impl<'n, W: std::io::Write> CsvOut<'n, W> {
     fn new(out: W, names: &'n [String]) -> Self {
         Self {
@@ -371,7 +405,7 @@ impl<'n, W: std::io::Write> CsvOut<'n, W> {
                     head.push_field(&format!("{n}_{f}"));
                 }
             }
-            self.w.write_record(&head).map_err(|e| err(&e))?;
+            self.w.write_record(&head).map_err(csv_write_error)?;
             self.first = false;
         }
         let mut rec = recs
@@ -396,11 +430,11 @@ impl<'n, W: std::io::Write> CsvOut<'n, W> {
                 }
             }
         }
-        self.w.write_record(&rec).map_err(|e| err(&e))
+        self.w.write_record(&rec).map_err(csv_write_error)
     }
 
     fn finish(self) -> Result<W> {
-        self.w.into_inner().map_err(|e| csv_error(&e))
+        self.w.into_inner().map_err(|e| io_error(e.into_error()))
     }
 }
 
@@ -494,8 +528,16 @@ pub fn write_report_json_with<W: std::io::Write>(
     slices_of: &SlicesOf<'_>,
     out: W,
 ) -> Result<()> {
-    serde_json::to_writer_pretty(out, &ReportView { r, slices_of })
-        .map_err(|e| Error::Invalid(format!("serialising the report: {e}")))
+    serde_json::to_writer_pretty(out, &ReportView { r, slices_of }).map_err(|e| {
+        if e.is_io() {
+            Error::Io {
+                path: std::path::PathBuf::from("writing report.json"),
+                source: e.into(),
+            }
+        } else {
+            Error::Invalid(format!("serialising the report: {e}"))
+        }
+    })
 }
 
 /// A [`Report`] whose scans' slices come from a loader; serialised field for field as the report
@@ -511,7 +553,7 @@ impl Serialize for ReportView<'_, '_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let r = self.r;
-        let mut st = s.serialize_struct("Report", 11)?;
+        let mut st = s.serialize_struct("Report", 12)?;
         st.serialize_field("format_version", &r.format_version)?;
         st.serialize_field("tool", &r.tool)?;
         st.serialize_field("created", &r.created)?;
@@ -531,6 +573,10 @@ impl Serialize for ReportView<'_, '_> {
         match &r.sampling {
             Some(v) => st.serialize_field("sampling", v)?,
             None => st.skip_field("sampling")?,
+        }
+        match &r.options {
+            Some(v) => st.serialize_field("options", v)?,
+            None => st.skip_field("options")?,
         }
         st.end()
     }
@@ -630,6 +676,11 @@ pub(crate) fn fixture_report() -> Report {
         sampling: Some(Sampling {
             samples: 1000,
             seed: 0,
+        }),
+        options: Some(ReportOptions {
+            keep_phi: false,
+            labels: true,
+            dicom: true,
         }),
     }
 }

@@ -1,6 +1,6 @@
 //! The mark of the run that wrote an output folder: `OUT/run.json`.
 //!
-//! A `predict` run takes the folder's lock (`OUT/.predict.lock`: one writer at a time), writes
+//! A `predict` run takes the folder's lock (`OUT/.ich.lock`: one writer at a time), writes
 //! `run.json` with a new run id and `"state": "running"` before it writes anything else, puts
 //! the id in `report.json`, and at its end rewrites `run.json` as `"complete"` with every file it
 //! wrote and its SHA-256. So a folder whose run was killed (`kill -9`, power cut) says so, and a
@@ -89,7 +89,7 @@ fn sha256_of(path: &Path) -> std::io::Result<String> {
 pub struct Run {
     out: PathBuf,
     mark: RunMark,
-    _lock: milbase::atomic::DirLock,
+    lock: milbase::atomic::DirLock,
 }
 
 impl Run {
@@ -129,10 +129,15 @@ impl Run {
         let run = Run {
             out: out.to_path_buf(),
             mark,
-            _lock: lock,
+            lock,
         };
         run.write()?;
         Ok(run)
+    }
+
+    /// The folder's lock this run holds (what lets it sweep the folder's stale temporaries).
+    pub fn lock(&self) -> &milbase::atomic::DirLock {
+        &self.lock
     }
 
     /// The run's id.

@@ -791,15 +791,16 @@ fn a_study_failed_for_a_passing_reason_is_predicted_again_after_a_backoff_and_a_
         "objects sent twice"
     );
 
-    // a monitor is answered within a second while 60 idle connections are open to the status
-    // endpoint (before, one connection at a time, each waited for 5 s)
+    // a monitor is answered while 60 idle connections are open to the status endpoint, sooner
+    // than one idle connection's 5 s wait (before, one connection at a time, each waited for 5 s:
+    // 300 s in all)
     let idle: Vec<std::net::TcpStream> = (0..60)
         .map(|_| std::net::TcpStream::connect(&sv.status).unwrap())
         .collect();
     for _ in 0..3 {
         let t = Instant::now();
         assert!(status_of(&sv.status).is_some());
-        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
     }
     drop(idle);
 }

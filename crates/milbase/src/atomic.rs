@@ -1,13 +1,68 @@
-//! Atomic file writes: the content goes to a hidden temporary file in the target's folder, is
-//! flushed to disk, then renamed over the target. A crash leaves the old file or the new one.
+//! The one writer: every file `ich` writes goes through this module.
+//!
+//! A file is written to a temporary in its destination's folder, then flushed to disk and renamed
+//! over the destination, so a reader (and a crash) sees the old file or the new one, never half.
+//! The temporary's name is hidden and unpredictable (`.NAME.tmpPID-XXXXXXXXXXXXXXXX`, 64 random
+//! bits) and it is created exclusively (`O_CREAT | O_EXCL`), which never follows a link: a
+//! symbolic or hard link that someone with write access to a shared output folder planted at any
+//! name is never written through, truncated or renamed into place. The final rename replaces the
+//! destination's name itself, not what a link there points to.
+//!
+//! - [`NewFile`]: a file being written, renamed into place by [`NewFile::commit`], removed if
+//!   dropped before;
+//! - [`Scratch`]: a temporary that never becomes a file (the spill stores of `predict` and
+//!   `preprocess`), removed when dropped; [`create_temporary`] for one that its caller moves
+//!   away itself (a received instance);
+//! - [`write_atomic`], [`write_atomic_with`], [`copy_file`], [`link_or_copy`]: the common cases
+//!   on top of them;
+//! - [`remove_stale_temporaries`]: what a killed run left, swept by the next run that holds the
+//!   folder's lock (planted links included, never followed);
+//! - [`create_dir_under`]: output subfolders made without passing through a planted link.
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-/// The temporary path beside `path` (`.NAME.tmpPID`, hidden, same folder so the rename is atomic),
-/// for writers that stream into a file and rename it themselves.
-pub fn temporary(path: &Path) -> io::Result<PathBuf> {
+pub use crate::lock::DirLock;
+
+/// The random tag of this process, part of every temporary's name it makes: with the PID it tells
+/// this process's temporaries from those of a process of the same PID on another host or in
+/// another PID namespace.
+fn process_tag() -> u32 {
+    static TAG: OnceLock<u32> = OnceLock::new();
+    *TAG.get_or_init(rand::random::<u32>)
+}
+
+/// The temporary's name for a destination named `name`.
+fn temporary_name(name: &str) -> String {
+    format!(
+        ".{name}.tmp{}-{:08x}{:08x}",
+        std::process::id(),
+        process_tag(),
+        rand::random::<u32>()
+    )
+}
+
+/// `(pid, process tag)` of a name made by [`temporary_name`], or of the older `.NAME.tmpPID`
+/// (tag None); None for any other name.
+fn parse_temporary(name: &str) -> Option<(u32, Option<u32>)> {
+    let rest = name.strip_prefix('.')?;
+    let (_, tail) = rest.rsplit_once(".tmp")?;
+    let (pid, tag) = match tail.split_once('-') {
+        Some((pid, rnd)) if rnd.len() == 16 && rnd.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            (pid, Some(u32::from_str_radix(&rnd[..8], 16).ok()?))
+        }
+        Some(_) => return None,
+        None => (tail, None),
+    };
+    if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((pid.parse().ok()?, tag))
+}
+
+fn split_target(path: &Path) -> io::Result<(&Path, String)> {
     let name = path.file_name().ok_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -18,111 +73,193 @@ pub fn temporary(path: &Path) -> io::Result<PathBuf> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    Ok(dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    )))
+    Ok((dir, name.to_string_lossy().into_owned()))
 }
 
-/// Removes the temporary files (`.NAME.tmpPID`) that an interrupted run left in `dir` — those
-/// whose process is gone (on Linux: no `/proc/PID`; elsewhere: any PID but ours) — and returns
-/// their paths. A rerun calls it on its output folders, so `kill -9` leaves nothing behind for
-/// good.
-pub fn remove_stale_temporaries(dir: &Path) -> io::Result<Vec<PathBuf>> {
+/// Creates a new temporary for `name` in `dir`, exclusively (a name that exists, a planted link
+/// included, is never opened: another random name is drawn).
+fn create_exclusive(dir: &Path, name: &str, read: bool) -> io::Result<(PathBuf, fs::File)> {
+    let mut last = None;
+    for _ in 0..16 {
+        let tmp = dir.join(temporary_name(name));
+        match fs::OpenOptions::new()
+            .read(read)
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no temporary name could be made")))
+}
+
+/// A new temporary file in `dir` for a writer that moves it away itself (a received DICOM
+/// instance handed to its store): created exclusively under an unpredictable hidden name
+/// (`.STEM.tmp…`), never through a planted link. The caller removes or renames it.
+pub fn create_temporary(dir: &Path, stem: &str) -> io::Result<(PathBuf, fs::File)> {
+    create_exclusive(dir, stem, false)
+}
+
+/// The identity of an open file (device and inode), to check that the name about to be renamed
+/// into place is still the file this process created.
+#[cfg(unix)]
+fn identity(m: &fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
+}
+
+#[cfg(not(unix))]
+fn identity(m: &fs::Metadata) -> (u64, u64) {
+    (m.len(), 0)
+}
+
+/// A file being written: a temporary created exclusively under an unpredictable name beside its
+/// destination. [`NewFile::commit`] syncs it and renames it over the destination; dropped before
+/// (an error on the way), it is removed and the destination is untouched.
+#[derive(Debug)]
+pub struct NewFile {
+    target: PathBuf,
+    tmp: PathBuf,
+    file: Option<fs::File>,
+}
+
+impl NewFile {
+    /// Starts writing `target` (its folder must exist).
+    pub fn create(target: &Path) -> io::Result<NewFile> {
+        let (dir, name) = split_target(target)?;
+        let (tmp, file) = create_exclusive(dir, &name, true)?;
+        Ok(NewFile {
+            target: target.to_path_buf(),
+            tmp,
+            file: Some(file),
+        })
+    }
+
+    /// The destination.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// The temporary's path (for messages, and for libraries that write by path: see
+    /// [`write_atomic_with`]).
+    pub fn temporary_path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// The open temporary.
+    pub fn file(&mut self) -> &mut fs::File {
+        self.file
+            .as_mut()
+            .expect("a NewFile holds its file until commit")
+    }
+
+    /// Syncs the temporary to disk and renames it over the destination, after checking that the
+    /// name still holds the file this process created (a name swapped for a link meanwhile is
+    /// refused, and nothing is renamed).
+    pub fn commit(mut self) -> io::Result<()> {
+        let file = self.file.take().expect("commit is called once");
+        let res = (|| {
+            file.sync_all()?;
+            let ours = identity(&file.metadata()?);
+            let now = fs::symlink_metadata(&self.tmp)?;
+            if !now.file_type().is_file() || identity(&now) != ours {
+                return Err(io::Error::other(format!(
+                    "{}: the temporary was replaced while it was written (not renamed into place)",
+                    self.tmp.display()
+                )));
+            }
+            fs::rename(&self.tmp, &self.target)
+        })();
+        if res.is_err() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+        res
+    }
+}
+
+impl Write for NewFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file().write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.file().flush()
+    }
+}
+
+impl Drop for NewFile {
+    fn drop(&mut self) {
+        if self.file.is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// A temporary file that never becomes a file of the output (a spill store), read and written
+/// through its handle: created exclusively under an unpredictable hidden name in `dir`, removed
+/// when dropped, or by the next run in that folder ([`remove_stale_temporaries`]) if this one is
+/// killed.
+#[derive(Debug)]
+pub struct Scratch {
+    path: PathBuf,
+    file: fs::File,
+}
+
+impl Scratch {
+    /// A new, empty scratch file in `dir` whose name starts with `.STEM`.
+    pub fn create(dir: &Path, stem: &str) -> io::Result<Scratch> {
+        let (path, file) = create_exclusive(dir, stem, true)?;
+        Ok(Scratch { path, file })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn file(&self) -> &fs::File {
+        &self.file
+    }
+
+    pub fn file_mut(&mut self) -> &mut fs::File {
+        &mut self.file
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.path);
+    }
+}
+
+/// Removes what interrupted runs left in `dir`: every temporary of this module's naming that is
+/// not this process's own, symbolic and hard links planted under such names included (the link
+/// is removed, never followed). It takes the folder's lock as proof that no other live writer
+/// is at work there (the lock is what tells a live writer on another host from a dead one), and
+/// returns the paths removed. Folders are left alone.
+pub fn remove_stale_temporaries(dir: &Path, _held: &DirLock) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     let entries = match fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(removed),
         Err(e) => return Err(e),
     };
+    let me = (std::process::id(), Some(process_tag()));
     for entry in entries {
         let entry = entry?;
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let Some(pid) = stale_pid(name) else { continue };
-        if !alive(pid) && entry.file_type()?.is_file() {
+        let Some(who) = parse_temporary(name) else {
+            continue;
+        };
+        // file_type() does not follow a link
+        if who != me && !entry.file_type()?.is_dir() {
             fs::remove_file(entry.path())?;
             removed.push(entry.path());
         }
     }
     Ok(removed)
-}
-
-/// Whether process `pid` is running (on Linux: `/proc/PID` exists; elsewhere: only our own).
-fn alive(pid: u32) -> bool {
-    if cfg!(target_os = "linux") {
-        Path::new("/proc").join(pid.to_string()).exists()
-    } else {
-        pid == std::process::id()
-    }
-}
-
-/// A folder held by one writer: `DIR/.NAME.lock` holds the writer's PID and is removed when the
-/// lock is dropped. A lock whose process is gone (`kill -9`) is taken over.
-#[derive(Debug)]
-pub struct DirLock {
-    path: PathBuf,
-}
-
-impl DirLock {
-    /// Takes `dir`'s lock `name`, or says which running process holds it.
-    pub fn take(dir: &Path, name: &str) -> io::Result<DirLock> {
-        let path = dir.join(format!(".{name}.lock"));
-        for _ in 0..3 {
-            match fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
-                Ok(mut f) => {
-                    write!(f, "{}", std::process::id())?;
-                    return Ok(DirLock { path });
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    let held = fs::read_to_string(&path).unwrap_or_default();
-                    match held.trim().parse::<u32>() {
-                        Ok(pid) if alive(pid) => {
-                            return Err(io::Error::new(
-                                io::ErrorKind::WouldBlock,
-                                format!(
-                                    "{} is being written by another ich process (pid {pid}); \
-                                     wait for it or give another folder",
-                                    dir.display()
-                                ),
-                            ))
-                        }
-                        // a dead writer's lock (or one being written this instant: retried)
-                        _ => {
-                            let _ = fs::remove_file(&path);
-                        }
-                    }
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        Err(io::Error::other(format!(
-            "{}: could not take the lock {}",
-            dir.display(),
-            path.display()
-        )))
-    }
-}
-
-impl Drop for DirLock {
-    fn drop(&mut self) {
-        let _ = fs::remove_file(&self.path);
-    }
-}
-
-/// The PID of a name made by [`temporary`] (`.NAME.tmpPID`), or None.
-fn stale_pid(name: &str) -> Option<u32> {
-    let rest = name.strip_prefix('.')?;
-    let (_, pid) = rest.rsplit_once(".tmp")?;
-    if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    pid.parse().ok()
 }
 
 /// Whether `rel`, a path read from a manifest, names a file inside the folder it is relative
@@ -178,32 +315,60 @@ pub fn create_dir_under(root: &Path, dir: &Path) -> io::Result<()> {
 
 /// Makes `to` the same file as `from` (a merge of shards' outputs): a hard link where the file
 /// system allows one, else an atomic copy. `to`'s folder must exist; an existing `to` is
-/// replaced.
+/// replaced. `from` is opened only as a regular file (a link there is refused).
 pub fn link_or_copy(from: &Path, to: &Path) -> io::Result<()> {
-    let tmp = temporary(to)?;
-    let _ = fs::remove_file(&tmp);
-    if fs::hard_link(from, &tmp).is_ok() {
-        let res = fs::rename(&tmp, to);
-        // a rename onto a link of the same file does nothing and leaves the temporary name
-        let _ = fs::remove_file(&tmp);
-        return res;
+    let m = fs::symlink_metadata(from)?;
+    if !m.file_type().is_file() {
+        return Err(io::Error::other(format!(
+            "{}: not a regular file",
+            from.display()
+        )));
     }
-    write_atomic_with(to, |tmp| {
-        fs::copy(from, tmp).and_then(|_| fs::File::open(tmp)?.sync_all())
-    })
+    let (dir, name) = split_target(to)?;
+    // a hard link made under a fresh unpredictable name (hard_link refuses an existing name)
+    for _ in 0..16 {
+        let tmp = dir.join(temporary_name(&name));
+        match fs::hard_link(from, &tmp) {
+            Ok(()) => {
+                let res = fs::rename(&tmp, to);
+                // a rename onto a link of the same file does nothing and leaves the temporary
+                let _ = fs::remove_file(&tmp);
+                return res;
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(_) => break,
+        }
+    }
+    copy_file(from, to)
+}
+
+/// Copies the regular file `from` to `to` atomically through the one writer (`to`'s folder
+/// must exist; an existing `to` is replaced). A link at `from` is refused, not followed.
+pub fn copy_file(from: &Path, to: &Path) -> io::Result<()> {
+    let m = fs::symlink_metadata(from)?;
+    if !m.file_type().is_file() {
+        return Err(io::Error::other(format!(
+            "{}: not a regular file",
+            from.display()
+        )));
+    }
+    let mut src = fs::File::open(from)?;
+    let mut out = NewFile::create(to)?;
+    io::copy(&mut src, out.file())?;
+    out.commit()
 }
 
 /// Writes `bytes` to `path` atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_atomic_with(path, |tmp| {
-        let mut f = fs::File::create(tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
-    })
+    let mut f = NewFile::create(path)?;
+    f.write_all(bytes)?;
+    f.commit()
 }
 
-/// Lets `write` create the file at a temporary path (for writers that take a path, such as a
-/// tensor library's), then renames it over `path`. The temporary file is removed on failure.
+/// For writers that can only take a path (a tensor library's): creates the temporary
+/// exclusively, lets `write` fill it by its path, then renames it over `path` — only if the name
+/// still holds the file created here (a link swapped in meanwhile is refused). The temporary is
+/// removed on failure. Prefer [`NewFile`] wherever the writer takes a `Write`.
 pub fn write_atomic_with<E>(
     path: &Path,
     write: impl FnOnce(&Path) -> Result<(), E>,
@@ -211,30 +376,15 @@ pub fn write_atomic_with<E>(
 where
     E: From<io::Error>,
 {
-    let tmp = temporary(path)?;
-    let res = write(&tmp).and_then(|()| fs::rename(&tmp, path).map_err(E::from));
-    if res.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    res
+    let f = NewFile::create(path)?;
+    let tmp = f.temporary_path().to_path_buf();
+    write(&tmp)?;
+    f.commit().map_err(E::from)
 }
 
 #[cfg(test)]
 mod tests {
-
-    #[test]
-    fn a_folder_has_one_writer_and_a_dead_writers_lock_is_taken_over() {
-        let t = tempfile::tempdir().unwrap();
-        let a = DirLock::take(t.path(), "preprocess").unwrap();
-        let e = DirLock::take(t.path(), "preprocess").unwrap_err();
-        assert!(e.to_string().contains("another ich process"), "{e}");
-        drop(a);
-        let b = DirLock::take(t.path(), "preprocess").unwrap();
-        drop(b);
-        // a lock left by a process that is gone (PID beyond Linux's pid_max)
-        fs::write(t.path().join(".preprocess.lock"), "4194305").unwrap();
-        let _c = DirLock::take(t.path(), "preprocess").unwrap();
-    }
+    use super::*;
 
     #[cfg(unix)]
     #[test]
@@ -261,7 +411,6 @@ mod tests {
         )
         .unwrap();
     }
-    use super::*;
 
     #[test]
     fn only_plain_relative_paths_stay_inside() {
@@ -275,27 +424,126 @@ mod tests {
     }
 
     #[test]
-    fn stale_temporaries_of_dead_processes_are_removed_and_nothing_else() {
+    fn temporaries_have_unpredictable_names_that_the_sweep_recognises() {
+        let a = temporary_name("x.json");
+        let b = temporary_name("x.json");
+        assert_ne!(a, b);
+        assert!(a.starts_with(".x.json.tmp"), "{a}");
+        assert_eq!(
+            parse_temporary(&a),
+            Some((std::process::id(), Some(process_tag())))
+        );
+        assert_eq!(parse_temporary(".x.tmp12"), Some((12, None)));
+        for other in [
+            "a.json",
+            ".hidden",
+            ".b.tmp",
+            ".c.tmp12x",
+            "d.tmp99",
+            ".e.tmp1-zz",
+        ] {
+            assert_eq!(parse_temporary(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_sweep_removes_other_processes_temporaries_and_links_and_nothing_else() {
         let dir = tempfile::tempdir().unwrap();
-        // PID 4294967 is above Linux's pid_max (2^22): never a live process
-        let dead = dir.path().join(".scan-7.bin.tmp4294967");
-        let ours = temporary(&dir.path().join("x.json")).unwrap();
+        let lock = DirLock::take(dir.path(), "t").unwrap();
+        // another process's (same PID elsewhere: another tag), an old-style name, and ours
+        let other = dir.path().join(format!(
+            ".scan-7.bin.tmp{}-{:08x}00000000",
+            std::process::id(),
+            process_tag().wrapping_add(1)
+        ));
+        let old = dir.path().join(".scan-8.bin.tmp4294967");
+        let mut ours = NewFile::create(&dir.path().join("x.json")).unwrap();
+        ours.write_all(b"being written").unwrap();
+        fs::write(&other, b"half").unwrap();
+        fs::write(&old, b"half").unwrap();
         let keep = ["a.json", ".hidden", ".b.tmp", ".c.tmp12x", "d.tmp99"];
-        fs::write(&dead, b"half").unwrap();
-        fs::write(&ours, b"being written").unwrap();
         for k in keep {
             fs::write(dir.path().join(k), b"x").unwrap();
         }
-        let removed = remove_stale_temporaries(dir.path()).unwrap();
-        assert_eq!(removed, vec![dead.clone()]);
-        assert!(!dead.exists() && ours.exists());
+        // a planted link under a temporary's name: removed, its target untouched
+        let victim = tempfile::tempdir().unwrap();
+        let v = victim.path().join("victim");
+        fs::write(&v, b"precious").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&v, dir.path().join(".y.json.tmp1-0000000000000000")).unwrap();
+        let mut removed = remove_stale_temporaries(dir.path(), &lock).unwrap();
+        removed.sort();
+        let mut want = vec![other.clone(), old.clone()];
+        #[cfg(unix)]
+        want.push(dir.path().join(".y.json.tmp1-0000000000000000"));
+        want.sort();
+        assert_eq!(removed, want);
+        assert!(ours.temporary_path().exists());
+        assert_eq!(fs::read(&v).unwrap(), b"precious");
         for k in keep {
             assert!(dir.path().join(k).exists(), "{k}");
         }
+        ours.commit().unwrap();
+        assert_eq!(
+            fs::read(dir.path().join("x.json")).unwrap(),
+            b"being written"
+        );
         // a folder that does not exist yet has nothing to clean
-        assert!(remove_stale_temporaries(&dir.path().join("none"))
+        assert!(remove_stale_temporaries(&dir.path().join("none"), &lock)
             .unwrap()
             .is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_planted_at_every_old_temporary_name_are_never_written_through() {
+        let t = tempfile::tempdir().unwrap();
+        let out = t.path().join("out");
+        fs::create_dir_all(&out).unwrap();
+        let victim = t.path().join("victim");
+        fs::write(&victim, b"precious").unwrap();
+        // the names the writer used to make (`.NAME.tmpPID`), for this PID and its neighbours,
+        // as symbolic and as hard links
+        let pid = std::process::id();
+        for p in pid.saturating_sub(3)..pid + 3 {
+            std::os::unix::fs::symlink(&victim, out.join(format!(".a.json.tmp{p}"))).unwrap();
+            fs::hard_link(&victim, out.join(format!(".b.json.tmp{p}"))).unwrap();
+        }
+        write_atomic(&out.join("a.json"), b"result a").unwrap();
+        write_atomic(&out.join("b.json"), b"result b").unwrap();
+        write_atomic_with(&out.join("c.bin"), |p| fs::write(p, b"result c")).unwrap();
+        let mut s = Scratch::create(&out, "a.json").unwrap();
+        s.file_mut().write_all(b"spill").unwrap();
+        drop(s);
+        assert_eq!(fs::read(&victim).unwrap(), b"precious");
+        // the results are files of their own, not links to the victim
+        for (f, want) in [("a.json", "result a"), ("b.json", "result b")] {
+            let m = fs::symlink_metadata(out.join(f)).unwrap();
+            assert!(m.file_type().is_file(), "{f}");
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                assert_eq!(m.nlink(), 1, "{f}");
+            }
+            assert_eq!(fs::read(out.join(f)).unwrap(), want.as_bytes());
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_temporary_swapped_for_a_link_while_written_is_not_renamed_into_place() {
+        let t = tempfile::tempdir().unwrap();
+        let victim = t.path().join("victim");
+        fs::write(&victim, b"precious").unwrap();
+        let target = t.path().join("out.json");
+        let r = write_atomic_with(&target, |p| -> io::Result<()> {
+            fs::remove_file(p)?;
+            std::os::unix::fs::symlink(&victim, p)
+        });
+        let e = r.unwrap_err();
+        assert!(e.to_string().contains("replaced"), "{e}");
+        assert!(!target.exists());
+        assert_eq!(fs::read(&victim).unwrap(), b"precious");
     }
 
     #[test]
@@ -322,6 +570,12 @@ mod tests {
             Err(io::Error::other("disk full"))
         });
         assert!(r.is_err());
+        assert_eq!(fs::read(&p).unwrap(), b"kept");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        // a NewFile dropped before its commit leaves nothing either
+        let mut f = NewFile::create(&p).unwrap();
+        f.write_all(b"half").unwrap();
+        drop(f);
         assert_eq!(fs::read(&p).unwrap(), b"kept");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }

@@ -1,6 +1,10 @@
 //! `milbase`: the small pieces every stage of `ich` shares, written once.
 //!
-//! - [`atomic`]: write a file so that a reader sees the old or the new content, never half;
+//! - [`atomic`]: the one writer: every file through an exclusive, unpredictable temporary renamed
+//!   into place, so a reader sees the old or the new content, never half, and no planted link is
+//!   written through;
+//! - [`lock`]: the one lock on an output folder, judged by `/proc` on its own machine and by a
+//!   heartbeat from anywhere else (a cluster's shared storage);
 //! - [`bounded`]: read a file only when it is a regular file under a size ceiling;
 //! - [`auc`]: ROC AUC (Mann–Whitney, ties count one half);
 //! - [`split`]: seeded stratified hold-outs and folds of bags;
@@ -12,6 +16,7 @@
 pub mod atomic;
 pub mod auc;
 pub mod bounded;
+pub mod lock;
 pub mod progress;
 pub mod range;
 pub mod shard;

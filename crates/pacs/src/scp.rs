@@ -641,8 +641,6 @@ impl Drop for Partial<'_> {
 /// The room reserved for a file's preamble and meta (before its data set's bytes).
 const META_RESERVE: u64 = 1024;
 
-static RECEIVING: AtomicU64 = AtomicU64::new(0);
-
 /// The command of a message being received.
 struct Command {
     field: u16,
@@ -956,21 +954,30 @@ fn open_partial_file(
 ) -> std::io::Result<(PathBuf, BufWriter<File>)> {
     let dir = sink.receiving_dir();
     std::fs::create_dir_all(&dir)?;
-    let n = RECEIVING.fetch_add(1, Ordering::SeqCst);
-    let path = dir.join(format!(".rx-{}-{n}.dcm", std::process::id()));
-    let mut out = BufWriter::new(File::create(&path)?);
-    let meta = dicom_object::meta::FileMetaTableBuilder::new()
-        .media_storage_sop_class_uid(c.sop_class.as_str())
-        .media_storage_sop_instance_uid(c.sop_instance.as_str())
-        .transfer_syntax(ts)
-        .implementation_class_uid(crate::write::IMPLEMENTATION_CLASS_UID)
-        .build()
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
-    out.write_all(&[0u8; 128])?;
-    out.write_all(b"DICM")?;
-    meta.write(&mut out)
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
-    Ok((path, out))
+    // the one writer's exclusive, unpredictable temporary (`.rx-instance.tmp…`)
+    let (path, file) = milbase::atomic::create_temporary(&dir, "rx-instance")?;
+    let mut out = BufWriter::new(file);
+    let res = (|| {
+        let meta = dicom_object::meta::FileMetaTableBuilder::new()
+            .media_storage_sop_class_uid(c.sop_class.as_str())
+            .media_storage_sop_instance_uid(c.sop_instance.as_str())
+            .transfer_syntax(ts)
+            .implementation_class_uid(crate::write::IMPLEMENTATION_CLASS_UID)
+            .build()
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        out.write_all(&[0u8; 128])?;
+        out.write_all(b"DICM")?;
+        meta.write(&mut out)
+            .map_err(|e| std::io::Error::other(e.to_string()))
+    })();
+    match res {
+        Ok(()) => Ok((path, out)),
+        Err(e) => {
+            drop(out);
+            let _ = std::fs::remove_file(&path);
+            Err(e)
+        }
+    }
 }
 
 /// Who is sending, under which options, to which sink.
@@ -1491,12 +1498,14 @@ mod tests {
         let held: Vec<TcpStream> = (0..10)
             .map(|_| TcpStream::connect(scp.addr).unwrap())
             .collect();
+        // (the read waits up to 10 s; a close comes in milliseconds, so a bound of half the
+        // read's wait tells the two apart on a loaded machine too)
         for mut c in held {
-            c.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+            c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
             let t = Instant::now();
             let r = c.read(&mut [0u8; 8]);
             assert!(matches!(r, Ok(0)) || r.is_err(), "{r:?}");
-            assert!(t.elapsed() < Duration::from_millis(1500));
+            assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
         }
         scp.stop();
     }

@@ -275,54 +275,30 @@ fn clip(s: &str) -> String {
     s.chars().take(300).collect()
 }
 
-/// One retrieved instance being written: a temporary file renamed into place when complete,
-/// removed when the transfer fails first.
+/// One retrieved instance being written: the one writer's temporary, renamed into place when
+/// complete, removed when the transfer fails first.
 struct PartFile {
-    w: Option<std::io::BufWriter<std::fs::File>>,
-    tmp: PathBuf,
-    path: PathBuf,
+    w: std::io::BufWriter<milbase::atomic::NewFile>,
 }
 
 impl PartFile {
     fn create(path: PathBuf) -> std::io::Result<PartFile> {
-        let tmp = milbase::atomic::temporary(&path)?;
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
         Ok(PartFile {
-            w: Some(std::io::BufWriter::new(f)),
-            tmp,
-            path,
+            w: std::io::BufWriter::new(milbase::atomic::NewFile::create(&path)?),
         })
     }
 
-    fn finish(mut self) -> std::io::Result<()> {
-        let f = self
-            .w
-            .take()
-            .expect("finish is called once")
-            .into_inner()
-            .map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        std::fs::rename(&self.tmp, &self.path)
+    fn finish(self) -> std::io::Result<()> {
+        self.w.into_inner().map_err(|e| e.into_error())?.commit()
     }
 }
 
 impl Write for PartFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.w.as_mut().map_or(Ok(0), |w| w.write(buf))
+        self.w.write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.w.as_mut().map_or(Ok(()), |w| w.flush())
-    }
-}
-
-impl Drop for PartFile {
-    fn drop(&mut self) {
-        if self.w.is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
+        self.w.flush()
     }
 }
 

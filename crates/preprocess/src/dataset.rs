@@ -178,6 +178,16 @@ pub struct Skipped {
     pub files: Vec<String>,
 }
 
+impl Skipped {
+    /// Adds `other`'s counts and files to these.
+    pub fn absorb(&mut self, other: Skipped) {
+        for (reason, n) in other.counts {
+            *self.counts.entry(reason).or_default() += n;
+        }
+        self.files.extend(other.files);
+    }
+}
+
 /// `dataset.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -190,6 +200,20 @@ pub struct Manifest {
     /// bucket I of N (`milbase::shard`); absent for a whole cohort, and after `ich merge`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// Present when `ich merge` wrote this dataset: what it joined, and the shards a partial
+    /// merge went without (so a dataset short of shards says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged: Option<MergeNote>,
+}
+
+/// What `ich merge` joined into a dataset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergeNote {
+    /// N of the shards `I/N`.
+    pub shard_count: usize,
+    /// The shards left out (`--partial`); empty for a whole cohort.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_shards: Vec<usize>,
 }
 
 /// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename).

@@ -35,6 +35,95 @@ pub struct Labels {
     nifti_scans: HashMap<String, u8>,
     /// (NIfTI name, slice index in the file) → slice label.
     nifti_slices: HashMap<(String, usize), SliceLabel>,
+    /// NIfTI name → the row labelling its highest slice index: (index, file, line), so that a
+    /// row beyond the volume (a 1-based index, another file's row) fails its scan by name.
+    nifti_last: HashMap<String, (usize, std::path::PathBuf, u64)>,
+    /// Rows kept so far, against [`MAX_LABEL_ROWS`].
+    rows: usize,
+}
+
+/// The most label rows one run keeps (slices, scans and NIfTI rows together, over every labels
+/// file): RSNA's 752,803 slices fit many times over; a file of more is refused by name rather
+/// than held in memory without bound (a row costs about 150 bytes held).
+pub const MAX_LABEL_ROWS: usize = 10_000_000;
+
+/// The hemorrhage subtypes a subtype cell may name (RSNA's names, in RSNA's order).
+pub const SUBTYPE_NAMES: [&str; 5] = [
+    "epidural",
+    "intraparenchymal",
+    "intraventricular",
+    "subarachnoid",
+    "subdural",
+];
+
+/// The subtypes a cell names: None when the cell is empty (unknown), the empty set for `none`,
+/// else the named subtypes (any case; separated by `;`, `|`, `,` or spaces). A word that is no
+/// subtype (a typo would turn a known subtype into 0), and `none` beside a subtype, are refused
+/// naming the line; so are subtypes on a slice labelled 0, and `none` on one labelled 1.
+fn parse_subtypes(
+    path: &Path,
+    line: u64,
+    label: u8,
+    cell: &str,
+) -> Result<Option<BTreeSet<&'static str>>> {
+    let words: Vec<String> = cell
+        .split(|c: char| c == ';' || c == '|' || c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    if words.is_empty() {
+        return Ok(None);
+    }
+    let mut set = BTreeSet::new();
+    let mut none = false;
+    for w in &words {
+        if w == "none" {
+            none = true;
+        } else if let Some(&n) = SUBTYPE_NAMES.iter().find(|n| **n == w.as_str()) {
+            set.insert(n);
+        } else {
+            return Err(Error::format(
+                path,
+                format!(
+                    "line {line}: subtype '{w}' is not one of {} or none",
+                    SUBTYPE_NAMES.join(", ")
+                ),
+            ));
+        }
+    }
+    if none && !set.is_empty() {
+        return Err(Error::format(
+            path,
+            format!("line {line}: subtype cell '{cell}' says none and names subtypes"),
+        ));
+    }
+    if label == 0 && !set.is_empty() {
+        return Err(Error::format(
+            path,
+            format!(
+                "line {line}: labelled 0 but with subtype(s) {}: a slice without bleed has none",
+                set.iter().copied().collect::<Vec<_>>().join(";")
+            ),
+        ));
+    }
+    if label == 1 && none {
+        return Err(Error::format(
+            path,
+            format!("line {line}: labelled 1 but with subtype none: a bleed has a subtype"),
+        ));
+    }
+    Ok(Some(set))
+}
+
+/// Two rows of one slice whose subtypes, both known, differ.
+fn subtype_conflict(path: &Path, line: u64, what: &str, before: &str, now: &str) -> Error {
+    Error::format(
+        path,
+        format!(
+            "line {line}: {what} has subtype(s) '{now}' here but '{before}' on an earlier row; \
+             conflicting labels are not used (fix the file)"
+        ),
+    )
 }
 
 const RSNA_SUBTYPES: [&str; 6] = [
@@ -83,6 +172,36 @@ impl Labels {
             .get(name)
             .copied()
             .or_else(|| from_slices(slice_labels))
+    }
+
+    /// The row of a NIfTI file's slice labels whose index lies beyond the file's `n` slices, as
+    /// a message naming the labels file and line (the scan's labels cannot be trusted then: a
+    /// positive row dropped would make a bleed negative).
+    pub fn nifti_beyond(&self, name: &str, n: usize) -> Option<String> {
+        let (k, path, line) = self.nifti_last.get(name)?;
+        (*k >= n).then(|| {
+            format!(
+                "{} line {line}: slice {k} of {name} is beyond its {n} slices (indices are \
+                 0-based, 0 to {})",
+                path.display(),
+                n.saturating_sub(1)
+            )
+        })
+    }
+
+    /// Counts one more row kept, refusing past [`MAX_LABEL_ROWS`].
+    fn count_row(&mut self, path: &Path, line: u64) -> Result<()> {
+        self.rows += 1;
+        if self.rows > MAX_LABEL_ROWS {
+            return Err(Error::format(
+                path,
+                format!(
+                    "line {line}: more than {MAX_LABEL_ROWS} label rows in this run's labels \
+                     files: split the cohort"
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Loads one labels file, detecting its kind from the header.
@@ -179,7 +298,9 @@ impl Labels {
                             return Err(conflict(path, line, "NIfTI scan", key, before, l));
                         }
                     }
-                    self.nifti_scans.insert(key.to_string(), l);
+                    if self.nifti_scans.insert(key.to_string(), l).is_none() {
+                        self.count_row(path, line)?;
+                    }
                 }
                 Kind::NiftiSlice {
                     name,
@@ -202,10 +323,12 @@ impl Labels {
                         Some(c) => get(c)?.to_string(),
                         None => String::new(),
                     };
+                    let subs = parse_subtypes(path, line, l, &subtype)?;
                     let both = (key.to_string(), k);
+                    let what = format!("NIfTI {key} slice {k}");
+                    let mut subtype = subtype;
                     if let Some(before) = self.nifti_slices.get(&both) {
                         if before.label != l {
-                            let what = format!("{key} slice {k}");
                             return Err(conflict(
                                 path,
                                 line,
@@ -215,6 +338,31 @@ impl Labels {
                                 l,
                             ));
                         }
+                        let was = parse_subtypes(path, line, before.label, &before.subtype)?;
+                        match (&was, &subs) {
+                            (Some(a), Some(b)) if a != b => {
+                                return Err(subtype_conflict(
+                                    path,
+                                    line,
+                                    &what,
+                                    &before.subtype,
+                                    &subtype,
+                                ))
+                            }
+                            // a known subtype is not forgotten by a later row without one
+                            (Some(_), None) => subtype = before.subtype.clone(),
+                            _ => {}
+                        }
+                    } else {
+                        self.count_row(path, line)?;
+                    }
+                    let last = self.nifti_last.entry(key.to_string()).or_insert((
+                        k,
+                        path.to_path_buf(),
+                        line,
+                    ));
+                    if k > last.0 {
+                        *last = (k, path.to_path_buf(), line);
                     }
                     self.nifti_slices
                         .insert(both, SliceLabel { label: l, subtype });
@@ -236,7 +384,9 @@ impl Labels {
                             return Err(conflict(path, line, "series", key, before, l));
                         }
                     }
-                    self.scans.insert(both, l);
+                    if self.scans.insert(both, l).is_none() {
+                        self.count_row(path, line)?;
+                    }
                 }
                 Kind::Slice {
                     sop,
@@ -248,11 +398,29 @@ impl Labels {
                         Some(c) => get(c)?.to_string(),
                         None => String::new(),
                     };
+                    let subs = parse_subtypes(path, line, l, &subtype)?;
                     let key = get(sop)?;
+                    let mut subtype = subtype;
                     if let Some(before) = self.slices.get(key) {
                         if before.label != l {
                             return Err(conflict(path, line, "slice", key, before.label, l));
                         }
+                        let was = parse_subtypes(path, line, before.label, &before.subtype)?;
+                        match (&was, &subs) {
+                            (Some(a), Some(b)) if a != b => {
+                                return Err(subtype_conflict(
+                                    path,
+                                    line,
+                                    &format!("slice {key}"),
+                                    &before.subtype,
+                                    &subtype,
+                                ))
+                            }
+                            (Some(_), None) => subtype = before.subtype.clone(),
+                            _ => {}
+                        }
+                    } else {
+                        self.count_row(path, line)?;
                     }
                     self.slices
                         .insert(key.to_string(), SliceLabel { label: l, subtype });
@@ -269,13 +437,35 @@ impl Labels {
                             )
                         })?;
                     let l = parse_label(path, line, get(label)?)?;
+                    if !rsna.contains_key(sop) {
+                        self.count_row(path, line)?;
+                    }
                     let e = rsna.entry(sop.to_string()).or_default();
                     if sub == "any" {
                         if let Some(before) = e.0.filter(|&b| b != l) {
                             return Err(conflict(path, line, "slice", sop, before, l));
                         }
+                        if l == 0 && !e.1.is_empty() {
+                            return Err(Error::format(
+                                path,
+                                format!(
+                                    "line {line}: slice {sop} has any = 0 here but {} = 1 on an \
+                                     earlier row; conflicting labels are not used (fix the file)",
+                                    e.1.iter().cloned().collect::<Vec<_>>().join(", ")
+                                ),
+                            ));
+                        }
                         e.0 = Some(l);
                     } else if l == 1 {
+                        if e.0 == Some(0) {
+                            return Err(Error::format(
+                                path,
+                                format!(
+                                    "line {line}: slice {sop} has {sub} = 1 here but any = 0 on \
+                                     an earlier row; conflicting labels are not used (fix the file)"
+                                ),
+                            ));
+                        }
                         e.1.insert(sub.to_string());
                     }
                 }

@@ -30,10 +30,12 @@ fn shard_of(path: &Path, m: &Manifest) -> Result<Shard> {
     }
 }
 
-/// Joins the datasets `inputs` into `out` (a new folder, or an empty one). Refused: datasets of
-/// other preprocessing than the first's, shards of different counts, a shard given twice, a scan
-/// in two inputs, and (unless `partial`) a missing shard, named by its index so that it can be
-/// rerun.
+/// Joins the datasets `inputs` into `out` (a new folder, an empty one, or an earlier merge's,
+/// which is replaced: a merge can be rerun after a shard is). Refused: an `out` that is an input
+/// or a dataset `ich preprocess` wrote, datasets of other preprocessing than the first's, shards
+/// of different counts, a shard given twice, a scan in two inputs, and (unless `partial`) a
+/// missing shard, named by its index so that it can be rerun. The manifest records what was
+/// merged and which shards a partial merge left out.
 pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
     if inputs.is_empty() {
         return Err(Error::Invalid("no datasets to merge".into()));
@@ -80,15 +82,33 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
             }
         }
     }
+    // never into an input (its own scans' files would be replaced by links to themselves)
+    for dir in inputs {
+        if same_dir(dir, out) {
+            return Err(Error::format(
+                out,
+                "is one of the datasets to merge: give the merged dataset another folder",
+            ));
+        }
+    }
     let scans_dir = out.join("scans");
     milbase::atomic::create_dir_under(out, &scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
     let _lock = milbase::atomic::DirLock::take(out, "merge").map_err(|e| Error::io(out, e))?;
-    if out.join("dataset.json").exists() {
-        return Err(Error::format(
-            out.join("dataset.json"),
-            "already a dataset: merge into a new or empty folder",
-        ));
-    }
+    // a merge is rerun over its own earlier output (a shard rerun, then merge again); a dataset
+    // that `ich preprocess` wrote is never replaced
+    let earlier = if out.join("dataset.json").exists() {
+        let m = dataset::Dataset::open(out)?.manifest;
+        if m.merged.is_none() {
+            return Err(Error::format(
+                out.join("dataset.json"),
+                "already a dataset of ich preprocess: merge into a new or empty folder, or an \
+                 earlier merge's",
+            ));
+        }
+        Some(m)
+    } else {
+        None
+    };
     let mut entries: Vec<ScanEntry> = Vec::new();
     let mut skipped = Skipped::default();
     for (dir, m) in &manifests {
@@ -123,9 +143,36 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
         scans: entries,
         skipped,
         shard: None,
+        merged: Some(dataset::MergeNote {
+            shard_count: count,
+            missing_shards: merged.missing_shards.clone(),
+        }),
     };
     dataset::write_json(&out.join("dataset.json"), &manifest)?;
+    // the earlier merge's files that this one does not list
+    if let Some(old) = earlier {
+        let now: std::collections::HashSet<&str> = manifest
+            .scans
+            .iter()
+            .flat_map(|e| [e.pixels.as_str(), e.meta.as_str()])
+            .collect();
+        for e in &old.scans {
+            for rel in [&e.pixels, &e.meta] {
+                if milbase::stays_inside(rel) && !now.contains(rel.as_str()) {
+                    let _ = std::fs::remove_file(out.join(rel));
+                }
+            }
+        }
+    }
     Ok(merged)
+}
+
+/// Whether two folder paths name one folder (a folder that does not exist is none).
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// `to` made the same file as `from`: a hard link, else an atomic copy.

@@ -320,10 +320,29 @@ fn read_prefix(path: &Path, limits: &Limits, want: u64) -> Result<(Vec<u8>, u64)
         .map_err(|e| FileError::new(path, FileProblem::OutOfMemory(e.to_string())))?;
     let rest = std::io::Cursor::new(magic[..got].to_vec()).chain(f);
     if gz {
-        flate2::read::MultiGzDecoder::new(std::io::BufReader::new(rest))
+        let mut z = flate2::read::MultiGzDecoder::new(std::io::BufReader::new(rest));
+        (&mut z)
             .take(want)
             .read_to_end(&mut buf)
             .map_err(|e| bad(path, format!("gzip stream unreadable: {e}")))?;
+        // when the volume was wanted (not the header alone), the stream is read to its end so
+        // that its CRC and length are checked: a corrupted file is refused, not read as good.
+        // What follows the volume (a 4-D file's other volumes) costs time, never memory, and
+        // no more than the ratio allows.
+        if want > HEADER_BYTES as u64 && buf.len() as u64 == want {
+            let rest = can_hold.saturating_sub(want).saturating_add(1);
+            let n = std::io::copy(&mut (&mut z).take(rest), &mut std::io::sink())
+                .map_err(|e| bad(path, format!("gzip stream corrupt (its check fails): {e}")))?;
+            if n == rest {
+                return Err(bad(
+                    path,
+                    format!(
+                        "the gzip stream runs past {MAX_GZIP_RATIO} times the {size} compressed \
+                         bytes: a decompression bomb"
+                    ),
+                ));
+            }
+        }
     } else {
         rest.take(want)
             .read_to_end(&mut buf)
@@ -335,7 +354,20 @@ fn read_prefix(path: &Path, limits: &Limits, want: u64) -> Result<(Vec<u8>, u64)
 /// The header and geometry of a NIfTI-1 file (reads and decompresses its first 352 bytes only).
 pub fn read_geometry(path: &Path, limits: &Limits) -> Result<Geometry, FileError> {
     let (head, _) = read_prefix(path, limits, HEADER_BYTES as u64)?;
-    geometry_of(path, &head, limits)
+    let g = geometry_of(path, &head, limits)?;
+    // each slice becomes three windowed channels of the output size, however small it is in
+    // the file: a 1×1×6000 volume of 12 kB would otherwise cost gigabytes downstream
+    if g.n_slices() > crate::scan::MAX_SCAN_SLICES {
+        return Err(bad(
+            path,
+            format!(
+                "{} slices along its inferior–superior axis, more than the {} of any head CT",
+                g.n_slices(),
+                crate::scan::MAX_SCAN_SLICES
+            ),
+        ));
+    }
+    Ok(g)
 }
 
 fn geometry_of(path: &Path, head: &[u8], limits: &Limits) -> Result<Geometry, FileError> {
@@ -463,6 +495,18 @@ fn geometry_of(path: &Path, head: &[u8], limits: &Limits) -> Result<Geometry, Fi
         return Err(bad(
             path,
             format!("scl_inter {}: not a number", h.scl_inter),
+        ));
+    } else if !(1e-4..=1e4).contains(&slope) {
+        // the bounds DICOM's RescaleSlope is held to: a negative slope turns the head inside
+        // out (bone dark, air bright), a huge one makes every voxel bone
+        return Err(bad(
+            path,
+            format!("scl_slope {slope} is not a CT rescale slope (positive, 1e-4..=1e4)"),
+        ));
+    } else if inter.abs() > 1e5 {
+        return Err(bad(
+            path,
+            format!("scl_inter {inter} is not a CT rescale intercept (within ±100,000)"),
         ));
     }
     let (affine, oriented_by) = affine_of(path, &h, &mut warnings)?;
@@ -692,6 +736,10 @@ pub fn read_volume(path: &Path, limits: &Limits) -> Result<Volume, FileError> {
             if x.is_finite() {
                 lo = lo.min(*x);
                 hi = hi.max(*x);
+                // below −1024 HU is the scanner's padding outside the field of view: clipped
+                // as the DICOM path clips it (crate::hu::MIN_HU), so one series gives the same
+                // pixels from either format
+                *x = x.max(crate::hu::MIN_HU);
             } else {
                 non_finite += 1;
                 *x = PAD_HU;

@@ -221,11 +221,11 @@ pub fn preprocess_shard(
     let scans_dir = out.join("scans");
     milbase::atomic::create_dir_under(out, &scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
     // one writer at a time: two runs into one folder would each write a dataset.json of their own
-    let _lock = milbase::atomic::DirLock::take(out, "preprocess").map_err(|e| Error::io(out, e))?;
+    let lock = milbase::atomic::DirLock::take(out, "preprocess").map_err(|e| Error::io(out, e))?;
     // what an interrupted run was writing when it died (the dataset itself is always whole)
     for dir in [out, scans_dir.as_path()] {
         let removed =
-            milbase::atomic::remove_stale_temporaries(dir).map_err(|e| Error::io(dir, e))?;
+            milbase::atomic::remove_stale_temporaries(dir, &lock).map_err(|e| Error::io(dir, e))?;
         if !removed.is_empty() {
             tracing::info!(
                 "removed {} temporary file(s) an interrupted run left in {}",
@@ -240,6 +240,7 @@ pub fn preprocess_shard(
     if !shard.is_all() && shard.index != 0 {
         skipped = Skipped::default();
     }
+    skipped.absorb(std::mem::take(&mut batches.own));
     if batches.buckets > 0 {
         info!(
             "{} slice file(s): more than the {most} whose headers are held at once, so they \
@@ -288,6 +289,7 @@ pub fn preprocess_shard(
         scans: entries,
         skipped: summary.skipped.clone(),
         shard: (!shard.is_all()).then(|| shard.to_string()),
+        merged: None,
     };
     dataset::write_json(&summary.manifest, &manifest)?;
     Ok(summary)
@@ -398,8 +400,19 @@ fn slice_metas(slices: &[&SliceHeader], z: &[Option<f64>], nifti: bool) -> Vec<S
 
 /// Sets slice labels (by SOPInstanceUID) and the scan label (by SeriesInstanceUID, else the max of
 /// its slice labels) from `labels`.
-pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) {
+/// A NIfTI file's slice label row beyond its slices fails the scan (the message names the labels
+/// file and line): a positive row dropped would make a bleed negative.
+pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) -> std::result::Result<(), String> {
     if let Some(name) = &meta.nifti {
+        let depth = meta
+            .slices
+            .iter()
+            .filter_map(|s| s.nifti_index)
+            .max()
+            .map_or(0, |k| k + 1);
+        if let Some(e) = labels.nifti_beyond(name, depth) {
+            return Err(e);
+        }
         for s in &mut meta.slices {
             let l = s.nifti_index.and_then(|k| labels.nifti_slice(name, k));
             s.label = l.map(|l| l.label);
@@ -407,7 +420,7 @@ pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) {
         }
         let sl: Vec<Option<u8>> = meta.slices.iter().map(|s| s.label).collect();
         meta.label = labels.nifti_scan(name, &sl);
-        return;
+        return Ok(());
     }
     for s in &mut meta.slices {
         let l = labels.slice(&s.sop_instance_uid);
@@ -423,6 +436,7 @@ pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) {
             meta.warnings.push(w.to_string());
         }
     }
+    Ok(())
 }
 
 /// Windows and resamples one decoded slice into `out` (`[3][size][size]` bytes), in the
@@ -506,7 +520,7 @@ fn process_scan(
                 && meta.slices.len() == scan.slices.len();
             if complete {
                 let before = meta.clone();
-                apply_labels(&mut meta, &opts.labels);
+                apply_labels(&mut meta, &opts.labels).map_err(Error::Invalid)?;
                 if meta != before {
                     dataset::write_json(&meta_path, &meta)?;
                 }
@@ -526,7 +540,7 @@ fn process_scan(
     meta.pixels = pixels.clone();
     let size = opts.config.size;
     let kept = meta.n_slices;
-    apply_labels(&mut meta, &opts.labels);
+    apply_labels(&mut meta, &opts.labels).map_err(Error::Invalid)?;
     dataset::write_npz_with(
         &out.join(&pixels),
         &[kept, 3, size, size],
@@ -636,6 +650,13 @@ fn decode_scan_with<T>(
     channels: fn(&HuImage, &PreprocessConfig, &mut Vec<T>),
 ) -> Result<(ScanMeta, Vec<T>)> {
     let size = config.size;
+    if scan.slices.len() > crate::scan::MAX_SCAN_SLICES {
+        return Err(Error::Invalid(format!(
+            "{} slices, more than the {} of any head CT: not read",
+            scan.slices.len(),
+            crate::scan::MAX_SCAN_SLICES
+        )));
+    }
     let mut data = Vec::with_capacity(scan.slices.len() * 3 * size * size);
     let mut kept = Vec::with_capacity(scan.slices.len());
     let mut kept_z = Vec::with_capacity(scan.slices.len());
@@ -769,20 +790,30 @@ pub fn find_scans_in_shard(
     shard: milbase::Shard,
     progress: &dyn Progress,
 ) -> Result<(Vec<Scan>, Skipped)> {
-    find_scans_counting_others(inputs, limits, shard, progress).map(|(s, k, _)| (s, k))
+    find_scans_counting_others(inputs, limits, shard, progress).map(|(s, mut k, _, own)| {
+        k.absorb(own);
+        (s, k)
+    })
 }
 
 /// [`find_scans_in_shard`], also counting the CT slice files (and NIfTI volumes) it dropped as
-/// other shards': none with no scan of its own means the inputs hold no scan at all.
+/// other shards' (none with no scan of its own means the inputs hold no scan at all), with the
+/// skipped files of this shard's own scans apart (every shard reports its own; the others,
+/// which belong to no scan, one shard does).
 pub fn find_scans_counting_others(
     inputs: &[PathBuf],
     limits: &Limits,
     shard: milbase::Shard,
     progress: &dyn Progress,
-) -> Result<(Vec<Scan>, Skipped, usize)> {
+) -> Result<(Vec<Scan>, Skipped, usize, Skipped)> {
     let mut b = scan_batches(inputs, limits, shard, None, progress)?;
     let scans = b.next_batch()?.unwrap_or_default();
-    Ok((scans, std::mem::take(&mut b.skipped), b.others))
+    Ok((
+        scans,
+        std::mem::take(&mut b.skipped),
+        b.others,
+        std::mem::take(&mut b.own),
+    ))
 }
 
 /// At most this many slice files' headers are held in memory by `ich preprocess` by default;
@@ -795,6 +826,9 @@ pub const HEADERS_IN_MEMORY: usize = 100_000;
 pub struct ScanBatches {
     /// Files that are not CT images of a head, unreadable, and the like (every shard's).
     pub skipped: Skipped,
+    /// Files skipped that belong to a scan of this shard (NIfTI files whose name clashes: the
+    /// name is the scan's id, so the shard of that id reports them, whichever shard it is).
+    pub own: Skipped,
     /// CT slice files (and NIfTI volumes) dropped as other shards'.
     pub others: usize,
     /// The slice files (NIfTI: slices) of the scans kept, before grouping drops repeats.
@@ -849,6 +883,38 @@ pub fn scan_batches(
     }
     let (nifti_files, files): (Vec<PathBuf>, Vec<PathBuf>) =
         files.into_iter().partition(|f| crate::nifti::is_nifti(f));
+    // one NIfTI file is one scan however it is reached (a hard link, a `..` path, two inputs
+    // that overlap): the first of its paths in order names it, the others are skipped by name
+    let nifti_files = {
+        let mut sorted = nifti_files;
+        sorted.sort();
+        let mut seen: std::collections::HashMap<(u64, u64), PathBuf> =
+            std::collections::HashMap::new();
+        let mut kept = Vec::with_capacity(sorted.len());
+        for f in sorted {
+            match file_identity(&f) {
+                Some(id) => match seen.get(&id) {
+                    Some(first) => {
+                        let e = FileError::new(
+                            &f,
+                            FileProblem::Nifti(format!(
+                                "the same file as {} (another path to it): read once, under \
+                                 that name",
+                                first.display()
+                            )),
+                        );
+                        note_skip(&mut skipped, &e);
+                    }
+                    None => {
+                        seen.insert(id, f.clone());
+                        kept.push(f);
+                    }
+                },
+                None => kept.push(f),
+            }
+        }
+        kept
+    };
     progress.stage("reading headers", (files.len() + nifti_files.len()) as u64);
     let volumes: Vec<_> = nifti_files
         .par_iter()
@@ -930,6 +996,7 @@ pub fn scan_batches(
         }
     }
     let mut scans = group(headers);
+    let mut own = Skipped::default();
     // a name is a scan's identity: the same file reached twice is one scan, but two files of
     // one name (under two inputs) are neither, since either's result could carry the other's name
     nifti_scans.sort_by(|a, b| a.id.cmp(&b.id));
@@ -954,7 +1021,7 @@ pub fn scan_batches(
                         j - i - 1
                     )),
                 );
-                note_skip(&mut skipped, &e);
+                note_skip(&mut own, &e);
             }
         }
         i = j;
@@ -962,12 +1029,27 @@ pub fn scan_batches(
     let spill = spill.map(crate::spill::Spill::finish).transpose()?;
     Ok(ScanBatches {
         skipped,
+        own,
         others: others.into_inner(),
         slices: kept_slices.into_inner() + nifti_slices,
         buckets: spill.as_ref().map_or(0, crate::spill::Buckets::len),
         first: Some(scans),
         spill,
     })
+}
+
+/// A file's device and inode (None where the platform or the file gives none).
+fn file_identity(f: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(f).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = f;
+        None
+    }
 }
 
 fn read_ct_header(f: &Path, limits: &Limits) -> std::result::Result<SliceHeader, FileError> {

@@ -3,37 +3,39 @@
 //! scan to the same bucket, and come back one bucket at a time. A run then holds the headers of
 //! one bucket (about `1/K` of the cohort's) while it groups and processes them.
 //!
-//! The bucket files are hidden temporaries of the output folder (`.headers-K.tmpPID`): removed
+//! The bucket files are hidden temporaries of the output folder (`.headers-K.tmp…`): removed
 //! when the run is done with them, and by the next run into that folder
 //! ([`milbase::atomic::remove_stale_temporaries`]) when a killed run could not.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{BufRead, BufReader, BufWriter, Seek, Write};
+use std::path::Path;
 use std::sync::Mutex;
+
+use milbase::atomic::Scratch;
 
 use crate::error::{Error, Result};
 use crate::read::SliceHeader;
 
 /// Headers written to bucket files by scan.
 pub(crate) struct Spill {
-    paths: Vec<PathBuf>,
+    files: Vec<Scratch>,
     writers: Vec<Mutex<BufWriter<File>>>,
 }
 
 impl Spill {
-    /// `buckets` (≥ 1) empty bucket files in `dir`.
+    /// `buckets` (≥ 1) empty bucket files in `dir` (each made by the one writer: exclusive,
+    /// under an unpredictable name, never through a planted link).
     pub fn create(dir: &Path, buckets: usize) -> Result<Spill> {
         let mut spill = Spill {
-            paths: Vec::new(),
+            files: Vec::new(),
             writers: Vec::new(),
         };
         for k in 0..buckets.max(1) {
-            let p = milbase::atomic::temporary(&dir.join(format!("headers-{k}")))
-                .map_err(|e| Error::io(dir, e))?;
-            let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
-            spill.paths.push(p);
-            spill.writers.push(Mutex::new(BufWriter::new(f)));
+            let f = Scratch::create(dir, &format!("headers-{k}")).map_err(|e| Error::io(dir, e))?;
+            let w = f.file().try_clone().map_err(|e| Error::io(f.path(), e))?;
+            spill.files.push(f);
+            spill.writers.push(Mutex::new(BufWriter::new(w)));
         }
         Ok(spill)
     }
@@ -42,82 +44,62 @@ impl Spill {
     pub fn put(&self, h: &SliceHeader) -> Result<()> {
         let id = crate::scan::scan_id(&h.study_uid, &h.series_uid);
         let k = bucket(&id, self.writers.len());
-        let mut line = serde_json::to_vec(h).map_err(|e| Error::io(&self.paths[k], e.into()))?;
+        let path = self.files[k].path();
+        let mut line = serde_json::to_vec(h).map_err(|e| Error::io(path, e.into()))?;
         line.push(b'\n');
         let mut w = self.writers[k]
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        w.write_all(&line).map_err(|e| Error::io(&self.paths[k], e))
+        w.write_all(&line).map_err(|e| Error::io(path, e))
     }
 
     /// The buckets, written out, to read back one at a time.
     pub fn finish(mut self) -> Result<Buckets> {
-        for (w, p) in std::mem::take(&mut self.writers)
+        for (w, f) in std::mem::take(&mut self.writers)
             .into_iter()
-            .zip(&self.paths)
+            .zip(&self.files)
         {
             w.into_inner()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .flush()
-                .map_err(|e| Error::io(p, e))?;
+                .map_err(|e| Error::io(f.path(), e))?;
         }
         Ok(Buckets {
-            paths: std::mem::take(&mut self.paths),
-            next: 0,
+            files: std::mem::take(&mut self.files)
+                .into_iter()
+                .map(Some)
+                .collect(),
         })
     }
 }
 
-impl Drop for Spill {
-    fn drop(&mut self) {
-        remove(&self.paths);
-    }
-}
-
-/// The bucket files of a finished [`Spill`]; removed as each is read, the rest when dropped.
+/// The bucket files of a finished [`Spill`]; each removed as it is read, the rest when dropped
+/// (a [`Scratch`] removes its file).
 pub(crate) struct Buckets {
-    paths: Vec<PathBuf>,
-    next: usize,
+    files: Vec<Option<Scratch>>,
 }
 
 impl Buckets {
     /// How many buckets.
     pub fn len(&self) -> usize {
-        self.paths.len()
+        self.files.len()
     }
 
     /// The next bucket's headers, in the order they were written (`None` after the last).
     pub fn next_bucket(&mut self) -> Result<Option<Vec<SliceHeader>>> {
-        let Some(p) = self.paths.get(self.next).cloned() else {
+        let Some(mut f) = self.files.iter_mut().find_map(Option::take) else {
             return Ok(None);
         };
-        self.next += 1;
-        let f = File::open(&p).map_err(|e| Error::io(&p, e))?;
+        let p = f.path().to_path_buf();
+        f.file_mut().rewind().map_err(|e| Error::io(&p, e))?;
         let mut headers = Vec::new();
-        for line in BufReader::new(f).lines() {
+        for line in BufReader::new(f.file()).lines() {
             let line = line.map_err(|e| Error::io(&p, e))?;
             let h: SliceHeader =
                 serde_json::from_str(&line).map_err(|e| Error::io(&p, e.into()))?;
             headers.push(h);
         }
-        std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
         Ok(Some(headers))
-    }
-}
-
-impl Drop for Buckets {
-    fn drop(&mut self) {
-        remove(&self.paths[self.next.min(self.paths.len())..]);
-    }
-}
-
-fn remove(paths: &[PathBuf]) {
-    for p in paths {
-        if p.exists() {
-            if let Err(e) = std::fs::remove_file(p) {
-                tracing::warn!("{}: the header spill is not removed: {e}", p.display());
-            }
-        }
     }
 }
 
@@ -166,6 +148,7 @@ pub(crate) mod path_bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn header(path: &str, series: &str, z: f64) -> SliceHeader {
         SliceHeader {

@@ -795,7 +795,8 @@ fn a_second_run_into_one_folder_keeps_the_first_runs_scans_and_a_running_writer_
     assert_eq!(ds.manifest.scans.len(), 2, "both runs' scans listed");
     // another process holding the folder: refused, nothing changed
     if cfg!(target_os = "linux") {
-        fs::write(out.join(".preprocess.lock"), "1").unwrap(); // PID 1 runs on every Linux
+        // the lock file of an older ich: a bare PID (PID 1 runs on every Linux)
+        fs::write(out.join(milbase::lock::LOCK_FILE), "1").unwrap();
         let e = preprocess(&[t.path().join("b")], &out, &opts, &Quiet).unwrap_err();
         assert!(e.to_string().contains("another ich process"), "{e}");
     }

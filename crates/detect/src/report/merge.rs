@@ -3,8 +3,9 @@
 //! (or copied) across; `slices.csv`, `scans.csv`, `report.json` and `index.html` are written
 //! anew from the shards' scans, in the one-shot run's order (probability, then id), with its
 //! metrics. Refused: a shard whose run did not finish or whose files changed since, shards of
-//! different models, thresholds or counts, a shard given twice, a scan in two shards, and
-//! (unless `partial`) a missing shard, named so that it can be rerun.
+//! different models, thresholds, counts or options (`--keep-phi`, `--labels`, DICOM results), a
+//! shard given twice, a scan in two shards, and (unless `partial`) a missing shard, named so
+//! that it can be rerun.
 //!
 //! Each shard's `report.json` is read twice: first for its scans' summaries, which are checked
 //! against the other shards' and kept; then, a shard at a time, for its slices, which wait on
@@ -192,6 +193,27 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
         if html(s) != html(first) {
             return differs("HTML pages (written or not)");
         }
+        // what a report holds: patient names (--keep-phi), labels and metrics (--labels), DICOM
+        // results; a report of shards run otherwise would hold them for part of the cohort
+        if s.report.options != first.report.options {
+            let o = |r: &Report| {
+                r.options.map_or("not recorded".to_string(), |o| {
+                    format!(
+                        "keep-phi {}, labels {}, DICOM results {}",
+                        o.keep_phi, o.labels, o.dicom
+                    )
+                })
+            };
+            return Err(Error::file(
+                &s.dir,
+                format!(
+                    "run with other options ({}) than {} ({}): shards of one run share them",
+                    o(&s.report),
+                    first.dir.display(),
+                    o(&first.report)
+                ),
+            ));
+        }
     }
     let have: Vec<Shard> = shards.iter().map(|s| s.shard).collect();
     let missing = milbase::shard::check_coverage(&have, count, partial, "ich predict")
@@ -219,7 +241,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
 
     let run = Run::start(out, "merge")?;
     // the slices wait on disk in the merged folder, written back one scan's at a time
-    let mut store = SliceStore::create(out)?;
+    let mut store = SliceStore::create(out, run.lock())?;
     let by_id = keep_slices(&shards, &mut store)?;
     let mut produced: Vec<PathBuf> = Vec::new();
     let mut carried = BTreeSet::new();
@@ -269,6 +291,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
         skipped: Vec::new(),
         shard: None,
         sampling: head.sampling,
+        options: head.options,
     };
     // moved, not copied: the shards' reports are held once
     for s in &mut shards {

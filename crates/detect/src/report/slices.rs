@@ -3,13 +3,13 @@
 //! docs/BENCHMARKS.md). The reports are written at the end, scan by scan in report order, each
 //! scan's slices read back when its rows are written.
 //!
-//! The store is a hidden temporary file in the output folder (`.slices.spill.tmpPID`), removed
-//! when the store is dropped, or by the next run in that folder if this one is killed.
+//! The store is a hidden temporary file in the output folder (`.slices.spill.tmp…`, made by the
+//! one writer, [`milbase::atomic::Scratch`]), removed when the store is dropped, or by the next
+//! run in that folder if this one is killed.
 
 use std::borrow::Cow;
-use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::report::SliceReport;
@@ -23,35 +23,29 @@ pub struct Extent {
 
 /// The slice reports of the scans of a run, on disk.
 pub struct SliceStore {
-    path: PathBuf,
-    file: File,
+    file: milbase::atomic::Scratch,
     end: u64,
 }
 
 impl SliceStore {
-    /// A new, empty store in `dir` (the run's output folder); the stores a killed run left there
-    /// are removed first.
-    pub fn create(dir: &Path) -> Result<Self> {
-        milbase::atomic::remove_stale_temporaries(dir).map_err(|e| Error::io(dir, e))?;
-        let path =
-            milbase::atomic::temporary(&dir.join("slices.spill")).map_err(|e| Error::io(dir, e))?;
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
-        Ok(Self { path, file, end: 0 })
+    /// A new, empty store in `dir` (the run's output folder, whose lock the run holds); the
+    /// temporaries a killed run left there are removed first.
+    pub fn create(dir: &Path, lock: &milbase::atomic::DirLock) -> Result<Self> {
+        milbase::atomic::remove_stale_temporaries(dir, lock).map_err(|e| Error::io(dir, e))?;
+        let file =
+            milbase::atomic::Scratch::create(dir, "slices.spill").map_err(|e| Error::io(dir, e))?;
+        Ok(Self { file, end: 0 })
     }
 
     /// Appends one scan's slices (JSON, whose floats read back bit for bit).
     pub fn put(&mut self, slices: &[SliceReport]) -> Result<Extent> {
         let bytes = serde_json::to_vec(slices)
             .map_err(|e| Error::Invalid(format!("keeping slice reports: {e}")))?;
-        let io = |e| Error::io(&self.path, e);
-        self.file.seek(SeekFrom::Start(self.end)).map_err(io)?;
-        self.file.write_all(&bytes).map_err(io)?;
+        let path = self.file.path().to_path_buf();
+        let io = |e| Error::io(&path, e);
+        let f = self.file.file_mut();
+        f.seek(SeekFrom::Start(self.end)).map_err(io)?;
+        f.write_all(&bytes).map_err(io)?;
         let e = Extent {
             offset: self.end,
             len: bytes.len() as u64,
@@ -62,14 +56,15 @@ impl SliceStore {
 
     /// The slices kept at `e`.
     pub fn get(&self, e: Extent) -> Result<Vec<SliceReport>> {
-        let io = |err| Error::io(&self.path, err);
-        let mut f = &self.file;
+        let path = self.file.path();
+        let io = |err| Error::io(path, err);
+        let mut f = self.file.file();
         f.seek(SeekFrom::Start(e.offset)).map_err(io)?;
         let len = usize::try_from(e.len)
-            .map_err(|_| Error::file(&self.path, "a scan's slices beyond memory"))?;
+            .map_err(|_| Error::file(path, "a scan's slices beyond memory"))?;
         let mut bytes = vec![0; len];
         f.read_exact(&mut bytes).map_err(io)?;
-        serde_json::from_slice(&bytes).map_err(|err| Error::file(&self.path, err.to_string()))
+        serde_json::from_slice(&bytes).map_err(|err| Error::file(path, err.to_string()))
     }
 
     /// A loader of the slices of scan `i` given each scan's extent, in the form the report
@@ -85,12 +80,6 @@ impl SliceStore {
                 .ok_or_else(|| Error::Invalid(format!("no slices kept for scan {i}")))?;
             self.get(e).map(Cow::Owned)
         }
-    }
-}
-
-impl Drop for SliceStore {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -119,7 +108,8 @@ mod tests {
     #[test]
     fn slices_come_back_as_they_were_kept() {
         let t = tempfile::tempdir().unwrap();
-        let mut s = SliceStore::create(t.path()).unwrap();
+        let lock = milbase::atomic::DirLock::take(t.path(), "predict").unwrap();
+        let mut s = SliceStore::create(t.path(), &lock).unwrap();
         let a: Vec<SliceReport> = (0..3).map(|i| slice(i, 0.1 + i as f64 / 7.0)).collect();
         let b: Vec<SliceReport> = vec![slice(0, std::f64::consts::PI / 10.0)];
         let none: Vec<SliceReport> = Vec::new();
@@ -133,9 +123,10 @@ mod tests {
         let back = s.get(eb).unwrap();
         assert_eq!(back[0].probability.to_bits(), b[0].probability.to_bits());
         assert_eq!(back[0].sd.to_bits(), b[0].sd.to_bits());
+        // the store and the lock
         let files = || std::fs::read_dir(t.path()).unwrap().count();
-        assert_eq!(files(), 1);
+        assert_eq!(files(), 2);
         drop(s);
-        assert_eq!(files(), 0);
+        assert_eq!(files(), 1);
     }
 }

@@ -17,8 +17,8 @@ pub struct Args {
     /// The shards' dataset folders, features files or report folders (all of one kind).
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// The joined dataset folder (new or empty), features file, or report folder (new, empty or
-    /// an earlier merge's).
+    /// The joined dataset folder, features file, or report folder: new, empty, or an earlier
+    /// merge's (replaced, so a merge can be rerun); never one of the inputs.
     #[arg(long)]
     out: PathBuf,
     /// Join the shards there are when some are missing (the missing ones are listed).
