@@ -5,14 +5,29 @@
 # tools that check them: Orthanc with its DICOMweb and Web Viewer plugins (its Lua routing is
 # built in), dcmtk (dsrdump; storescu and storescp for `ich serve`'s tests and
 # scripts/bench-serve.sh), dicom3tools (dciodvfy) and Mesa's OpenGL (the wgpu kernel test). Does
-# nothing when they are present.
+# nothing when they are present. With `--slurm` (scripts/test.sh) also Slurm and munge, for the
+# real single-node cluster of scripts/slurm-test.sh. Flags may be combined.
 set -euo pipefail
+pacs=""; slurm=""
+for a in "$@"; do
+  case "$a" in
+    --pacs) pacs=1 ;;
+    --slurm) slurm=1 ;;
+    *) echo "setup-system.sh: unknown option $a (--pacs, --slurm)" >&2; exit 2 ;;
+  esac
+done
 need=()
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v c++ >/dev/null 2>&1 || need+=(g++)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
-if [ "${1:-}" = "--pacs" ]; then
+if [ -n "$slurm" ]; then
+  command -v slurmctld >/dev/null 2>&1 || need+=(slurmctld)
+  command -v slurmd >/dev/null 2>&1 || need+=(slurmd)
+  command -v sbatch >/dev/null 2>&1 || need+=(slurm-client)
+  command -v munged >/dev/null 2>&1 || need+=(munge)
+fi
+if [ -n "$pacs" ]; then
   command -v Orthanc >/dev/null 2>&1 || [ -x /usr/sbin/Orthanc ] || need+=(orthanc)
   [ -f /usr/share/orthanc/plugins/libOrthancDicomWeb.so ] || need+=(orthanc-dicomweb)
   [ -f /usr/share/orthanc/plugins/libOrthancWebViewer.so ] || need+=(orthanc-webviewer)

@@ -3,11 +3,19 @@
 # ../shared/data (skipped with a message when it is absent, except under CI where that fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup-system.sh --pacs
+bash scripts/setup-system.sh --pacs --slurm
 # Every test binary runs whatever another one does (--no-fail-fast); the script fails at the end
 # if any test failed, after the kernel test below has run too.
 failed=0
 cargo test --workspace --locked --no-fail-fast || failed=1
+# deploy/slurm on a real single-node Slurm cluster (a minute or two): the array, a task requeued
+# while it runs, the merge afterok, compared with the one-shot run. It starts daemons as root:
+# where the tests do not run as root it is left out, loudly.
+if [ "$(id -u)" -eq 0 ]; then
+  bash scripts/slurm-test.sh || failed=1
+else
+  echo "WARNING: scripts/slurm-test.sh left out: it starts slurmctld, slurmd and munged as root" >&2
+fi
 # The fused batch-norm kernels (crates/attcnn/src/norm) against burn's batch norm and flex on
 # wgpu's CPU adapter, Mesa llvmpipe: a second build of burn, with wgpu (30 to 40 min on 2 cores
 # from an empty cache, about a minute from a warm one). Under CI (.ci/run sets ICH_CI_START) it is

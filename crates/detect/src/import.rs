@@ -28,8 +28,12 @@ pub const SA_DMIL_LICENCE: &str = "Weights: MIT licence, as shipped in the autho
 pub struct NpyExport {
     /// (variable, file) of every file written, also listed in the folder's `index.json`.
     pub written: Vec<(String, String)>,
-    /// Variables not written, with the reason (their bytes are another variable's, in part or
-    /// whole; the export's bounds).
+    /// (variable, file) of every variable whose bytes, dtype and shape are exactly another's
+    /// (an alias): not written again, but listed in `index.json` with that variable's file, so
+    /// no variable is lost.
+    pub aliases: Vec<(String, String)>,
+    /// Variables not written, with the reason (their bytes overlap another variable's in part,
+    /// or with another shape; the export's bounds). `ich checkpoint` exits 1 when there are any.
     pub left_out: Vec<String>,
 }
 
@@ -79,6 +83,9 @@ pub fn export_npy(checkpoint: &tfckpt::Checkpoint, dir: &std::path::Path) -> Res
     // the byte ranges written so far, per shard: (shard, start) → end; they never overlap, so
     // the one starting last before a range's end is the only one that can overlap it
     let mut ranges: std::collections::BTreeMap<(u64, u64), u64> = std::collections::BTreeMap::new();
+    // the written variables by their exact range: (file, shape)
+    let mut exact: std::collections::HashMap<(u64, u64, u64), (String, Vec<usize>)> =
+        std::collections::HashMap::new();
     let overlaps =
         |ranges: &std::collections::BTreeMap<(u64, u64), u64>, shard: u64, a: u64, b: u64| {
             ranges
@@ -93,9 +100,15 @@ pub fn export_npy(checkpoint: &tfckpt::Checkpoint, dir: &std::path::Path) -> Res
         // an empty tensor counts as one byte: two at one offset are aliases too
         let (a, b) = (e.offset, e.offset.saturating_add(e.size.max(1)));
         if overlaps(&ranges, e.shard_id, a, b) {
-            out.left_out.push(format!(
-                "{var}: its bytes are another variable's (an alias), written once"
-            ));
+            match exact.get(&(e.shard_id, a, b)) {
+                Some((file, shape)) if *shape == e.shape => {
+                    out.aliases.push((var.clone(), file.clone()));
+                }
+                _ => out.left_out.push(format!(
+                    "{var}: its bytes overlap another variable's in part or with another shape \
+                     (written once, under the other's name)"
+                )),
+            }
             continue;
         }
         if out.written.len() >= MAX_NPY_FILES {
@@ -108,12 +121,14 @@ pub fn export_npy(checkpoint: &tfckpt::Checkpoint, dir: &std::path::Path) -> Res
         let path = dir.join(&file);
         milbase::write_atomic(&path, &bytes).map_err(|err| Error::io(&path, err))?;
         ranges.insert((e.shard_id, a), b);
+        exact.insert((e.shard_id, a, b), (file.clone(), e.shape.clone()));
         taken.insert(file.clone());
         out.written.push((var.clone(), file));
     }
     let index: std::collections::BTreeMap<&str, &str> = out
         .written
         .iter()
+        .chain(&out.aliases)
         .map(|(v, f)| (v.as_str(), f.as_str()))
         .collect();
     let path = dir.join("index.json");
@@ -236,10 +251,15 @@ mod tests {
         let c = tfckpt::Checkpoint::open(&p).unwrap();
         let out = t.path().join("npy");
         let x = export_npy(&c, &out).unwrap();
-        // three tensors, three files; the 2,000 aliases of the first are left out, named
+        // three tensors, three files; the 2,000 aliases of the first are not written again but
+        // listed with its file, so that no variable is lost
         assert_eq!(x.written.len(), 3, "{:?}", x.written);
-        assert_eq!(x.left_out.len(), 2000);
-        assert!(x.left_out[0].contains("z-alias0000") && x.left_out[0].contains("an alias"));
+        assert_eq!(x.aliases.len(), 2000);
+        assert!(x.left_out.is_empty(), "{:?}", x.left_out);
+        assert!(x
+            .aliases
+            .iter()
+            .all(|(v, f)| v.contains("z-alias") && f == "layer_with_weights-0__b.npy"));
         // every file holds its own variable: a/b and a__b do not overwrite each other
         let files: std::collections::BTreeMap<String, String> = x.written.into_iter().collect();
         assert_eq!(files[&a], "layer_with_weights-0__b.npy");
@@ -261,6 +281,9 @@ mod tests {
         assert!(total <= c.data_len() + 3 * 128, "{total}");
         let index: std::collections::BTreeMap<String, String> =
             serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
-        assert_eq!(index, files);
+        let mut want = files.clone();
+        want.extend(x.aliases.iter().cloned());
+        assert_eq!(index.len(), 2003);
+        assert_eq!(index, want);
     }
 }

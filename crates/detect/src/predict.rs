@@ -830,7 +830,9 @@ pub fn run_with(
         );
     }
     // a shard may hold none of a small cohort's scans: its reports are empty, not an error
-    if in_datasets == 0 && from_dicom == 0 && others == 0 {
+    // (the files of other shards' scans, or a dataset that `preprocess --shard` wrote empty)
+    let shard_datasets = datasets.iter().any(|d| d.manifest.shard.is_some());
+    if in_datasets == 0 && from_dicom == 0 && others == 0 && !shard_datasets {
         return Err(Error::NoScan(format!(
             "{} (skipped: {:?})",
             inputs

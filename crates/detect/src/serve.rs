@@ -1390,6 +1390,40 @@ fn answer_status(mut stream: TcpStream, shared: &Shared) -> std::io::Result<()> 
 mod tests {
     use super::*;
 
+    /// A disk that is full: every write fails with ENOSPC.
+    struct FullDisk;
+
+    impl std::io::Write for FullDisk {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::from_raw_os_error(28))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Err(std::io::Error::from_raw_os_error(28))
+        }
+    }
+
+    /// A full disk while the reports are written is a reason that passes (the study is tried
+    /// again once there is room), as it is for any other file; the data's own errors are not.
+    #[test]
+    fn a_full_disk_while_the_reports_are_written_is_a_passing_reason() {
+        let r = crate::report::fixture_report();
+        let e = crate::report::write_scans_csv(&r, FullDisk).err().unwrap();
+        assert!(passing(&e), "{e}");
+        assert!(e.to_string().contains("writing CSV"), "{e}");
+        let e = crate::report::write_slices_csv(&r, FullDisk).err().unwrap();
+        assert!(passing(&e), "{e}");
+        let held =
+            |i: usize| -> crate::error::Result<std::borrow::Cow<'_, [crate::report::SliceReport]>> {
+                Ok(std::borrow::Cow::Borrowed(&r.scans[i].slices[..]))
+            };
+        let e = crate::report::write_report_json_with(&r, &held, FullDisk).unwrap_err();
+        assert!(passing(&e), "{e}");
+        assert!(!passing(&Error::scan(
+            "s",
+            Error::Invalid("a scan of two patients".into())
+        )));
+    }
+
     /// A connected pair on loopback: (the client's end, the endpoint's end).
     fn pair() -> (TcpStream, TcpStream) {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();

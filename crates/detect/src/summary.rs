@@ -659,7 +659,14 @@ pub fn preprocess_verdict(s: &preprocess::Summary, secs: f64, keep_going: bool) 
     let mut v = Verdict::default();
     v.out(preprocessed(s, secs));
     let done = s.scans_written + s.scans_resumed;
-    if done == 0 {
+    if done == 0 && s.scans_failed.is_empty() && s.other_shards > 0 {
+        // a shard of a small cohort may hold none of its scans: its dataset is empty, and the
+        // task of a job array that made it succeeds (the merge joins it)
+        v.out(format!(
+            "this shard holds none of the cohort's scans ({} slice file(s) are other shards'):              its dataset is empty",
+            s.other_shards
+        ));
+    } else if done == 0 {
         v.err("error: no CT scan could be preprocessed");
         v.code = 2;
     } else if !s.scans_failed.is_empty() && !keep_going {

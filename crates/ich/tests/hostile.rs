@@ -1155,3 +1155,267 @@ fn a_series_whose_slices_name_two_patients_is_refused_naming_the_files_not_the_i
     assert!(!j.p("out/dicom").join(id("2.25.7301", "2.25.7302")).exists());
     j.assert_clean_predicted();
 }
+
+// ---- the writers' matrix: links planted in the output folder ----
+
+/// The PID the next process will most likely get (Linux hands them out in order).
+fn next_pid() -> u32 {
+    fs::read_to_string("/proc/sys/kernel/ns_last_pid")
+        .ok()
+        .and_then(|s| s.trim().parse::<u32>().ok())
+        .map_or(std::process::id(), |p| p + 1)
+}
+
+/// Plants in `out/` what someone with write access to a shared output folder could: at each of
+/// `names` (relative to `out/`) a symbolic link to a file outside, and at every temporary name the
+/// writers used to make from it (`.NAME.tmpPID`, for the next 400 PIDs) a symbolic or a hard link
+/// to files outside (alternately), and a link at the folder's lock. The jail's fifth promise
+/// (nothing outside `out/` changes) then fails on any write through one of them.
+fn plant_links(j: &Jail, names: &[&str]) {
+    let out = j.p("out");
+    let (soft, hard) = (j.p("outside/victim"), j.p("outside/victim-hard"));
+    fs::write(&soft, b"precious").unwrap();
+    fs::write(&hard, b"precious too").unwrap();
+    let first = next_pid();
+    for name in names {
+        let path = out.join(name);
+        let dir = path.parent().unwrap();
+        fs::create_dir_all(dir).unwrap();
+        symlink(
+            j.p(&format!("outside/final-{}", name.replace('/', "-"))),
+            &path,
+        )
+        .unwrap();
+        let base = path.file_name().unwrap().to_string_lossy().into_owned();
+        for pid in first..first + 400 {
+            let tmp = dir.join(format!(".{base}.tmp{pid}"));
+            if pid % 2 == 0 {
+                symlink(&soft, &tmp).unwrap();
+            } else {
+                fs::hard_link(&hard, &tmp).unwrap();
+            }
+        }
+    }
+    symlink(&soft, out.join(".ich.lock")).unwrap();
+}
+
+/// After a run into a planted folder: each of `names` is a regular file (the planted link at its
+/// name replaced, not followed) and not the planted files outside (a merge's results may be hard
+/// links to its inputs, by design, never to them).
+fn assert_own_files(j: &Jail, names: &[&str]) {
+    use std::os::unix::fs::MetadataExt;
+    let inode = |p: &Path| {
+        let m = fs::metadata(p).unwrap();
+        (m.dev(), m.ino())
+    };
+    let victims = [
+        inode(&j.p("outside/victim")),
+        inode(&j.p("outside/victim-hard")),
+    ];
+    for name in names {
+        let p = j.p("out").join(name);
+        let m = fs::symlink_metadata(&p).unwrap();
+        assert!(m.file_type().is_file(), "{name} is not a regular file");
+        assert!(!victims.contains(&inode(&p)), "{name} is a planted file");
+    }
+}
+
+/// Every writer against links planted at its file names, at the temporary names it used to
+/// make (`.NAME.tmpPID` for the next PIDs, as symbolic and as hard links) and at its lock: no
+/// write reaches a file outside `--out` (the jail's fifth promise), every result is a file of its
+/// own, the run succeeds. A new writer joins by adding its row.
+#[test]
+fn no_writer_writes_through_links_planted_in_its_output_folder() {
+    let scan = id(CLEAN.0, CLEAN.1);
+    let (meta, npz) = (format!("scans/{scan}.json"), format!("scans/{scan}.npz"));
+    // (what, the setup before the run, its arguments given the jail, the files it writes)
+    type Setup = Box<dyn Fn(&Jail)>;
+    type Args = Box<dyn Fn(&Jail) -> Vec<String>>;
+    type Row = (&'static str, Setup, Args, Vec<String>);
+    let path = |j: &Jail, rel: &str| j.p(rel).to_str().unwrap().to_string();
+    let shard_datasets = |j: &Jail| {
+        for k in 0..2 {
+            common::ok(&[
+                "-q",
+                "preprocess",
+                s(&j.p("in")),
+                "--out",
+                s(&j.p(&format!("work/ds{k}"))),
+                "--size",
+                "32",
+                "--shard",
+                &format!("{k}/2"),
+            ]);
+        }
+    };
+    let dataset = |j: &Jail| {
+        common::ok(&[
+            "-q",
+            "preprocess",
+            s(&j.p("in")),
+            "--out",
+            s(&j.p("work/ds")),
+            "--size",
+            "32",
+        ]);
+    };
+    let rows: Vec<Row> = vec![
+        (
+            "preprocess (headers spilled to disk)",
+            Box::new(|_| {}),
+            Box::new(move |j| {
+                vec![
+                    "preprocess".into(),
+                    path(j, "in"),
+                    "--out".into(),
+                    path(j, "out"),
+                    "--size".into(),
+                    "16".into(),
+                    "--headers-in-memory".into(),
+                    "1".into(),
+                ]
+            }),
+            vec![
+                "dataset.json".into(),
+                meta.clone(),
+                npz.clone(),
+                "headers-0".into(),
+            ],
+        ),
+        (
+            "merge of datasets",
+            Box::new(shard_datasets),
+            Box::new(move |j| {
+                vec![
+                    "merge".into(),
+                    path(j, "work/ds0"),
+                    path(j, "work/ds1"),
+                    "--out".into(),
+                    path(j, "out"),
+                ]
+            }),
+            vec!["dataset.json".into(), meta.clone(), npz.clone()],
+        ),
+        (
+            "extract",
+            Box::new(dataset),
+            Box::new(move |j| {
+                vec![
+                    "extract".into(),
+                    "--model".into(),
+                    s(bundle()).into(),
+                    "--dataset".into(),
+                    path(j, "work/ds"),
+                    "--out".into(),
+                    path(j, "out/features.csv"),
+                ]
+            }),
+            vec!["features.csv".into(), "features.csv.shard.json".into()],
+        ),
+        (
+            "merge of features files",
+            Box::new(move |j| {
+                dataset(j);
+                for k in 0..2 {
+                    common::ok(&[
+                        "-q",
+                        "extract",
+                        "--model",
+                        s(bundle()),
+                        "--dataset",
+                        s(&j.p("work/ds")),
+                        "--out",
+                        s(&j.p(&format!("work/f{k}.csv"))),
+                        "--shard",
+                        &format!("{k}/2"),
+                    ]);
+                }
+            }),
+            Box::new(move |j| {
+                vec![
+                    "merge".into(),
+                    path(j, "work/f0.csv"),
+                    path(j, "work/f1.csv"),
+                    "--out".into(),
+                    path(j, "out/features.csv"),
+                ]
+            }),
+            vec!["features.csv".into(), "features.csv.shard.json".into()],
+        ),
+        (
+            "predict (reports, pages, DICOM results, the slice spill)",
+            Box::new(|_| {}),
+            Box::new(move |j| {
+                vec![
+                    "predict".into(),
+                    "--model".into(),
+                    s(bundle()).into(),
+                    path(j, "in"),
+                    "--out".into(),
+                    path(j, "out"),
+                ]
+            }),
+            vec![
+                "report.json".into(),
+                "scans.csv".into(),
+                "slices.csv".into(),
+                "run.json".into(),
+                "index.html".into(),
+                "slices.spill".into(),
+            ],
+        ),
+        (
+            "checkpoint --export-npy",
+            Box::new(|j| {
+                tfckpt::fixture::write_f32(
+                    &j.p("in/ckpt"),
+                    &[
+                        (
+                            "layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE",
+                            vec![2],
+                            vec![1.0, 2.0],
+                        ),
+                        (
+                            "layer_with_weights-0/bias/.ATTRIBUTES/VARIABLE_VALUE",
+                            vec![1],
+                            vec![3.0],
+                        ),
+                    ],
+                    &[],
+                )
+                .unwrap();
+            }),
+            Box::new(move |j| {
+                vec![
+                    "checkpoint".into(),
+                    path(j, "in/ckpt"),
+                    "--export-npy".into(),
+                    path(j, "out"),
+                ]
+            }),
+            vec![
+                "layer_with_weights-0__kernel.npy".into(),
+                "layer_with_weights-0__bias.npy".into(),
+                "index.json".into(),
+            ],
+        ),
+    ];
+    for (what, setup, args, files) in rows {
+        let j = Jail::new();
+        setup(&j);
+        let names: Vec<&str> = files.iter().map(String::as_str).collect();
+        plant_links(&j, &names);
+        let a = args(&j);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        // the jail's run checks that nothing outside out/ changed
+        let r = j.run(&a);
+        assert_eq!(r.code, Some(0), "{what}:\n{}", r.text);
+        // the results are files of their own (the spills are gone with their runs)
+        let written: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| !n.starts_with("headers-") && !n.starts_with("slices.spill"))
+            .collect();
+        assert_own_files(&j, &written);
+    }
+}

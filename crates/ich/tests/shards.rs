@@ -309,6 +309,8 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
         assert!((x.1 - y.1).abs() < 1e-9, "{x:?} against {y:?}");
     }
     refuses_bad_report_shards(&work, &reports, n, &bundle);
+    refuses_bad_feature_shards(&work, &feats, n);
+    refuses_bad_dataset_merges(&work, n);
 
     // a failed task: the merge names its shard; the task rerun alone completes the set
     for p in [
@@ -329,7 +331,21 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
     }
     let out = run("bash", &[s(&merge)], &env(0), true);
     assert!(out.contains("shard(s) 2 of 4 missing"), "{out}");
-    std::fs::remove_dir_all(work.join("dataset")).ok();
+    // a partial merge of the shards there are: its dataset says which shard it lacks
+    ok(&[
+        "-q",
+        "merge",
+        s(&work.join("dataset-0")),
+        s(&work.join("dataset-1")),
+        s(&work.join("dataset-3")),
+        "--out",
+        s(&work.join("dataset")),
+        "--partial",
+    ]);
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(work.join("dataset/dataset.json")).unwrap()).unwrap();
+    assert_eq!(m["merged"]["missing_shards"], serde_json::json!([2]), "{m}");
+    // the task rerun alone, then the merge again over its own earlier output
     run("bash", &[s(&sbatch)], &env(2), false);
     run("bash", &[s(&merge)], &env(0), false);
     same_dataset(&ds, &work.join("dataset"));
@@ -370,6 +386,92 @@ fn slurm_array_and_kubernetes_indexed_job_merge_to_the_one_shot_run() {
         std::fs::read(work.join("features.csv")).unwrap()
     );
     same_reports(&reports_nl, &work.join("reports"));
+}
+
+/// `ich merge` of features files refuses, naming the file: an `--out` that is one of the shards,
+/// a shard cut short since `ich extract` wrote it (its note's rows and SHA-256); a partial merge's
+/// note names the shard it lacks, and the merge of every shard is the one-shot extraction.
+fn refuses_bad_feature_shards(work: &Path, whole: &Path, n: usize) {
+    let shard = |i: usize| work.join(format!("features-{i}.csv"));
+    let all: Vec<PathBuf> = (0..n).map(shard).collect();
+    let merge_into = |inputs: &[PathBuf], out: &Path, extra: &[&str]| {
+        let mut args = vec!["merge".to_string()];
+        args.extend(inputs.iter().map(|p| s(p).to_string()));
+        args.extend(["--out".to_string(), s(out).to_string()]);
+        args.extend(extra.iter().map(|x| x.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ich(&args)
+    };
+    let before = std::fs::read(shard(1)).unwrap();
+    let o = merge_into(&all, &shard(1), &[]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("is one of the files to merge"),
+        "{}",
+        text(&o)
+    );
+    // the shard and its note are as they were
+    assert_eq!(std::fs::read(shard(1)).unwrap(), before);
+    assert!(work.join("features-1.csv.shard.json").is_file());
+    // a copy of shard 1, its last row cut off
+    let cut = work.join("cut-1.csv");
+    let text_of = String::from_utf8(before.clone()).unwrap();
+    let body = text_of.trim_end_matches('\n');
+    let shorter = &body[..body.rfind('\n').unwrap() + 1];
+    std::fs::write(&cut, shorter).unwrap();
+    std::fs::copy(
+        work.join("features-1.csv.shard.json"),
+        work.join("cut-1.csv.shard.json"),
+    )
+    .unwrap();
+    let mut with_cut = all.clone();
+    with_cut[1] = cut.clone();
+    let out = work.join("merged-features.csv");
+    let o = merge_into(&with_cut, &out, &[]);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(t.contains("cut-1.csv") && t.contains("cut short"), "{t}");
+    // partial: the note says which shard is missing
+    let o = merge_into(&all[1..], &out, &["--partial"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let note: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(work.join("merged-features.csv.shard.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(note["missing_shards"], serde_json::json!([0]), "{note}");
+    // every shard: the one-shot file, and a note of its rows and checksum without a gap
+    let o = merge_into(&all, &out, &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(whole).unwrap());
+    let note: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(work.join("merged-features.csv.shard.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(note.get("missing_shards").is_none(), "{note}");
+    let rows = std::fs::read_to_string(whole).unwrap().lines().count() - 1;
+    assert_eq!(note["rows"], rows, "{note}");
+    for p in [cut, work.join("cut-1.csv.shard.json")] {
+        std::fs::remove_file(p).unwrap();
+    }
+}
+
+/// `ich merge` of datasets never writes into one of its inputs, nor over a dataset that
+/// `ich preprocess` wrote.
+fn refuses_bad_dataset_merges(work: &Path, n: usize) {
+    let all: Vec<String> = (0..n)
+        .map(|i| s(&work.join(format!("dataset-{i}"))).to_string())
+        .collect();
+    let mut args: Vec<&str> = vec!["merge"];
+    args.extend(all.iter().map(String::as_str));
+    let mut into_input = args.clone();
+    into_input.extend(["--out", all[2].as_str()]);
+    let o = ich(&into_input);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("is one of the datasets to merge"),
+        "{}",
+        text(&o)
+    );
 }
 
 /// `ich merge` of report folders refuses, naming the folder: a shard whose run did not finish,
@@ -435,6 +537,21 @@ fn refuses_bad_report_shards(work: &Path, whole: &Path, n: usize, model: &Path) 
         &out,
         "the Monte Carlo samples or seed differ(s)",
     );
+    // shard 1 predicted again keeping patient names: a report of other options
+    let phi = work.join("phi-1");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(model),
+        s(&work.join("dataset-1")),
+        "--out",
+        s(&phi),
+        "--keep-phi",
+    ]);
+    let mut phi_set = all.clone();
+    phi_set[1] = phi.clone();
+    refused(&phi_set, &out, "run with other options (keep-phi true");
     refused(&[whole.to_path_buf()], &out, "not of a shard");
     refused(
         &all,

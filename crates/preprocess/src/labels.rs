@@ -578,6 +578,95 @@ mod tests {
         assert!(e.contains("line 3") && e.contains("abc"), "{e}");
     }
 
+    /// Subtype cells that contradict their label or another row, and words that are no
+    /// subtype, are refused naming the line; what agrees is kept.
+    #[test]
+    fn contradicting_subtypes_and_unknown_words_are_refused_naming_the_line() {
+        let refused = |text: &str, line: &str, words: &[&str]| {
+            let f = file(text);
+            let e = Labels::default().load(f.path()).unwrap_err().to_string();
+            assert!(e.contains(line), "{e}");
+            for w in words {
+                assert!(e.contains(w), "{w:?} not in {e}");
+            }
+        };
+        let head = "sop_instance_uid,label,subtype\n";
+        // one slice, two rows, two subtypes
+        refused(
+            &format!("{head}1.2,1,subdural\n1.2,1,epidural\n"),
+            "line 3",
+            &["1.2", "epidural", "subdural"],
+        );
+        // a subtype on a slice without bleed; none on a bleed; none beside a subtype
+        refused(
+            &format!("{head}1.2,0,subdural\n"),
+            "line 2",
+            &["labelled 0"],
+        );
+        refused(&format!("{head}1.2,1,none\n"), "line 2", &["labelled 1"]);
+        refused(
+            &format!("{head}1.2,1,none;subdural\n"),
+            "line 2",
+            &["says none"],
+        );
+        // a typo: not read as "no subtype"
+        refused(
+            &format!("{head}1.3,0,\n1.2,1,subdurl\n"),
+            "line 3",
+            &["subdurl"],
+        );
+        // RSNA: any = 0 beside a subtype = 1, in either order
+        refused(
+            "ID,Label\nID_ab_any,0\nID_ab_subdural,1\n",
+            "line 3",
+            &["ab", "any = 0"],
+        );
+        refused(
+            "ID,Label\nID_ab_subdural,1\nID_ab_any,0\n",
+            "line 3",
+            &["ab", "subdural"],
+        );
+        // NIfTI slice rows: the same checks
+        refused(
+            "nifti,slice,label,subtype\nct.nii,0,1,subdural\nct.nii,0,1,epidural\n",
+            "line 3",
+            &["ct.nii slice 0"],
+        );
+        // agreeing rows, any case and separator, and an unknown subtype beside a known one
+        let f = file(&format!(
+            "{head}1.2,1,Subdural;EPIDURAL\n1.2,1,epidural subdural\n1.2,1,\n1.4,0,none\n1.5,0,\n"
+        ));
+        let mut l = Labels::default();
+        l.load(f.path()).unwrap();
+        assert_eq!(l.slice("1.2").unwrap().label, 1);
+        assert_eq!(
+            crate::labels::SUBTYPE_NAMES
+                .iter()
+                .filter(|n| l.slice("1.2").unwrap().subtype.to_lowercase().contains(*n))
+                .count(),
+            2,
+            "{:?}",
+            l.slice("1.2")
+        );
+        assert_eq!(l.slice("1.4").unwrap().label, 0);
+    }
+
+    /// A NIfTI slice row beyond the volume (a 1-based index) is named with its file and line
+    /// once the volume's slices are known; rows within it are not.
+    #[test]
+    fn a_nifti_slice_row_beyond_the_volume_is_named() {
+        let f = file("nifti,slice,label\nsub-01/ct.nii.gz,1,0\nsub-01/ct.nii.gz,3,1\n");
+        let mut l = Labels::default();
+        l.load(f.path()).unwrap();
+        assert_eq!(l.nifti_beyond("sub-01/ct.nii.gz", 4), None);
+        let e = l.nifti_beyond("sub-01/ct.nii.gz", 3).unwrap();
+        assert!(
+            e.contains("line 3") && e.contains("slice 3") && e.contains("its 3 slices"),
+            "{e}"
+        );
+        assert_eq!(l.nifti_beyond("other.nii", 1), None);
+    }
+
     #[test]
     fn rsna_rows_give_slice_labels_and_subtypes() {
         let f = file(

@@ -279,42 +279,12 @@ fn is_gzip(head: &[u8]) -> bool {
 /// The first `want` bytes of the file's content (decompressed when it is gzip), at most; and
 /// the file's size on disk.
 fn read_prefix(path: &Path, limits: &Limits, want: u64) -> Result<(Vec<u8>, u64), FileError> {
-    let (mut f, size) =
-        milbase::bounded::open_regular(path, limits.max_file_bytes).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::InvalidData {
-                FileError::new(
-                    path,
-                    FileProblem::TooLarge {
-                        what: "the file",
-                        bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
-                        limit: limits.max_file_bytes,
-                    },
-                )
-            } else {
-                FileError::new(path, e)
-            }
-        })?;
-    if size == 0 {
-        return Err(bad(path, "the file is empty (0 bytes)"));
-    }
+    let (mut f, size) = open_input(path, limits)?;
     let mut magic = [0u8; 2];
     let got = f.read(&mut magic).map_err(|e| FileError::new(path, e))?;
     let gz = is_gzip(&magic[..got]);
     // room for what the file can hold, never for what a header merely declares
-    let can_hold = if gz {
-        size.saturating_mul(MAX_GZIP_RATIO)
-    } else {
-        size
-    };
-    if gz && want > can_hold {
-        return Err(bad(
-            path,
-            format!(
-                "the header declares {want} bytes, more than {MAX_GZIP_RATIO} times the \
-                 {size} compressed bytes: a decompression bomb or a truncated file"
-            ),
-        ));
-    }
+    let can_hold = can_hold(path, gz, size, want)?;
     let mut buf = Vec::new();
     buf.try_reserve_exact(want.min(can_hold) as usize)
         .map_err(|e| FileError::new(path, FileProblem::OutOfMemory(e.to_string())))?;
@@ -326,22 +296,9 @@ fn read_prefix(path: &Path, limits: &Limits, want: u64) -> Result<(Vec<u8>, u64)
             .read_to_end(&mut buf)
             .map_err(|e| bad(path, format!("gzip stream unreadable: {e}")))?;
         // when the volume was wanted (not the header alone), the stream is read to its end so
-        // that its CRC and length are checked: a corrupted file is refused, not read as good.
-        // What follows the volume (a 4-D file's other volumes) costs time, never memory, and
-        // no more than the ratio allows.
+        // that its CRC and length are checked: a corrupted file is refused, not read as good
         if want > HEADER_BYTES as u64 && buf.len() as u64 == want {
-            let rest = can_hold.saturating_sub(want).saturating_add(1);
-            let n = std::io::copy(&mut (&mut z).take(rest), &mut std::io::sink())
-                .map_err(|e| bad(path, format!("gzip stream corrupt (its check fails): {e}")))?;
-            if n == rest {
-                return Err(bad(
-                    path,
-                    format!(
-                        "the gzip stream runs past {MAX_GZIP_RATIO} times the {size} compressed \
-                         bytes: a decompression bomb"
-                    ),
-                ));
-            }
+            drain_checked(path, &mut z, size, can_hold, want)?;
         }
     } else {
         rest.take(want)
@@ -349,6 +306,72 @@ fn read_prefix(path: &Path, limits: &Limits, want: u64) -> Result<(Vec<u8>, u64)
             .map_err(|e| FileError::new(path, e))?;
     }
     Ok((buf, size))
+}
+
+/// What a gzip stream that `want` bytes are read from may hold: `MAX_GZIP_RATIO` times its size
+/// (a header that declares more is refused); a plain file holds its size.
+fn can_hold(path: &Path, gz: bool, size: u64, want: u64) -> Result<u64, FileError> {
+    if !gz {
+        return Ok(size);
+    }
+    let can = size.saturating_mul(MAX_GZIP_RATIO);
+    if want > can {
+        return Err(bad(
+            path,
+            format!(
+                "the header declares {want} bytes, more than {MAX_GZIP_RATIO} times the \
+                 {size} compressed bytes: a decompression bomb or a truncated file"
+            ),
+        ));
+    }
+    Ok(can)
+}
+
+/// Reads a gzip stream past the `read` bytes taken from it to its end, so that its CRC and length
+/// are checked: a corrupt stream is refused. What follows the volume (a 4-D file's other volumes)
+/// costs time, never memory, and no more than the ratio allows.
+fn drain_checked(
+    path: &Path,
+    z: &mut impl Read,
+    size: u64,
+    can_hold: u64,
+    read: u64,
+) -> Result<(), FileError> {
+    let rest = can_hold.saturating_sub(read).saturating_add(1);
+    let n = std::io::copy(&mut z.take(rest), &mut std::io::sink())
+        .map_err(|e| bad(path, format!("gzip stream corrupt (its check fails): {e}")))?;
+    if n == rest {
+        return Err(bad(
+            path,
+            format!(
+                "the gzip stream runs past {MAX_GZIP_RATIO} times the {size} compressed bytes: \
+                 a decompression bomb"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Opens a NIfTI file as a regular file within `--max-file-mib`; returns it with its size.
+fn open_input(path: &Path, limits: &Limits) -> Result<(std::fs::File, u64), FileError> {
+    let (f, size) = milbase::bounded::open_regular(path, limits.max_file_bytes).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::InvalidData {
+            FileError::new(
+                path,
+                FileProblem::TooLarge {
+                    what: "the file",
+                    bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+                    limit: limits.max_file_bytes,
+                },
+            )
+        } else {
+            FileError::new(path, e)
+        }
+    })?;
+    if size == 0 {
+        return Err(bad(path, "the file is empty (0 bytes)"));
+    }
+    Ok((f, size))
 }
 
 /// The header and geometry of a NIfTI-1 file (reads and decompresses its first 352 bytes only).
@@ -673,8 +696,38 @@ pub struct Volume {
     pub warnings: Vec<String>,
 }
 
-/// Reads the first volume of a NIfTI file into HU slices, within `limits`.
-pub fn read_volume(path: &Path, limits: &Limits) -> Result<Volume, FileError> {
+/// The voxels of a NIfTI file's first volume as stored, to be taken a slice at a time in HU
+/// ([`VoxelData::slice`]): a volume costs its stored bytes and one slice in floats, never every
+/// slice in floats at once.
+pub struct VoxelData {
+    pub geometry: Geometry,
+    path: PathBuf,
+    bytes: Vec<u8>,
+}
+
+/// What the slices taken so far held: non-finite voxels, and the range of the finite ones.
+#[derive(Debug, Clone, Copy)]
+pub struct VoxelStats {
+    non_finite: usize,
+    total: usize,
+    lo: f32,
+    hi: f32,
+}
+
+impl Default for VoxelStats {
+    fn default() -> Self {
+        VoxelStats {
+            non_finite: 0,
+            total: 0,
+            lo: f32::INFINITY,
+            hi: f32::NEG_INFINITY,
+        }
+    }
+}
+
+/// Reads the first volume's stored voxels of a NIfTI file, within `limits` (the bytes the header
+/// declares, checked against what the file holds; a gzip stream read to its end and checked).
+pub fn read_voxels(path: &Path, limits: &Limits) -> Result<VoxelData, FileError> {
     let g = read_geometry(path, limits)?;
     let needed = g.vox_offset + g.volume_bytes();
     let (bytes, _) = read_prefix(path, limits, needed)?;
@@ -689,34 +742,41 @@ pub fn read_volume(path: &Path, limits: &Limits) -> Result<Volume, FileError> {
             ),
         ));
     }
-    // gathered into slices straight from the file's bytes (no second copy of the volume): a
-    // row whose columns run along the file's first axis is converted in one pass
-    let data = &bytes[g.vox_offset as usize..needed as usize];
-    let bpv = g.voxel.bytes();
-    let stride = [1, g.dims[0], g.dims[0] * g.dims[1]];
-    // where axis `a`'s index 0 lies and how far one step moves, in voxels of file order
-    let start = |a: usize| {
-        if g.flip[a] {
-            (g.dims[a] - 1) * stride[a]
-        } else {
-            0
-        }
-    };
-    let step = |a: usize| {
-        if g.flip[a] {
-            -(stride[a] as isize)
-        } else {
-            stride[a] as isize
-        }
-    };
-    let (rows, cols) = (g.rows(), g.cols());
-    let (sc, sr, ss) = (step(g.col_axis), step(g.row_axis), step(g.slice_axis));
-    let origin = (start(g.col_axis) + start(g.row_axis) + start(g.slice_axis)) as isize;
-    let (big, slope, inter) = (g.big_endian, g.slope, g.inter);
-    let mut non_finite = 0usize;
-    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-    let mut slices = Vec::with_capacity(g.n_slices());
-    for t in 0..g.n_slices() {
+    Ok(VoxelData {
+        geometry: g,
+        path: path.to_path_buf(),
+        bytes,
+    })
+}
+
+impl VoxelData {
+    /// Slice `t` (inferior first) in HU, gathered straight from the stored bytes: NaN or infinite
+    /// voxels read as −1024 HU, values below −1024 HU clipped (as the DICOM path clips them);
+    /// `stats` counts what was seen.
+    pub fn slice(&self, t: usize, stats: &mut VoxelStats) -> HuImage {
+        let g = &self.geometry;
+        let data = &self.bytes[g.vox_offset as usize..];
+        let bpv = g.voxel.bytes();
+        let stride = [1, g.dims[0], g.dims[0] * g.dims[1]];
+        // where axis `a`'s index 0 lies and how far one step moves, in voxels of file order
+        let start = |a: usize| {
+            if g.flip[a] {
+                (g.dims[a] - 1) * stride[a]
+            } else {
+                0
+            }
+        };
+        let step = |a: usize| {
+            if g.flip[a] {
+                -(stride[a] as isize)
+            } else {
+                stride[a] as isize
+            }
+        };
+        let (rows, cols) = (g.rows(), g.cols());
+        let (sc, sr, ss) = (step(g.col_axis), step(g.row_axis), step(g.slice_axis));
+        let origin = (start(g.col_axis) + start(g.row_axis) + start(g.slice_axis)) as isize;
+        let (big, slope, inter) = (g.big_endian, g.slope, g.inter);
         let mut hu = Vec::with_capacity(rows * cols);
         for r in 0..rows {
             let base = origin + t as isize * ss + r as isize * sr;
@@ -734,41 +794,151 @@ pub fn read_volume(path: &Path, limits: &Limits) -> Result<Volume, FileError> {
         }
         for x in hu.iter_mut() {
             if x.is_finite() {
-                lo = lo.min(*x);
-                hi = hi.max(*x);
+                stats.lo = stats.lo.min(*x);
+                stats.hi = stats.hi.max(*x);
                 // below −1024 HU is the scanner's padding outside the field of view: clipped
                 // as the DICOM path clips it (crate::hu::MIN_HU), so one series gives the same
                 // pixels from either format
                 *x = x.max(crate::hu::MIN_HU);
             } else {
-                non_finite += 1;
+                stats.non_finite += 1;
                 *x = PAD_HU;
             }
         }
-        slices.push(HuImage { rows, cols, hu });
+        stats.total += rows * cols;
+        HuImage { rows, cols, hu }
     }
-    drop(bytes);
-    let total = g.n_slices() * rows * cols;
-    let mut warnings = g.warnings.clone();
-    if non_finite == total {
-        return Err(bad(path, "every voxel is NaN or infinite"));
+
+    /// The geometry's warnings and those of the voxels seen (`stats` of every slice); an error
+    /// when no voxel was a number.
+    pub fn warnings(&self, stats: &VoxelStats) -> Result<Vec<String>, FileError> {
+        let mut warnings = self.geometry.warnings.clone();
+        let VoxelStats {
+            non_finite,
+            total,
+            lo,
+            hi,
+        } = *stats;
+        if total > 0 && non_finite == total {
+            return Err(bad(&self.path, "every voxel is NaN or infinite"));
+        }
+        if non_finite > 0 {
+            warnings.push(format!(
+                "{non_finite} of {total} voxels are NaN or infinite: read as {PAD_HU} HU"
+            ));
+        }
+        if lo > -500.0 || hi < 0.0 {
+            warnings.push(format!(
+                "values run from {lo} to {hi}: a head CT in Hounsfield units has air near −1000 \
+                 and bone above 0 (is this a CT, and are scl_slope/scl_inter set?)"
+            ));
+        }
+        Ok(warnings)
     }
-    if non_finite > 0 {
-        warnings.push(format!(
-            "{non_finite} of {total} voxels are NaN or infinite: read as {PAD_HU} HU"
-        ));
-    }
-    if lo > -500.0 || hi < 0.0 {
-        warnings.push(format!(
-            "values run from {lo} to {hi}: a head CT in Hounsfield units has air near −1000 and \
-             bone above 0 (is this a CT, and are scl_slope/scl_inter set?)"
-        ));
-    }
+}
+
+/// Reads the first volume of a NIfTI file into HU slices, within `limits` (every slice held:
+/// for tests and converters; the pipeline takes a slice at a time, [`read_voxels`]).
+pub fn read_volume(path: &Path, limits: &Limits) -> Result<Volume, FileError> {
+    let v = read_voxels(path, limits)?;
+    let mut stats = VoxelStats::default();
+    let slices: Vec<HuImage> = (0..v.geometry.n_slices())
+        .map(|t| v.slice(t, &mut stats))
+        .collect();
+    let warnings = v.warnings(&stats)?;
     Ok(Volume {
-        geometry: g,
+        geometry: v.geometry,
         slices,
         warnings,
     })
+}
+
+/// Each slice of a NIfTI file's first volume in HU, given to `each` with its index `t` (inferior
+/// first), then the warnings of the whole. When the slices lie along the file's slowest axis (axial
+/// storage, the usual case) the voxels are streamed a slice at a time, in the file's order (which
+/// may be superior first): the file then costs one slice, whatever its header declares.
+/// Otherwise the volume's stored bytes are held ([`read_voxels`]).
+pub fn for_each_slice(
+    path: &Path,
+    limits: &Limits,
+    mut each: impl FnMut(usize, HuImage),
+) -> Result<Vec<String>, FileError> {
+    let g = read_geometry(path, limits)?;
+    let n = g.n_slices();
+    let mut stats = VoxelStats::default();
+    if g.slice_axis != 2 {
+        let v = read_voxels(path, limits)?;
+        for t in 0..n {
+            each(t, v.slice(t, &mut stats));
+        }
+        return v.warnings(&stats);
+    }
+    let (mut f, size) = open_input(path, limits)?;
+    let mut magic = [0u8; 2];
+    let got = f.read(&mut magic).map_err(|e| FileError::new(path, e))?;
+    let gz = is_gzip(&magic[..got]);
+    let needed = g.vox_offset + g.volume_bytes();
+    let can_hold = can_hold(path, gz, size, needed)?;
+    let rest = std::io::Cursor::new(magic[..got].to_vec()).chain(f);
+    let mut r: Box<dyn Read> = if gz {
+        Box::new(flate2::read::MultiGzDecoder::new(std::io::BufReader::new(
+            rest,
+        )))
+    } else {
+        Box::new(std::io::BufReader::new(rest))
+    };
+    let truncated = |held: u64| {
+        bad(
+            path,
+            format!(
+                "truncated: the header declares {} bytes of voxels from byte {}, the file holds {}",
+                g.volume_bytes(),
+                g.vox_offset,
+                held.saturating_sub(g.vox_offset)
+            ),
+        )
+    };
+    let unreadable = |e: std::io::Error| {
+        if gz {
+            bad(path, format!("gzip stream unreadable: {e}"))
+        } else {
+            FileError::new(path, e)
+        }
+    };
+    let skipped = std::io::copy(&mut (&mut r).take(g.vox_offset), &mut std::io::sink())
+        .map_err(unreadable)?;
+    if skipped < g.vox_offset {
+        return Err(truncated(skipped));
+    }
+    // one slice's plane, as a volume of one slice: the same gathering as the whole volume's
+    let mut plane = g.clone();
+    plane.dims[2] = 1;
+    plane.flip[2] = false;
+    plane.vox_offset = 0;
+    let slab = g.dims[0] * g.dims[1] * g.voxel.bytes();
+    let mut v = VoxelData {
+        geometry: plane,
+        path: path.to_path_buf(),
+        bytes: vec![0; slab],
+    };
+    for k in 0..n {
+        let mut filled = 0;
+        while filled < slab {
+            match r.read(&mut v.bytes[filled..]) {
+                Ok(0) => return Err(truncated(g.vox_offset + (k * slab + filled) as u64)),
+                Ok(m) => filled += m,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(unreadable(e)),
+            }
+        }
+        let img = v.slice(0, &mut stats);
+        each(if g.flip[2] { n - 1 - k } else { k }, img);
+    }
+    if gz {
+        drain_checked(path, &mut r, size, can_hold, needed)?;
+    }
+    v.geometry = g;
+    v.warnings(&stats)
 }
 
 /// A NIfTI scan's name: its path relative to the input it was found under (forward slashes),
@@ -876,9 +1046,21 @@ mod tests {
         write_int16(&dir.join(name), dims, &v, affine, 1.0, 0.0).unwrap();
     }
 
+    /// The slices of `p` as read whole; taken a slice at a time (streamed where the file stores
+    /// them along its slowest axis) they are the same, in the same places, with the same warnings.
     fn slices(p: &Path) -> Vec<Vec<f32>> {
         let v = read_volume(p, &Limits::default()).unwrap();
-        v.slices.into_iter().map(|s| s.hu).collect()
+        let mut one: Vec<Option<Vec<f32>>> = vec![None; v.slices.len()];
+        let w = for_each_slice(p, &Limits::default(), |t, img| {
+            assert!(one[t].is_none(), "slice {t} given twice");
+            one[t] = Some(img.hu);
+        })
+        .unwrap();
+        let one: Vec<Vec<f32>> = one.into_iter().map(Option::unwrap).collect();
+        let whole: Vec<Vec<f32>> = v.slices.into_iter().map(|s| s.hu).collect();
+        assert_eq!(one, whole, "{}", p.display());
+        assert_eq!(w, v.warnings);
+        whole
     }
 
     /// The same anatomy stored LPS (as DICOM), RAS, with flipped axes, with axes permuted, and
@@ -1008,6 +1190,14 @@ mod tests {
                 e.contains(name) && want.split('|').any(|w| e.contains(w)),
                 "{name}: {e}"
             );
+            // slice by slice too
+            let e = for_each_slice(&p, &Limits::default(), |_, _| {})
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(name) && want.split('|').any(|w| e.contains(w)),
+                "{name}, a slice at a time: {e}"
+            );
         };
         let patch = |f: &dyn Fn(&mut Vec<u8>)| {
             let mut b = bytes.clone();
@@ -1099,6 +1289,50 @@ mod tests {
             &gz[..gz.len() / 2],
             "gzip stream unreadable|truncated|bytes of header",
         );
+        // a gzip stream whose check fails (the CRC in its trailer changed): corrupt, not good
+        let mut bad_crc = gz.clone();
+        let n = bad_crc.len();
+        bad_crc[n - 8] ^= 0xff;
+        refuse("crc.nii.gz", &bad_crc, "corrupt");
+        // the intact stream reads
+        let p = dir.path().join("whole.nii.gz");
+        std::fs::write(&p, &gz).unwrap();
+        assert_eq!(read_volume(&p, &Limits::default()).unwrap().slices.len(), 2);
+        // rescales DICOM refuses: an inverted head, a slope that makes every voxel bone, an
+        // intercept beyond any CT's
+        for (name, slope, inter) in [
+            ("inverted.nii", -1f32, 0f32),
+            ("huge-slope.nii", 1e30, 0.0),
+            ("tiny-slope.nii", 1e-30, 0.0),
+            ("far-inter.nii", 1.0, 1e9),
+        ] {
+            refuse(
+                name,
+                &patch(&|b| {
+                    b[112..116].copy_from_slice(&slope.to_le_bytes());
+                    b[116..120].copy_from_slice(&inter.to_le_bytes());
+                }),
+                "not a CT rescale",
+            );
+        }
+    }
+
+    /// Values below −1024 HU (a scanner's padding outside the field of view) read as −1024, as
+    /// the DICOM path clips them; the rest as they are.
+    #[test]
+    fn values_below_minus_1024_are_clipped_as_dicom_clips_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let eye: Affine = [
+            [-1.0, 0.0, 0.0, 0.0],
+            [0.0, -1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+        ];
+        let p = dir.path().join("pad.nii");
+        write_int16(&p, [2, 1, 1], &[-3024, 40], &eye, 1.0, 0.0).unwrap();
+        let v = read_volume(&p, &Limits::default()).unwrap();
+        let mut hu = v.slices[0].hu.clone();
+        hu.sort_by(f32::total_cmp);
+        assert_eq!(hu, vec![-1024.0, 40.0]);
     }
 
     /// NaN voxels read as air with a count; a 4-D volume gives its first volume, named; a

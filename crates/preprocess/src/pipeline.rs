@@ -51,6 +51,9 @@ pub struct Summary {
     /// (scan id, warning)
     pub warnings: Vec<(String, String)>,
     pub manifest: PathBuf,
+    /// CT slice files (and NIfTI volumes) of other shards' scans (`--shard I/N`): a shard that
+    /// holds none of a small cohort's scans is an empty dataset, not a failure.
+    pub other_shards: usize,
 }
 
 /// At most this many files are gathered from the inputs; beyond it the walk stops with an error
@@ -250,6 +253,7 @@ pub fn preprocess_shard(
     }
     let mut summary = Summary {
         skipped,
+        other_shards: batches.others,
         ..Summary::default()
     };
     info!("{} CT slice file(s) to preprocess", batches.slices);
@@ -640,7 +644,7 @@ pub fn check_one_patient(scan: &Scan) -> Result<()> {
     Ok(())
 }
 
-fn decode_scan_with<T>(
+fn decode_scan_with<T: Copy + Default>(
     scan: &Scan,
     config: &PreprocessConfig,
     limits: &Limits,
@@ -668,26 +672,37 @@ fn decode_scan_with<T>(
             .first()
             .map(|h| h.path.clone())
             .unwrap_or_default();
-        let vol = crate::nifti::read_volume(&path, limits).inspect_err(|e| {
+        let skip = |e: &FileError| {
             let mut s = skipped.lock().unwrap_or_else(|p| p.into_inner());
             record_skip(&mut s, e);
-        })?;
-        if vol.slices.len() != scan.slices.len() {
+        };
+        // a slice at a time, each windowed into its place in the output (the file may store
+        // them superior first): the volume costs one slice and the output
+        let n = scan.slices.len();
+        let chunk = 3 * size * size;
+        data.resize(n * chunk, T::default());
+        let mut one = Vec::with_capacity(chunk);
+        let mut seen = 0usize;
+        let vol_warnings = crate::nifti::for_each_slice(&path, limits, |t, img| {
+            one.clear();
+            channels(&img, config, &mut one);
+            if t < n && one.len() == chunk {
+                data[t * chunk..(t + 1) * chunk].copy_from_slice(&one);
+                seen += 1;
+            }
+            progress.inc(1);
+        })
+        .inspect_err(skip)?;
+        if seen != n {
             return Err(Error::Invalid(format!(
-                "{}: changed while it was read ({} slices, then {})",
+                "{}: changed while it was read ({n} slices, then {seen})",
                 path.display(),
-                scan.slices.len(),
-                vol.slices.len()
             )));
         }
-        for w in vol.warnings {
+        for w in vol_warnings {
             if !warnings.contains(&w) {
                 warnings.push(w);
             }
-        }
-        for img in &vol.slices {
-            channels(img, config, &mut data);
-            progress.inc(1);
         }
         kept.extend(scan.slices.iter());
         kept_z.extend(scan.z.iter().copied());
@@ -888,6 +903,8 @@ pub fn scan_batches(
     let nifti_files = {
         let mut sorted = nifti_files;
         sorted.sort();
+        // the very same path twice (one input given twice) is simply one
+        sorted.dedup();
         let mut seen: std::collections::HashMap<(u64, u64), PathBuf> =
             std::collections::HashMap::new();
         let mut kept = Vec::with_capacity(sorted.len());

@@ -215,3 +215,66 @@ fn two_files_of_one_name_are_refused() {
     let (scans, _) = preprocess::pipeline::find_scans(&[a.clone(), a], &Quiet).unwrap();
     assert_eq!(scans.len(), 1);
 }
+
+/// One file reached by two paths (a hard link, a `..` path into the same folder) is one scan,
+/// named by its first path; the other is named as the same file. Two files of one name are
+/// reported by the shard that owns the name, whichever shard it is.
+#[test]
+fn one_file_by_two_paths_is_one_scan_and_a_clash_is_reported_by_its_shard() {
+    let tmp = tempfile::tempdir().unwrap();
+    let affine = [
+        [-1.0, 0.0, 0.0, 0.0],
+        [0.0, -1.0, 0.0, 0.0],
+        [0.0, 0.0, 5.0, 0.0],
+    ];
+    let a = tmp.path().join("in/a");
+    std::fs::create_dir_all(&a).unwrap();
+    write_int16(
+        &a.join("ct.nii"),
+        [4, 4, 2],
+        &[-1000; 32],
+        &affine,
+        1.0,
+        0.0,
+    )
+    .unwrap();
+    std::fs::hard_link(a.join("ct.nii"), a.join("copy.nii")).unwrap();
+    let input = tmp.path().join("in");
+    let dotted = tmp.path().join("in/a/../a");
+    let (scans, skipped) = preprocess::pipeline::find_scans(&[input, dotted], &Quiet).unwrap();
+    assert_eq!(scans.len(), 1, "{skipped:?}");
+    // four paths (two names, each under two inputs) to one file: read once
+    assert_eq!(skipped.counts.get("bad NIfTI"), Some(&3), "{skipped:?}");
+    assert!(
+        skipped.files.iter().all(|f| f.contains("the same file as")),
+        "{:?}",
+        skipped.files
+    );
+    // a clash: the shard that owns the name reports it, the others do not
+    for d in ["x", "y"] {
+        let p = tmp.path().join(d);
+        std::fs::create_dir_all(&p).unwrap();
+        write_int16(&p.join("ct.nii"), [4, 4, 2], &[-900; 32], &affine, 1.0, 0.0).unwrap();
+    }
+    let inputs = [tmp.path().join("x"), tmp.path().join("y")];
+    let owner = preprocess::scan::scan_id("NIfTI", "ct.nii");
+    let mut reported = 0;
+    for i in 0..3 {
+        let shard = milbase::Shard { index: i, count: 3 };
+        let (scans, _, _, own) = preprocess::pipeline::find_scans_counting_others(
+            &inputs,
+            &Limits::default(),
+            shard,
+            &Quiet,
+        )
+        .unwrap();
+        assert!(scans.is_empty());
+        if shard.contains(&owner) {
+            assert_eq!(own.files.len(), 2, "{own:?}");
+            reported += 1;
+        } else {
+            assert!(own.files.is_empty(), "{own:?}");
+        }
+    }
+    assert_eq!(reported, 1);
+}

@@ -18,8 +18,9 @@ pub struct Args {
     /// Write every float32 model variable as a NumPy `.npy` file into this folder (name:
     /// the variable's with `/` as `__`; a name that is not plain, or that another variable's
     /// already maps to, gets `~` and a digest of the name; `index.json` maps each), to run the
-    /// same weights in another framework. Each tensor's bytes are written once: variables that
-    /// alias another's bytes are left out and named.
+    /// same weights in another framework. Each tensor's bytes are written once: a variable that
+    /// aliases another's bytes (same shape) is listed in index.json with that file; one that
+    /// overlaps another's in part is left out and named, and the exit code is 1.
     #[arg(long)]
     export_npy: Option<PathBuf>,
 }
@@ -31,17 +32,23 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &a.export_npy {
         let x = detect::import::export_npy(&c, dir)?;
         for why in &x.left_out {
-            eprintln!("not written: {why}");
+            eprintln!("error: not written: {why}");
         }
         println!(
-            "{} variables written to {} as .npy (index.json maps each to its file){}",
+            "{} variables written to {} as .npy, {} more as aliases of their files (index.json \
+             maps each to its file){}",
             x.written.len(),
             dir.display(),
+            x.aliases.len(),
             match x.left_out.len() {
                 0 => String::new(),
                 n => format!("; {n} left out"),
             }
         );
+        // a variable the export could not give is a failure, not a footnote
+        if !x.left_out.is_empty() {
+            return Ok(ExitCode::from(1));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
