@@ -20,10 +20,10 @@ done
 D="$(mktemp -d /tmp/ich-slurm.XXXXXX)"
 export SLURM_CONF="$D/slurm.conf"
 cleanup() {
-  for p in slurmd slurmctld munged; do
-    [ -f "$D/$p.pid" ] && kill "$(cat "$D/$p.pid")" 2>/dev/null || true
-  done
+  # every daemon of this test names its folder on its command line
+  pkill -f "$D/" 2>/dev/null || true
   sleep 1
+  pkill -9 -f "$D/" 2>/dev/null || true
   if [ "${KEEP:-}" = "" ]; then rm -rf "$D"; else echo "kept $D" >&2; fi
 }
 trap cleanup EXIT
