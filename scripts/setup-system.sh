@@ -26,6 +26,8 @@ if [ -n "$slurm" ]; then
   command -v slurmd >/dev/null 2>&1 || need+=(slurmd)
   command -v sbatch >/dev/null 2>&1 || need+=(slurm-client)
   command -v munged >/dev/null 2>&1 || need+=(munge)
+  # slurm-test.sh compares the merged dataset.json with python3's json module
+  command -v python3 >/dev/null 2>&1 || need+=(python3)
 fi
 if [ -n "$pacs" ]; then
   command -v Orthanc >/dev/null 2>&1 || [ -x /usr/sbin/Orthanc ] || need+=(orthanc)
