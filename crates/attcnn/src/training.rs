@@ -101,6 +101,9 @@ impl Default for TrainConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EpochLog {
     pub epoch: usize,
+    /// The epochs the run was asked for (0 in logs written before it was recorded).
+    #[serde(default)]
+    pub epochs: usize,
     pub train_loss: f64,
     pub valid_loss: f64,
     pub valid_auc: Option<f64>,
@@ -591,6 +594,7 @@ pub fn train(
         )?;
         let entry = EpochLog {
             epoch,
+            epochs: tc.epochs,
             train_loss: total / order.len() as f64,
             valid_loss,
             valid_auc: milbase::roc_auc(&valid_labels, &probs),

@@ -559,7 +559,10 @@ impl Bundle {
             return Err(Error::file(
                 dir,
                 format!(
-                    "not a model bundle (no {MANIFEST}; `ich train-cnn --out {}` writes one when training ends)",
+                    "not a model bundle (no {MANIFEST}). The repository ships one: \
+                     `--model models/sa-dmil` (published weights trained on RSNA data). \
+                     `ich import CHECKPOINT --out DIR` makes one from published weights, and \
+                     `ich train-cnn --out {}` writes one when training ends",
                     dir.display()
                 ),
             ));

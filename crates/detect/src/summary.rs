@@ -304,9 +304,14 @@ pub fn preprocessed(s: &preprocess::Summary, secs: f64) -> String {
 
 /// One epoch of CNN training.
 pub fn epoch(l: &EpochLog) -> String {
+    let of = if l.epochs > 0 {
+        format!(" of {}", l.epochs)
+    } else {
+        String::new()
+    };
     format!(
-        "epoch {:>3}: train loss {:.4}, valid loss {:.4}, valid AUC {}, {:.1} s",
-        l.epoch,
+        "epoch {:>3}{of}: train loss {:.4}, valid loss {:.4}, valid AUC {}, {:.1} s",
+        l.epoch + 1,
         l.train_loss,
         l.valid_loss,
         opt4(l.valid_auc),
@@ -756,14 +761,16 @@ mod tests {
         assert_eq!(opt4(Some(0.5)), "0.5000");
         let l = EpochLog {
             epoch: 3,
+            epochs: 18,
             train_loss: 0.5,
             valid_loss: 0.25,
             valid_auc: None,
             seconds: 1.26,
         };
+        // counted from 1 for a reader: the fourth of 18
         assert_eq!(
             epoch(&l),
-            "epoch   3: train loss 0.5000, valid loss 0.2500, valid AUC –, 1.3 s"
+            "epoch   4 of 18: train loss 0.5000, valid loss 0.2500, valid AUC –, 1.3 s"
         );
     }
 

@@ -14,22 +14,36 @@
 use faer::{Mat, MatRef, Par};
 use rayon::prelude::*;
 
-use crate::kernel::Rbf;
+use crate::kernel::{sq_dists, Rbf};
 use crate::linalg::{
     a_v, at_v, at_v_seq, blocks, col_sq_norms, identity_plus_weighted_gram, par_wide, solve_l,
     solved_col_sq_norms, weighted_gram,
 };
 
-/// The z-scored features of a set of instances and, when held, their B.
+/// The z-scored features of a set of instances and, when held, their B and their squared
+/// distances to the inducing points.
 pub(crate) struct Basis {
     /// Standardised features, N×D row-major.
     pub xs: Vec<f64>,
     held: Option<Mat<f64>>,
+    /// `‖z_i − x_n‖²` (M×N), kept when asked ([`Basis::build`]): the inducing points and the
+    /// features do not move during a fit, so every new kernel (each kernel step's trial and each
+    /// rebuild) needs only its exponentials, not the distances again.
+    dists: Option<Mat<f64>>,
 }
 
 impl Basis {
     pub fn new(xs: Vec<f64>) -> Self {
-        Self { xs, held: None }
+        Self {
+            xs,
+            held: None,
+            dists: None,
+        }
+    }
+
+    /// The squared distances to the inducing points, if kept.
+    pub fn dists(&self) -> Option<MatRef<'_, f64>> {
+        self.dists.as_ref().map(|d| d.as_ref())
     }
 
     /// Drops a held B (before the next one is made: one M×N matrix at a time, not two).
@@ -37,11 +51,26 @@ impl Basis {
         self.held = None;
     }
 
-    /// Makes B for the kernel, inducing points and `L` of `w`, held when `hold`.
-    pub fn build(&mut self, w: &Whitening<'_>, hold: bool) {
+    /// Makes B for the kernel, inducing points and `L` of `w`, held when `hold`; with
+    /// `keep_dists` (and `hold`) the squared distances are kept for the next kernel (the
+    /// inducing points of `w` must stay the same for the life of the basis, as in a fit).
+    pub fn build(&mut self, w: &Whitening<'_>, hold: bool, keep_dists: bool) {
         self.held = None;
+        if !(hold && keep_dists) {
+            self.dists = None;
+        }
         if hold {
-            let mut b = w.kernel.cross(w.z, &self.xs, w.d, par_wide());
+            let mut b = match &self.dists {
+                Some(d2) => w.kernel.of_sq_dists(d2.as_ref()),
+                None => {
+                    let d2 = sq_dists(w.z, &self.xs, w.d, par_wide());
+                    let k = w.kernel.of_sq_dists(d2.as_ref());
+                    if keep_dists {
+                        self.dists = Some(d2);
+                    }
+                    k
+                }
+            };
             solve_l(w.l, b.as_mut(), par_wide());
             self.held = Some(b);
         }

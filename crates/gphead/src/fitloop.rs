@@ -57,6 +57,12 @@ pub(crate) struct Setup {
     /// Whether the B matrices are held whole (within the fit's `b_memory`) or recomputed a
     /// block at a time.
     pub hold: bool,
+    /// Whether the training instances' squared distances to the inducing points are kept too
+    /// (with B, and both within `b_memory`), for the kernel steps' trials and rebuilds.
+    pub keep_dists: bool,
+    /// The last kernel step's size in log space, where the next search starts
+    /// ([`crate::hyper::update_kernel`]).
+    pub kernel_step: Option<f64>,
     pub setup_seconds: f64,
 }
 
@@ -119,6 +125,9 @@ impl Setup {
         let m = z.len() / train.d;
         let instances = train.n + valid.map_or(0, |v| v.n);
         let hold = held_bytes(instances, m) <= p.b_memory;
+        // the distances only serve kernel steps
+        let keep_dists =
+            hold && p.kernel_steps.is_some() && held_bytes(instances + train.n, m) <= p.b_memory;
         if !hold {
             tracing::info!(
                 instances,
@@ -140,6 +149,8 @@ impl Setup {
             ktilde: Vec::new(),
             valid,
             hold,
+            keep_dists,
+            kernel_step: None,
             setup_seconds: 0.0,
         };
         s.rebuild(p.jitter)?;
@@ -170,7 +181,7 @@ impl Setup {
             l: self.l.as_ref(),
             d,
         };
-        self.train.build(&w, self.hold);
+        self.train.build(&w, self.hold, self.keep_dists);
         self.ktilde = self
             .train
             .with(w)
@@ -179,7 +190,7 @@ impl Setup {
             .map(|q| (self.kernel.variance - q).max(0.0))
             .collect();
         if let Some(v) = self.valid.as_mut() {
-            v.build(&w, self.hold);
+            v.build(&w, self.hold, false);
         }
         Ok(())
     }

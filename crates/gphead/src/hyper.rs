@@ -58,6 +58,9 @@ pub struct KernelObjective<'a> {
     pub pi: &'a [f64],
     pub theta: &'a [f64],
     pub jitter: f64,
+    /// `‖z_i − x_n‖²` (M×N) when the caller holds them (a fit's training basis); else they are
+    /// computed a block at a time for every value.
+    pub dists: Option<MatRef<'a, f64>>,
 }
 
 fn contract(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> f64 {
@@ -173,8 +176,15 @@ impl Prepared<'_> {
         };
         for start in (0..n).step_by(self.block) {
             let end = (start + self.block).min(n);
-            let dzx = sq_dists(o.z, &o.x[start * d..end * d], d, par_wide());
-            let kzx = k.of_sq_dists(&dzx);
+            let computed;
+            let dzx = match o.dists {
+                Some(all) => all.subcols(start, end - start),
+                None => {
+                    computed = sq_dists(o.z, &o.x[start * d..end * d], d, par_wide());
+                    computed.as_ref()
+                }
+            };
+            let kzx = k.of_sq_dists(dzx);
             let theta = &o.theta[start..end];
             let mu = at_v(kzx.as_ref(), a);
             out.data += mu
@@ -202,7 +212,7 @@ impl Prepared<'_> {
                 for (((dst, kv), d2), acc) in out_col
                     .iter_mut()
                     .zip(kc)
-                    .zip(dzx.col_as_slice(j))
+                    .zip(dzx.col(j).iter())
                     .zip(out.kd_g.iter_mut())
                 {
                     let kd = kv * d2 * s;
@@ -224,7 +234,7 @@ impl Prepared<'_> {
 
     fn terms(&self, k: Rbf, gradient: bool) -> Result<(Terms, Sums)> {
         let o = self.obj;
-        let kzz = k.of_sq_dists(&self.dzz);
+        let kzz = k.of_sq_dists(self.dzz.as_ref());
         let (l, _) = cholesky(kzz.as_ref(), o.jitter, "K_zz")?;
         let mut a = col_mat(o.m_w);
         solve_lt(l.as_ref(), a.as_mut(), Par::Seq);
@@ -306,6 +316,12 @@ impl KernelObjective<'_> {
 
 /// Moves the kernel by `ks.steps` backtracking gradient steps on J with q(v) fixed, then rebuilds
 /// the set-up (L, B, k̃) for the new kernel.
+///
+/// Each search starts at twice the step that last succeeded in this fit (at most
+/// `ks.step_size`), not at the full step every time: near the optimum the full step overshoots
+/// and was halved up to seven times, a value of J each, every epoch. A search that finds no
+/// increase down to `ks.step_size / 128` ends the epoch's steps, and the next epoch starts one
+/// doubling above where it ended.
 pub(crate) fn update_kernel(
     setup: &mut Setup,
     m_w: &[f64],
@@ -324,9 +340,12 @@ pub(crate) fn update_kernel(
         pi,
         theta,
         jitter,
+        dists: setup.train.dists(),
     };
     let obj = obj.prepare();
     let mut k = setup.kernel;
+    let smallest = ks.step_size / 128.0;
+    let mut last = setup.kernel_step.unwrap_or(ks.step_size);
     let (mut val, mut grad) = obj.gradient(k)?;
     for _ in 0..ks.steps {
         let size = grad[0].abs() + grad[1].abs();
@@ -337,9 +356,9 @@ pub(crate) fn update_kernel(
         // (a diagonally preconditioned ascent direction: v and l have gradients of very different
         // size), halved until J increases
         let dir = [grad[0].signum(), grad[1].signum()];
-        let mut eta = ks.step_size;
+        let mut eta = (2.0 * last).min(ks.step_size).max(smallest);
         let mut moved = false;
-        while eta > ks.step_size / 256.0 {
+        while eta >= smallest {
             let cand = Rbf {
                 variance: (k.variance.ln() + eta * dir[0]).exp(),
                 lengthscale: (k.lengthscale.ln() + eta * dir[1]).exp(),
@@ -353,11 +372,13 @@ pub(crate) fn update_kernel(
             }
             eta /= 2.0;
         }
+        last = eta.max(smallest);
         if !moved {
             break;
         }
         (val, grad) = obj.gradient(k)?;
     }
+    setup.kernel_step = Some(last);
     setup.kernel = k;
     setup.rebuild(jitter)
 }
@@ -481,6 +502,7 @@ mod tests {
                 pi: &self.pi,
                 theta: &self.theta,
                 jitter: 1e-9,
+                dists: None,
             }
         }
     }

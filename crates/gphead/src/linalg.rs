@@ -11,9 +11,17 @@ use faer::{Accum, Mat, MatMut, MatRef, Par};
 
 use crate::error::{GpError, Result};
 
-/// Parallelism for products with N columns (instances): the global rayon pool.
+/// Parallelism for products with N columns (instances): the global rayon pool, except on a
+/// thread of that pool, where the caller is already one of several tasks run in parallel (the
+/// cross-fitting folds, blocks of instances): there it runs on its own thread. Nested use of the
+/// pool made every fold's products wait for threads the other folds held, spinning at faer's
+/// barriers when the machine's cores were taken.
 pub fn par_wide() -> Par {
-    Par::rayon(0)
+    if rayon::current_thread_index().is_some() {
+        Par::Seq
+    } else {
+        Par::rayon(0)
+    }
 }
 
 /// Lower Cholesky factor of a symmetric positive definite matrix (only its lower triangle is

@@ -30,19 +30,22 @@ fn keep_freed_memory() {
     }
 }
 
+/// The heading of the flags every command takes.
+const GLOBAL: &str = "Global options";
+
 /// Intracranial hemorrhage detection in head CT from scan-level labels (multiple instance
 /// learning), with per-slice probabilities and their uncertainty.
 #[derive(Parser, Debug)]
-#[command(name = "ich", version, about, long_about = None)]
+#[command(name = "ich", version, about, long_about = None, max_term_width = 100)]
 struct Cli {
     /// More logging (-v debug, -vv trace); RUST_LOG overrides.
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, help_heading = GLOBAL)]
     verbose: u8,
-    /// Only warnings and errors; no progress bars.
-    #[arg(short, long, global = true)]
+    /// Only warnings and errors; no progress bars or progress lines.
+    #[arg(short, long, global = true, help_heading = GLOBAL)]
     quiet: bool,
     /// Logs (stderr) as JSON lines, one object per event, for a log collector.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     log_json: bool,
     #[command(subcommand)]
     command: Command,
@@ -137,6 +140,7 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
 
     #[test]
     fn the_purge_delay_option_is_the_one_mimalloc_documents() {
@@ -149,5 +153,54 @@ mod tests {
         assert_eq!(get(), 1000);
         keep_freed_memory();
         assert_eq!(get(), -1);
+    }
+
+    /// Every command's help: every flag described, the global flags under their own heading,
+    /// `-o` for `--out`, and no line wider than the 100 columns it is wrapped to.
+    #[test]
+    fn help_fits_a_terminal_and_describes_every_flag() {
+        let cmd = Cli::command();
+        cmd.clone().debug_assert();
+        let mut root = cmd.clone().term_width(100);
+        root.build();
+        let (mut outs, mut missing) = (0, Vec::<String>::new());
+        for sub in cmd.get_subcommands() {
+            let name = sub.get_name();
+            let built = root.find_subcommand(name).unwrap_or(sub).clone();
+            for a in built.get_arguments() {
+                let flag = a.get_long().unwrap_or(a.get_id().as_str());
+                if a.is_hide_set() || flag == "help" || flag == "version" {
+                    continue;
+                }
+                let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+                if help.trim().is_empty() {
+                    missing.push(format!("ich {name} --{flag}"));
+                }
+                if a.get_long() == Some("out") {
+                    assert_eq!(a.get_short(), Some('o'), "ich {name} --out has no -o");
+                    outs += 1;
+                }
+                if a.is_global_set() {
+                    assert_eq!(a.get_help_heading(), Some(GLOBAL), "ich {name} --{flag}");
+                }
+            }
+            let text = root
+                .find_subcommand_mut(name)
+                .map(|c| c.render_help().to_string())
+                .unwrap_or_default();
+            assert!(text.contains(GLOBAL), "ich {name}:\n{text}");
+            for line in text.lines() {
+                assert!(
+                    line.chars().count() <= 100,
+                    "ich {name}: a help line of {} columns:\n{line}",
+                    line.chars().count()
+                );
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "flags without a description: {missing:?}"
+        );
+        assert!(outs >= 10, "{outs} commands with --out");
     }
 }

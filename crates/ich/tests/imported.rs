@@ -322,3 +322,74 @@ fn the_imported_network_on_256_squared_scans_gives_tensorflows_probabilities() {
 
 /// Six ct-ich patients, three with a bleed and three without.
 const CTICH256_PATIENTS: [u32; 6] = [53, 66, 67, 54, 56, 57];
+
+/// The model in the box: `models/sa-dmil` opens (every checksum holds), and it is what `ich import`
+/// makes from the published checkpoint: the same `config.json` byte for byte, the same
+/// preprocessing, licence and source checksums in its manifest, the authors' LICENSE beside it,
+/// and the same tensors, shown by the same probabilities to the last bit on the real RSNA slice
+/// (which are TensorFlow's).
+#[test]
+fn the_shipped_model_is_what_import_makes_from_the_published_checkpoint() {
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/sa-dmil");
+    let b = detect::Bundle::open(&shipped).unwrap();
+    assert_eq!(b.manifest.cnn.dim, 1152);
+    let Some(dir) = shared("pretrained/sa-dmil") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let fresh = tmp.path().join("sa-dmil");
+    ok(&[
+        "-q",
+        "import",
+        s(&dir.join("baseline.ckpt")),
+        "--out",
+        s(&fresh),
+    ]);
+    let read = |p: PathBuf| std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    assert_eq!(
+        read(shipped.join("config.json")),
+        read(fresh.join("config.json"))
+    );
+    assert_eq!(
+        read(shipped.join("LICENSE.txt")),
+        read(dir.join("LICENSE.txt"))
+    );
+    let (ms, mf) = (
+        json(&shipped.join("manifest.json")),
+        json(&fresh.join("manifest.json")),
+    );
+    assert_eq!(ms["preprocess"], mf["preprocess"]);
+    assert_eq!(ms["cnn"]["dim"], mf["cnn"]["dim"]);
+    assert_eq!(ms["cnn"]["float_input"], mf["cnn"]["float_input"]);
+    for k in ["name", "published", "citation", "licence", "format"] {
+        assert_eq!(ms["cnn"]["imported"][k], mf["cnn"]["imported"][k], "{k}");
+    }
+    // the shipped manifest names the checkpoint files without this machine's folders
+    for f in ["baseline.ckpt.index", "baseline.ckpt.data-00000-of-00001"] {
+        let want = detect::bundle::sha256_file(&dir.join(f)).unwrap();
+        assert_eq!(ms["cnn"]["imported"]["sources"][f], want.as_str(), "{f}");
+    }
+    let slice = dir.join("ID_000012eaf.dcm");
+    let predict = |model: &std::path::Path, name: &str| {
+        let out = tmp.path().join(name);
+        ok(&[
+            "-q",
+            "predict",
+            "--model",
+            s(model),
+            s(&slice),
+            "-o",
+            s(&out),
+            "--no-html",
+        ]);
+        json(&out.join("report.json"))["scans"][0].clone()
+    };
+    let (a, f) = (predict(&shipped, "shipped"), predict(&fresh, "fresh"));
+    assert_eq!(a["probability"], f["probability"]);
+    assert_eq!(a["slices"], f["slices"]);
+    let tf = json(&dir.join("reference_tf.json"))["models"]["baseline"]["d"]["probability"]
+        .as_f64()
+        .unwrap();
+    let got = a["probability"].as_f64().unwrap();
+    assert!(((got - tf) / tf).abs() < 1e-4, "{got} vs TensorFlow {tf}");
+}

@@ -31,7 +31,7 @@ pub struct Args {
     #[arg(long)]
     labels: Vec<PathBuf>,
     /// The adapted bundle: a new folder.
-    #[arg(long)]
+    #[arg(short, long)]
     out: PathBuf,
     /// Outer folds of the patient-level cross-validation [2..=20].
     #[arg(long, default_value_t = 5, value_parser = |s: &str| range::int_in(s, 2, 20))]
@@ -75,6 +75,8 @@ pub struct Args {
     /// Fine-tuning: Adam's learning rate (0, 1].
     #[arg(long, default_value_t = 1e-4, value_parser = range::rate)]
     fine_tune_lr: f64,
+    /// Random seed of the folds, the fine-tuning and the Monte Carlo draws: the same seed gives
+    /// the same bundle and report.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).

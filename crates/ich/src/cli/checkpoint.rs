@@ -66,7 +66,7 @@ pub struct ImportArgs {
     /// `baseline.ckpt.data-00000-of-00001`).
     prefix: PathBuf,
     /// The bundle folder to write (an earlier bundle there is replaced).
-    #[arg(long)]
+    #[arg(short, long)]
     out: PathBuf,
     /// Do not pad bags to 57 slices with all-zero slices. The authors trained and tested with
     /// the padding, so it is on by default; without it a scan's probability is the network on

@@ -17,7 +17,7 @@ pub struct TrainArgs {
     #[arg(long)]
     dataset: PathBuf,
     /// Model bundle to write (e.g. models/<name>): CNN config, weights, training log, manifest.
-    #[arg(long)]
+    #[arg(short, long)]
     out: PathBuf,
     /// Slice feature dimension D (8, 32 or 128).
     #[arg(long, default_value_t = 32, value_parser = range::dim)]
@@ -46,6 +46,8 @@ pub struct TrainArgs {
     /// Dropout before the classifier [0, 1).
     #[arg(long, default_value_t = 0.25, value_parser = range::fraction)]
     head_dropout: f64,
+    /// Random seed of the initial weights, the validation split, the bag order and dropout: the
+    /// same seed gives the same network on the same device.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Continue from the bundle's last checkpoint.
@@ -103,7 +105,7 @@ pub struct ExtractArgs {
     #[arg(long)]
     dataset: PathBuf,
     /// Features CSV to write.
-    #[arg(long)]
+    #[arg(short, long)]
     out: PathBuf,
     /// Extract only shard I of N (I counts from 0): the dataset's scans whose id falls in bucket
     /// I of N, for a cluster's job array (deploy/); `ich merge` joins the shards' files.

@@ -17,7 +17,7 @@ use milbase::range;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Output folder (DICOM, dataset, model bundle, features, reports).
-    #[arg(long)]
+    #[arg(short, long)]
     pub out: PathBuf,
     /// Training scans (the CNN validates on a fifth of them) [8..=1000000]. The CNN learns from
     /// scan labels only: it needs a few hundred scans before it finds the bleeds.

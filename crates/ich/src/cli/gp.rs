@@ -159,7 +159,7 @@ pub struct FitArgs {
     #[command(flatten)]
     gp: GpArgs,
     /// Output model file (JSON); the per-epoch trace goes beside it as <MODEL>.trace.csv.
-    #[arg(long, required_unless_present = "bundle")]
+    #[arg(short, long, required_unless_present = "bundle")]
     out: Option<PathBuf>,
     /// Model bundle of `ich train-cnn` whose features these are: the GP head is written into it
     /// (gp.json) and its manifest updated.

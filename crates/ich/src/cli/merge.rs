@@ -19,7 +19,7 @@ pub struct Args {
     inputs: Vec<PathBuf>,
     /// The joined dataset folder, features file, or report folder: new, empty, or an earlier
     /// merge's (replaced, so a merge can be rerun); never one of the inputs.
-    #[arg(long)]
+    #[arg(short, long)]
     out: PathBuf,
     /// Join the shards there are when some are missing (the missing ones are listed).
     #[arg(long)]

@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(required_unless_present = "study")]
     inputs: Vec<PathBuf>,
     /// Output folder.
-    #[arg(long)]
+    #[arg(short, long)]
     out: PathBuf,
     /// Labels (labels.csv / slice_labels.csv of `ich synth`, the RSNA csv, or NIfTI's
     /// `nifti,label` / `nifti,slice,label`) to report metrics;
@@ -53,8 +53,9 @@ pub struct PredictFlags {
     /// A slice or scan is flagged positive when its probability is at least this [0, 1].
     #[arg(long, default_value_t = 0.5, value_parser = range::probability)]
     positive_threshold: f64,
-    /// A slice or scan is flagged uncertain when the standard deviation of its probability is at
-    /// least this (≥ 0).
+    /// A slice or scan is uncertain when its 90 % interval crosses the positive threshold, when
+    /// the standard deviation of its probability is at least this (≥ 0), or when the scan lies
+    /// outside the slices the model was fitted on.
     #[arg(long, default_value_t = 0.1, value_parser = range::non_negative)]
     uncertain_sd: f64,
     /// Put patient name and ID into the reports (left out by default).
@@ -64,6 +65,8 @@ pub struct PredictFlags {
     /// [1..=1000000].
     #[arg(long, default_value_t = 1000, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
     samples: usize,
+    /// Random seed of the Monte Carlo draws behind each probability's sd and interval: the same
+    /// seed gives the same numbers.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     #[command(flatten)]

@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Output dataset folder.
-    #[arg(long)]
+    #[arg(short, long)]
     out: PathBuf,
     /// Labels: labels.csv / slice_labels.csv of `ich synth`, the RSNA stage_2_train.csv, or for
     /// NIfTI `nifti,label` (scans by path under the input) and `nifti,slice,label` (slices by

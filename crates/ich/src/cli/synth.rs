@@ -13,7 +13,7 @@ use milbase::range;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Output folder (one subfolder per scan).
-    #[arg(long)]
+    #[arg(short, long)]
     out: PathBuf,
     /// Number of scans [1..=1000000].
     #[arg(long, default_value_t = 8, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
