@@ -277,15 +277,12 @@ pub fn run(
             compute: o.compute,
             ..PredictOptions::default()
         },
-        // the demo is for reading the pages; `ich predict` writes the DICOM results
-        pacs: crate::predict::PacsJob {
-            dicom: None,
-            ..Default::default()
-        },
+        // the SR and the Secondary Captures too, as `ich predict` writes them, to look at
+        pacs: crate::predict::PacsJob::default(),
         shard: milbase::Shard::ALL,
     };
     tell(DemoEvent::Step(format!(
-        "ich predict --model {} {} --out {} --labels {} --labels {} --no-dicom{}",
+        "ich predict --model {} {} --out {} --labels {} --labels {}{}",
         p(&bundle),
         p(&test_dicom),
         p(&reports),

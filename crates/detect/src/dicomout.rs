@@ -214,12 +214,13 @@ fn subtype_line(subs: &[crate::report::SubtypeProbability]) -> Option<String> {
     })
 }
 
+/// The call burned into a Secondary Capture ([`crate::report::Call`], as the SR codes it).
 fn flag_text(positive: bool, uncertain: bool) -> &'static str {
-    match (positive, uncertain) {
-        (true, true) => "POSITIVE, UNCERTAIN",
-        (true, false) => "POSITIVE",
-        (false, true) => "UNCERTAIN",
-        (false, false) => "negative",
+    use crate::report::Call;
+    match Call::of(positive, uncertain) {
+        Call::LikelyBleed => "LIKELY BLEED",
+        Call::Unsure => "UNSURE",
+        Call::Unlikely => "unlikely",
     }
 }
 

@@ -223,7 +223,8 @@ pub fn subtype_strip_svg(s: &ScanReport) -> String {
     svg
 }
 
-/// A scan's flagged subtypes for the index: positive or uncertain, most probable first.
+/// A scan's subtypes called likely or unsure for the index, most probable first, each with its
+/// call.
 fn flagged_subtypes(subs: &[SubtypeProbability]) -> String {
     let mut v: Vec<&SubtypeProbability> =
         subs.iter().filter(|x| x.positive || x.uncertain).collect();
@@ -242,9 +243,9 @@ fn flagged_subtypes(subs: &[SubtypeProbability]) -> String {
                 esc(&x.name),
                 x.probability,
                 if x.uncertain {
-                    " (<span class=\"unc\">uncertain</span>)"
+                    " (<span class=\"unc\">unsure</span>)"
                 } else {
-                    ""
+                    " (<span class=\"pos\">likely</span>)"
                 }
             )
         })
@@ -311,14 +312,38 @@ fn pm(uncertainty: bool, p: f64, sd: f64, lo: f64, hi: f64) -> String {
     format!("{p:.3} [{lo:.3}–{hi:.3}] (sd {sd:.3})")
 }
 
+/// Below this many labelled scans the index warns that its metrics are rough.
+pub const FEW_SCANS: usize = 20;
+
+/// The warning under metrics measured on fewer than [`FEW_SCANS`] scans: an AUC on 10 scans has
+/// a standard error of about 0.14 (Hanley and McNeil, AUC 0.8, 5 and 5).
+fn small_cohort(scans: usize) -> String {
+    if scans >= FEW_SCANS {
+        return String::new();
+    }
+    format!(
+        "<p class=\"unc\">Only {scans} labelled scan{}: figures on so few scans can be off by 0.1 \
+         or more. Read them as a rough check, not a measurement.</p>",
+        if scans == 1 { "" } else { "s" }
+    )
+}
+
+/// A bundle as the index names it: its folder's name, not where it lies on the server.
+fn bundle_name(bundle: &str) -> String {
+    std::path::Path::new(bundle)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| bundle.to_string())
+}
+
+/// The call ([`crate::report::Call`]) as the pages show it.
 fn flags(positive: bool, uncertain: bool) -> String {
-    match (positive, uncertain) {
-        (true, true) => {
-            "<span class=\"pos\">positive</span>, <span class=\"unc\">uncertain</span>".into()
-        }
-        (true, false) => "<span class=\"pos\">positive</span>".into(),
-        (false, true) => "<span class=\"unc\">uncertain</span>".into(),
-        (false, false) => "negative".into(),
+    use crate::report::Call;
+    let call = Call::of(positive, uncertain);
+    match call {
+        Call::LikelyBleed => format!("<span class=\"pos\">{}</span>", call.text()),
+        Call::Unsure => format!("<span class=\"unc\">{}</span>", call.text()),
+        Call::Unlikely => call.text().into(),
     }
 }
 
@@ -331,6 +356,20 @@ fn warned(warnings: &[String]) -> String {
             esc(&warnings.join("\n")),
             if n == 1 { "" } else { "s" }
         ),
+    }
+}
+
+/// Where a scan came from, under its id in the index: the NIfTI file, or the study and series
+/// UIDs (what finds it in the PACS).
+fn source_of(s: &ScanReport) -> String {
+    match (&s.nifti, &s.study_instance_uid, &s.series_instance_uid) {
+        (Some(n), _, _) => format!("<br><small>{}</small>", esc(n)),
+        (None, Some(st), Some(se)) => format!(
+            "<br><small title=\"Study Instance UID / Series Instance UID\">study {}<br>series {}</small>",
+            esc(st),
+            esc(se)
+        ),
+        _ => String::new(),
     }
 }
 
@@ -353,10 +392,18 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
     if let Some(n) = &s.nifti {
         let _ = write!(b, "<p>NIfTI file: {}</p>", esc(n));
     }
+    if let (Some(st), Some(se)) = (&s.study_instance_uid, &s.series_instance_uid) {
+        let _ = write!(
+            b,
+            "<p>Study Instance UID {}<br>Series Instance UID {}</p>",
+            esc(st),
+            esc(se)
+        );
+    }
     let _ = write!(
         b,
         "<table><tr><th class=\"l\">scan probability ({})</th><td>{}</td></tr>\
-<tr><th class=\"l\">flag</th><td>{}</td></tr>\
+<tr><th class=\"l\">call</th><td>{}</td></tr>\
 <tr><th class=\"l\">CNN probability (second opinion)</th><td>{:.3}</td></tr>\
 <tr><th class=\"l\">slices</th><td>{} ({} positive, {} uncertain)</td></tr>{}</table>",
         esc(&r.model.gp_family),
@@ -382,7 +429,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
         let labelled = s.subtypes.iter().any(|x| x.label.is_some());
         let _ = write!(
             b,
-            "<h2>Which bleed</h2><table><tr><th class=\"l\">subtype</th><th>scan probability [90 % interval] (sd)</th><th class=\"l\">flag</th><th>positive slices</th>{}</tr>",
+            "<h2>Which bleed</h2><table><tr><th class=\"l\">subtype</th><th>scan probability [90 % interval] (sd)</th><th class=\"l\">call</th><th>positive slices</th>{}</tr>",
             if labelled { "<th>label</th>" } else { "" }
         );
         for x in &s.subtypes {
@@ -414,7 +461,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
     }
     let _ = write!(
         b,
-        "<h2>Slices (brain window)</h2><p class=\"note\">Red frame: probability ≥ {:.2}; dashed orange outline: uncertain (90 % interval across the threshold, or sd ≥ {:.2}); att: the CNN's attention weight (how much the slice counts in the scan's probability; not a probability){}.</p><div class=\"grid\">",
+        "<h2>Slices (brain window)</h2><p class=\"note\">Red frame: likely bleed (probability ≥ {:.2}, and the model is sure); dashed orange outline: unsure (its 90 % interval reaches across the threshold, or sd ≥ {:.2}); no frame: unlikely. The interval is the range the model itself is 90 % sure the probability lies in; att: the CNN's attention weight (how much the slice counts in the scan's probability; not a probability){}.</p><div class=\"grid\">",
         r.thresholds.positive,
         r.thresholds.uncertain_sd,
         if r.model.uncertainty {
@@ -424,12 +471,12 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
         }
     );
     for (sl, uri) in s.slices.iter().zip(thumbs) {
+        // framed by its call: red for a likely bleed, dashed orange when unsure
         let mut class = String::from("tile");
-        if sl.positive {
-            class.push_str(" pos");
-        }
-        if sl.uncertain {
-            class.push_str(" unc");
+        match crate::report::Call::of(sl.positive, sl.uncertain) {
+            crate::report::Call::LikelyBleed => class.push_str(" pos"),
+            crate::report::Call::Unsure => class.push_str(" unc"),
+            crate::report::Call::Unlikely => {}
         }
         let label = match sl.label {
             Some(1) => " · label 1",
@@ -542,10 +589,10 @@ pub fn index_page(r: &Report, k: usize) -> String {
     let mut b = String::new();
     let _ = write!(
         b,
-        "<h1>ich — {} scan(s)</h1><p class=\"note\">{} · model {} ({}) · positive when probability ≥ {:.2}, uncertain when the 90 % interval reaches across it or sd ≥ {:.2}; probabilities with their 90 % interval{}</p>",
+        "<h1>ich — {} scan(s)</h1><p class=\"note\">{} · model {} ({}) · one call per scan and slice: <span class=\"pos\">likely bleed</span> when the probability is at least {:.2} and the model is sure of it; <span class=\"unc\">unsure</span> when its 90 % interval reaches across the threshold or its sd is at least {:.2}, or the scan is unlike the scans the model was fitted on; unlikely otherwise. The interval [lo–hi] is the range the model itself is 90 % sure the probability lies in{}</p>",
         r.scans.len(),
         esc(&r.created),
-        esc(&r.model.bundle),
+        esc(&bundle_name(&r.model.bundle)),
         esc(&r.model.gp_family),
         r.thresholds.positive,
         r.thresholds.uncertain_sd,
@@ -580,7 +627,7 @@ pub fn index_page(r: &Report, k: usize) -> String {
             b,
             "<h2>Metrics</h2><table><tr><th class=\"l\"></th><th>AUC</th><th>accuracy</th><th>F1</th><th>log-lik.</th><th>ECE</th><th>ECE floor</th><th>ECE p</th></tr>{}{}{}{}</table>\
 <p class=\"note\">{} scans, {} labelled slices; accuracy and F1 at 0.5; log-likelihood per item. ECE floor: the ECE a perfectly calibrated model would show on this many items with these probabilities; ECE p: how often it would show this ECE or more (small: miscalibration beyond the noise of the set's size).</p>\
-<h2>Reliability</h2><div class=\"grid\"><figure>{}<figcaption>scans</figcaption></figure>{}</div>",
+{}<h2>Reliability</h2><div class=\"grid\"><figure>{}<figcaption>scans</figcaption></figure>{}</div>",
             metric_row("scans (GP)", &m.scan),
             m.slice
                 .as_ref()
@@ -590,6 +637,7 @@ pub fn index_page(r: &Report, k: usize) -> String {
             subtype_metric_rows(m),
             m.scans,
             m.slices,
+            small_cohort(m.scans),
             reliability_svg(&m.reliability),
             if m.slice_reliability.is_empty() {
                 String::new()
@@ -604,21 +652,21 @@ pub fn index_page(r: &Report, k: usize) -> String {
     }
     b.push_str("<h2>Scans</h2>");
     b.push_str(&nav);
-    b.push_str("<table><tr><th class=\"l\">scan</th><th>probability [90 % interval] (sd)</th><th class=\"l\">flag</th><th>CNN</th><th>slices</th><th>positive</th><th>uncertain</th>");
+    b.push_str("<table><tr><th class=\"l\">scan</th><th>probability [90 % interval] (sd)</th><th class=\"l\">call</th><th>CNN</th><th>slices</th><th>positive</th><th>uncertain</th>");
     let labelled = r.scans.iter().any(|s| s.label.is_some());
     if labelled {
         b.push_str("<th>label</th>");
     }
     let with_subtypes = !r.model.subtypes.is_empty();
     if with_subtypes {
-        b.push_str("<th class=\"l\">subtypes flagged</th>");
+        b.push_str("<th class=\"l\">subtypes likely or unsure</th>");
     }
     b.push_str("</tr>");
     for s in &r.scans[from..to] {
         let name = match &s.page {
             Some(p) => format!("<a href=\"{}\">{}</a>", esc(p), esc(&s.id)),
             None => esc(&s.id),
-        };
+        } + &source_of(s);
         let _ = write!(
             b,
             "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"l\">{}</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td>",
@@ -715,6 +763,9 @@ mod tests {
         // one page: no navigation
         r.scans.truncate(3);
         assert!(!index_page(&r, 1).contains("class=\"nav\""));
+        assert!(small_cohort(4).contains("Only 4 labelled scans"));
+        assert!(small_cohort(1).contains("Only 1 labelled scan:"));
+        assert_eq!(small_cohort(FEW_SCANS), "");
         for (rel, yes) in [
             ("index.html", true),
             ("index-2.html", true),

@@ -586,9 +586,11 @@ impl Predictor {
             positive_slices: slices.iter().filter(|s| s.positive).count(),
             uncertain_slices: slices.iter().filter(|s| s.uncertain).count(),
             label: meta.label,
+            study_instance_uid: Some(meta.study_instance_uid).filter(|u| is_uid(u)),
+            series_instance_uid: Some(meta.series_instance_uid).filter(|u| is_uid(u)),
             patient_name: meta.patient_name.filter(|_| opts.keep_phi),
             patient_id: meta.patient_id.filter(|_| opts.keep_phi),
-            nifti: meta.nifti.filter(|_| opts.keep_phi),
+            nifti: meta.nifti,
             warnings,
             page: None,
             dicom: None,
@@ -1026,6 +1028,11 @@ pub fn run_with(
 /// The order of a report whatever the order its scans were predicted in (shards, inputs):
 /// scans by probability, highest first, ties by id (the order of the index page and the CSV
 /// files); skipped inputs sorted.
+/// A DICOM UID as a report shows it: digits and dots (not a NIfTI scan's stand-in, not empty).
+fn is_uid(u: &str) -> bool {
+    !u.is_empty() && u.len() <= 64 && u.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+}
+
 pub fn order(report: &mut Report) {
     report.scans.sort_by(scan_order);
     report.skipped.sort();

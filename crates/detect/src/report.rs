@@ -183,13 +183,19 @@ pub struct ScanReport {
     pub uncertain_slices: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<u8>,
+    /// The study and series it was read from (DICOM; absent for NIfTI files and for reports
+    /// written before they were recorded): what ties a row to the study in the PACS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub study_instance_uid: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series_instance_uid: Option<String>,
     /// Only with `--keep-phi`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patient_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patient_id: Option<String>,
-    /// The NIfTI file it was read from, under its input; only with `--keep-phi` (a file name
-    /// may name the patient).
+    /// The NIfTI file it was read from, as a path under its input (what ties the row to the
+    /// file; name files without patient names, as BIDS does).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nifti: Option<String>,
     pub warnings: Vec<String>,
@@ -293,6 +299,40 @@ struct SliceRow<'a> {
     uncertain: u8,
     cnn_attention: f64,
     label: Option<u8>,
+    /// [`Call`]: likely bleed, unsure or unlikely.
+    call: &'static str,
+}
+
+/// The one call a reader acts on, per scan, slice and subtype, the same on the pages, in the CSVs
+/// and in the SR (`pacs::sr::Assessment`: Present, Indeterminate, Absent): **likely bleed** when
+/// the probability reaches the positive threshold and the model is sure of it; **unsure** when it
+/// is not (the 90 % interval reaches across the threshold, the sd is at least `--uncertain-sd`, or
+/// the scan lies outside the slices the model was fitted on), whichever side the probability is
+/// on; **unlikely** otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Call {
+    LikelyBleed,
+    Unsure,
+    Unlikely,
+}
+
+impl Call {
+    pub fn of(positive: bool, uncertain: bool) -> Call {
+        match (positive, uncertain) {
+            (_, true) => Call::Unsure,
+            (true, false) => Call::LikelyBleed,
+            (false, false) => Call::Unlikely,
+        }
+    }
+
+    /// As the pages and the CSVs write it.
+    pub fn text(self) -> &'static str {
+        match self {
+            Call::LikelyBleed => "likely bleed",
+            Call::Unsure => "unsure",
+            Call::Unlikely => "unlikely",
+        }
+    }
 }
 
 /// A row of `scans.csv`.
@@ -314,6 +354,12 @@ struct ScanRow<'a> {
     out_of_distribution: Option<u8>,
     /// The fraction of its slices outside them.
     ood_outside_fraction: Option<f64>,
+    /// The study and series (DICOM) or the file (NIfTI) the scan was read from.
+    study_instance_uid: Cow<'a, str>,
+    series_instance_uid: Cow<'a, str>,
+    nifti: Cow<'a, str>,
+    /// [`Call`]: likely bleed, unsure or unlikely.
+    call: &'static str,
 }
 
 /// A text cell of a CSV meant for spreadsheets: one that starts with `=`, `+`, `-`, `@`, a tab or
@@ -480,6 +526,7 @@ pub fn write_slices_csv_with<W: std::io::Write>(
                     uncertain: u8::from(sl.uncertain),
                     cnn_attention: sl.attention,
                     label: sl.label,
+                    call: Call::of(sl.positive, sl.uncertain).text(),
                 },
                 &sl.subtypes,
             )?;
@@ -513,6 +560,14 @@ pub fn write_scans_csv<W: std::io::Write>(r: &Report, out: W) -> Result<W> {
                 label: sc.label,
                 out_of_distribution: sc.out_of_distribution.map(|o| u8::from(o.flagged)),
                 ood_outside_fraction: sc.out_of_distribution.map(|o| o.outside_fraction),
+                study_instance_uid: spreadsheet_text(
+                    sc.study_instance_uid.as_deref().unwrap_or(""),
+                ),
+                series_instance_uid: spreadsheet_text(
+                    sc.series_instance_uid.as_deref().unwrap_or(""),
+                ),
+                nifti: spreadsheet_text(sc.nifti.as_deref().unwrap_or("")),
+                call: Call::of(sc.positive, sc.uncertain).text(),
             },
             &sc.subtypes,
         )?;
@@ -661,6 +716,8 @@ pub(crate) fn fixture_report() -> Report {
             positive_slices: 0,
             uncertain_slices: 1,
             label: None,
+            study_instance_uid: None,
+            series_instance_uid: None,
             patient_name: None,
             patient_id: None,
             nifti: None,
@@ -751,6 +808,25 @@ mod tests {
         assert!((r[1].1 - 0.9).abs() < 1e-12 && (r[1].2 - 1.0).abs() < 1e-12 && r[1].3 == 1);
     }
 
+    /// The three calls from the two flags, by hand, and the same call as the SR codes it.
+    #[test]
+    fn one_call_per_scan_agrees_with_the_srs_assessment() {
+        use pacs::sr::{Assessment, ABSENT, INDETERMINATE, PRESENT};
+        for (positive, uncertain, want, code) in [
+            (true, false, Call::LikelyBleed, PRESENT),
+            (true, true, Call::Unsure, INDETERMINATE),
+            (false, true, Call::Unsure, INDETERMINATE),
+            (false, false, Call::Unlikely, ABSENT),
+        ] {
+            assert_eq!(Call::of(positive, uncertain), want);
+            assert_eq!(Assessment::from_flags(positive, uncertain).code(), code);
+        }
+        assert_eq!(
+            [Call::LikelyBleed, Call::Unsure, Call::Unlikely].map(Call::text),
+            ["likely bleed", "unsure", "unlikely"]
+        );
+    }
+
     #[test]
     fn csv_quotes_hostile_uids_and_writes_flags_as_digits() {
         let r = fixture_report();
@@ -771,7 +847,8 @@ mod tests {
                 "positive",
                 "uncertain",
                 "cnn_attention",
-                "label"
+                "label",
+                "call"
             ]
         );
         let row = rdr.records().next().unwrap().unwrap();
@@ -782,12 +859,19 @@ mod tests {
             ("", "0.0625", "0.5", "0", "1", "0")
         );
         let scans = String::from_utf8(scans_csv(&r).unwrap()).unwrap();
-        assert!(scans.starts_with("scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction\n"));
-        // not checked against a summary of training slices: the two columns are empty
+        assert!(scans.starts_with("scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction,study_instance_uid,series_instance_uid,nifti,call\n"));
+        // not checked against a summary of training slices: the two columns are empty; no
+        // study, series or file recorded: empty too
         assert!(
-            scans.contains("scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,\n"),
+            scans.contains("scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,unsure\n"),
             "{scans}"
         );
+        // a scan tied to its study and series
+        let mut tied = r.clone();
+        tied.scans[0].study_instance_uid = Some("1.2.3".into());
+        tied.scans[0].series_instance_uid = Some("1.2.3.4".into());
+        let t = String::from_utf8(scans_csv(&tied).unwrap()).unwrap();
+        assert!(t.contains(",1.2.3,1.2.3.4,,unsure\n"), "{t}");
         // with subtype heads: seven columns per subtype, by name, empty where a row lacks one
         let mut r = r;
         r.model.subtypes = vec!["epidural".into(), "subdural".into()];
@@ -806,13 +890,13 @@ mod tests {
         let scans = String::from_utf8(scans_csv(&r).unwrap()).unwrap();
         let want_head = "scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,\
 positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction,\
-epidural_probability,epidural_sd,epidural_lo,epidural_hi,epidural_positive,epidural_uncertain,\
+study_instance_uid,series_instance_uid,nifti,call,epidural_probability,epidural_sd,epidural_lo,epidural_hi,epidural_positive,epidural_uncertain,\
 epidural_label,subdural_probability,subdural_sd,subdural_lo,subdural_hi,subdural_positive,\
 subdural_uncertain,subdural_label\n";
         assert!(scans.starts_with(want_head), "{scans}");
         assert!(
             scans.ends_with(
-                "scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,,,,,0.5,0.125,0.25,0.75,1,1,1\n"
+                "scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,unsure,,,,,,,,0.5,0.125,0.25,0.75,1,1,1\n"
             ),
             "{scans}"
         );

@@ -589,6 +589,15 @@ pub fn demo_done(o: &Outcome, out: &Path, secs: f64) -> String {
         "\n\ndemo done in {secs:.0} s: open {}",
         o.index.display()
     );
+    if !o.dicom_files.is_empty() {
+        let _ = write!(
+            s,
+            "\nDICOM results ({} files: a Structured Report and Secondary Captures per scan, for a \
+             PACS or any DICOM viewer): {}",
+            o.dicom_files.len(),
+            out.join("report").join("dicom").display()
+        );
+    }
     if let Some(m) = &o.report.metrics {
         let _ = write!(
             s,

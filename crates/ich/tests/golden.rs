@@ -17,7 +17,14 @@ const TOL: f64 = 1e-5;
 /// Columns added since the stored report was written (the out-of-distribution check): the
 /// stored report has none of them; every column it has is compared. So are the seven columns of
 /// each subtype head (`<subtype>_probability`, … `_label`; report format 3).
-const NEW_COLUMNS: [&str; 2] = ["out_of_distribution", "ood_outside_fraction"];
+const NEW_COLUMNS: [&str; 6] = [
+    "call",
+    "out_of_distribution",
+    "ood_outside_fraction",
+    "study_instance_uid",
+    "series_instance_uid",
+    "nifti",
+];
 
 fn is_new(column: &str) -> bool {
     NEW_COLUMNS.contains(&column)

@@ -137,6 +137,13 @@ fn nifti_and_dicom_of_one_volume_give_the_same_pixels_and_probabilities() {
     let mut worst = 0.0f64;
     for &pt in &PATIENTS {
         let a = &dscans[&format!("ctich_{pt:03}")];
+        // a DICOM scan is tied to its study and series
+        assert!(a["study_instance_uid"]
+            .as_str()
+            .is_some_and(|u| !u.is_empty()));
+        assert!(a["series_instance_uid"]
+            .as_str()
+            .is_some_and(|u| !u.is_empty()));
         let b = &nscans[&preprocess::scan::scan_id("NIfTI", &name_of(pt))];
         let f = |v: &serde_json::Value| v.as_f64().unwrap();
         worst = worst.max((f(&a["probability"]) - f(&b["probability"])).abs());
@@ -151,7 +158,9 @@ fn nifti_and_dicom_of_one_volume_give_the_same_pixels_and_probabilities() {
             worst = worst.max((f(&x["probability"]) - f(&y["probability"])).abs());
         }
         let warn = b["warnings"].to_string();
-        assert!(b.get("nifti").is_none());
+        // tied to its file by the path under its input, without --keep-phi too
+        assert_eq!(b["nifti"], name_of(pt).as_str());
+        assert!(b.get("study_instance_uid").is_none());
         if pt == 66 {
             assert!(
                 warn.contains("NIfTI") && warn.contains("no DICOM results"),
@@ -178,9 +187,12 @@ fn nifti_and_dicom_of_one_volume_give_the_same_pixels_and_probabilities() {
     assert!(worst < 1e-5, "largest difference {worst}");
     assert_eq!(d["metrics"]["scan"], n["metrics"]["scan"]);
     assert_eq!(d["metrics"]["slice"], n["metrics"]["slice"]);
-    // the file names (they may name a patient) stay out of every report without --keep-phi
-    for f in ["report.json", "scans.csv", "slices.csv"] {
-        let text = std::fs::read_to_string(rn.join(f)).unwrap();
-        assert!(!text.contains("ctich_"), "{f} names a file");
+    // each scan is tied to its file by its path under the input (scans.csv's nifti column,
+    // report.json), without --keep-phi too; no patient name or ID comes with it
+    let rows = common::csv_rows(&rn.join("scans.csv"));
+    for &pt in &PATIENTS {
+        assert!(rows.iter().any(|r| r["nifti"] == name_of(pt)), "{pt}");
     }
+    let json = std::fs::read_to_string(rn.join("report.json")).unwrap();
+    assert!(!json.contains("patient_name") && !json.contains("patient_id"));
 }

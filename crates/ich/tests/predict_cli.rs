@@ -39,6 +39,14 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
         serde_json::from_slice(&std::fs::read(rep.join("report.json")).unwrap()).unwrap();
     let scans = report["scans"].as_array().unwrap();
     assert_eq!(scans.len(), 48);
+    // the demo writes the DICOM results too, and says where they are
+    assert!(text.contains("DICOM results"), "{text}");
+    for js in scans {
+        let sr = js["dicom"]["sr"]
+            .as_str()
+            .expect("every synthetic scan gets an SR");
+        assert!(rep.join(sr).is_file(), "{sr}");
+    }
     let scan_rows = csv_rows(&rep.join("scans.csv"));
     let slice_rows = csv_rows(&rep.join("slices.csv"));
     assert_eq!(scan_rows.len(), 48);
@@ -68,6 +76,13 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
             row["uncertain"] == "1",
             (lo < 0.5 && 0.5 <= hi) || f(&row["sd"]) >= 0.1 || ood
         );
+        // one call, from the same two flags the SR codes (Indeterminate whenever uncertain)
+        let call = match (row["positive"] == "1", row["uncertain"] == "1") {
+            (_, true) => "unsure",
+            (true, false) => "likely bleed",
+            (false, false) => "unlikely",
+        };
+        assert_eq!(row["call"], call);
         // its slices, in z order, agree with slices.csv
         let sl = js["slices"].as_array().unwrap();
         assert_eq!(sl.len(), 8);

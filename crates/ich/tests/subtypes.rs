@@ -235,7 +235,7 @@ fn subtypes_reach_the_features_and_a_head_each() {
     }
     let index = std::fs::read_to_string(r3.join("index.html")).unwrap();
     assert!(
-        index.contains("subtypes flagged") && index.contains("subdural scans ("),
+        index.contains("subtypes likely or unsure") && index.contains("subdural scans ("),
         "index"
     );
     let page0 = rep["scans"][0]["page"].as_str().unwrap();
