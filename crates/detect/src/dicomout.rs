@@ -444,7 +444,9 @@ pub fn write_scan(
                 .chain(subtype_line(&s.subtypes))
                 .chain(["RESEARCH SOFTWARE - NOT FOR DIAGNOSTIC USE".into()])
                 .collect(),
-                positive: s.positive,
+                // drawn by its call: a red frame for a likely bleed, orange dashes when unsure
+                positive: crate::report::Call::of(s.positive, s.uncertain)
+                    == crate::report::Call::LikelyBleed,
                 uncertain: s.uncertain,
                 created: created.clone(),
             };
