@@ -317,11 +317,13 @@ pub enum Call {
 }
 
 impl Call {
+    /// The SR's assessment of the same flags, named for a reader: one rule, written once in
+    /// [`pacs::sr::Assessment::from_flags`].
     pub fn of(positive: bool, uncertain: bool) -> Call {
-        match (positive, uncertain) {
-            (_, true) => Call::Unsure,
-            (true, false) => Call::LikelyBleed,
-            (false, false) => Call::Unlikely,
+        match pacs::sr::Assessment::from_flags(positive, uncertain) {
+            pacs::sr::Assessment::Present => Call::LikelyBleed,
+            pacs::sr::Assessment::Uncertain => Call::Unsure,
+            pacs::sr::Assessment::Absent => Call::Unlikely,
         }
     }
 
