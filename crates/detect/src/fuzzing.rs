@@ -70,10 +70,10 @@ pub fn dataset(scratch: &Path, data: &[u8]) -> io::Result<()> {
 pub fn features(scratch: &Path, data: &[u8]) -> io::Result<()> {
     let p = scratch.join("features.csv");
     fs::write(&p, data)?;
-    if let Ok(d) = crate::features::read(&p) {
+    if let Ok(d) = crate::bundle::features::read(&p) {
         let _ = gphead::Standardizer::fit(&d);
     }
-    let _ = crate::features::read_splits(&p);
+    let _ = crate::bundle::features::read_splits(&p);
     let mut labels = preprocess::labels::Labels::default();
     if labels.load(&p).is_ok() {
         let _ = labels.scan("1.2", "1.2.3", &[labels.slice("1.2.3.4").map(|l| l.label)]);

@@ -1,46 +1,48 @@
 //! `detect`: the product's main job as a library — finding intracranial hemorrhage in head CT,
-//! slice by slice, with its uncertainty. It joins the stages (`preprocess`, `attcnn`, `gphead`)
-//! and owns what they share:
+//! slice by slice, with its uncertainty. It joins the stages (`preprocess`, `attcnn`, `gphead`,
+//! `pacs`) in rooms named for what users do (docs/ARCHITECTURE.md). Arrows point down only:
 //!
-//! - [`bundle`]: the model bundle (manifest, every file name, checksums, atomic writes);
-//! - [`features`]: the features file (one schema, one writer, one reader);
-//! - [`train`], [`extract`], [`fit`]: CNN training, feature extraction and GP fitting into a bundle;
-//! - [`recalibrate`]: the head's calibration map refitted on a site's own labelled scans;
-//! - [`evaluate`]: `eval-gp`'s flow — features per split, the protocol, its CSV and JSON files;
-//! - [`predict`]: open a bundle, predict scans from DICOM or a dataset, typed reports;
-//! - [`report`] (the report's data model and CSV rows) and [`html`] (the pages);
-//! - [`demo`]: the whole pipeline on synthetic data.
+//! ```text
+//!   node      site          (ich serve; ich adapt, recalibrate, eval-gp)
+//!      \      /
+//!      pipeline             (ich train-cnn, extract, fit-gp, import, predict, demo)
+//!      /      \
+//!   report     |            (report.json, CSV, HTML, SR and captures, ich merge of reports)
+//!      \      /
+//!      bundle               (the model bundle, the features file, the head's evidence)
+//!        |
+//!   error, progress, runmark (shared by every room)
+//! ```
 //!
-//! The `ich` binary parses flags, calls these and prints; nothing here knows of the command line.
+//! - [`bundle`]: what a model is on disk;
+//! - [`report`]: what a prediction says, and every writer of it;
+//! - [`pipeline`]: how a probability is made: train, extract, fit, import, predict, demo;
+//! - [`site`]: a bundle made to fit one hospital: adapt, recalibrate, evaluate;
+//! - [`node`]: `ich serve`;
+//! - [`summary`]: the lines a person reads about each job (above every room: it names their
+//!   outcomes; nothing uses it but the binary);
+//! - [`fuzzing`]: the entry points of the fuzz targets (above every room, like the binary);
+//! - shared: [`error`], [`progress`] (bars on a terminal, "k of N, ETA" lines in a log),
+//!   [`runmark`] (the mark of the run that wrote an output folder).
+//!
+//! `scripts/module-graph.py` fails CI on an import circle or an arrow pointing up. The `ich`
+//! binary parses flags, calls these and prints; nothing here knows of the command line.
 
-pub mod adapt;
 pub mod bundle;
-pub mod demo;
-pub mod device;
-pub mod dicomout;
 pub mod error;
-pub mod evaluate;
-pub mod evidence;
-pub mod extract;
-pub mod features;
-pub mod fit;
 pub mod fuzzing;
-pub mod html;
-pub mod import;
-pub mod predict;
+pub mod node;
+pub mod pipeline;
 pub mod progress;
-pub mod recalibrate;
 pub mod report;
 pub mod runmark;
-pub mod sanity;
-pub mod serve;
+pub mod site;
 pub mod summary;
-pub mod train;
 
 pub use bundle::Bundle;
-pub use device::{Backend, Compute, Precision};
 pub use error::{Error, Result};
-pub use predict::{PacsJob, PredictJob, PredictOptions, Predictor, ScanPrediction};
+pub use pipeline::device::{Backend, Compute, Precision};
+pub use pipeline::predict::{PacsJob, PredictJob, PredictOptions, Predictor, ScanPrediction};
 pub use report::{Report, ScanReport, SliceReport};
 
 /// A scan id that may become a file name: letters, digits, `-`, `_` and `.`, not starting with a

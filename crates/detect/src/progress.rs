@@ -244,12 +244,30 @@ pub fn round4(x: f64) -> f64 {
     (x * scale).round() / scale
 }
 
+/// One epoch of CNN training.
+pub fn epoch(l: &EpochLog) -> String {
+    let of = if l.epochs > 0 {
+        format!(" of {}", l.epochs)
+    } else {
+        String::new()
+    };
+    format!(
+        "epoch {:>3}{of}: train loss {:.4}, valid loss {:.4}, valid AUC {}, {:.1} s",
+        l.epoch + 1,
+        l.train_loss,
+        l.valid_loss,
+        l.valid_auc
+            .map_or_else(|| "–".into(), |x| format!("{x:.4}")),
+        l.seconds
+    )
+}
+
 /// One line per epoch (training, `ich demo`), on one channel: a human line on stdout when stderr
 /// is a terminal (someone is watching), else one `tracing` event in the log (plain or JSON), its
 /// figures to 4 significant digits; never both, so a log written to a file has each epoch once.
 pub fn epoch_line(l: &EpochLog) {
     if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        println!("{}", crate::summary::epoch(l));
+        println!("{}", epoch(l));
     } else {
         tracing::info!(
             epoch = l.epoch,

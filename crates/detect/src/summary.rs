@@ -5,18 +5,20 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use attcnn::training::EpochLog;
 use gphead::calibrate::Platt;
 use gphead::protocol::{EvalReport, SummaryRow};
 
-use crate::adapt::{Adapted, Figures};
-use crate::fit::{FitData, Fitted};
-use crate::import::{ImportJob, ImportOutcome};
-use crate::predict::{Outcome, PredictJob};
-use crate::recalibrate::Recalibrated;
+use crate::pipeline::fit::{FitData, Fitted};
+use crate::pipeline::import::{ImportJob, ImportOutcome};
+use crate::pipeline::predict::{Outcome, PredictJob};
+use crate::pipeline::train::{TrainPlan, Trained};
 use crate::report::{REPORT_JSON, SCANS_CSV, SLICES_CSV};
-use crate::train::{TrainPlan, Trained};
+use crate::site::adapt::{Adapted, Figures};
+use crate::site::recalibrate::Recalibrated;
 use pacs::SendReport;
+
+/// One epoch of CNN training (written where the epoch lines are printed).
+pub use crate::progress::epoch;
 
 /// `v` with 4 decimals, or `–`.
 pub fn opt4(v: Option<f64>) -> String {
@@ -251,7 +253,7 @@ pub fn recalibrated(r: &Recalibrated, features: &Path, bundle: &Path, dry_run: b
     ]
     .into_iter()
     .chain(r.subtypes.iter().map(|t| match &t.outcome {
-        crate::recalibrate::SubtypeOutcome::Recalibrated(s) => format!(
+        crate::site::recalibrate::SubtypeOutcome::Recalibrated(s) => format!(
             "subtype {}: {} scans ({} with it); scan ECE {:.4} with the bundle's map, {:.4} new map cross-fitted; map {}",
             t.name,
             s.scans,
@@ -260,7 +262,7 @@ pub fn recalibrated(r: &Recalibrated, features: &Path, bundle: &Path, dry_run: b
             s.cross_fitted.ece,
             calibration_map(&s.map)
         ),
-        crate::recalibrate::SubtypeOutcome::Kept(why) => {
+        crate::site::recalibrate::SubtypeOutcome::Kept(why) => {
             format!("subtype {}: not recalibrated: {why}", t.name)
         }
     }))
@@ -302,23 +304,6 @@ pub fn preprocessed(s: &preprocess::Summary, secs: f64) -> String {
     out
 }
 
-/// One epoch of CNN training.
-pub fn epoch(l: &EpochLog) -> String {
-    let of = if l.epochs > 0 {
-        format!(" of {}", l.epochs)
-    } else {
-        String::new()
-    };
-    format!(
-        "epoch {:>3}{of}: train loss {:.4}, valid loss {:.4}, valid AUC {}, {:.1} s",
-        l.epoch + 1,
-        l.train_loss,
-        l.valid_loss,
-        opt4(l.valid_auc),
-        l.seconds
-    )
-}
-
 /// What CNN training is about to do.
 pub fn train_plan(p: &TrainPlan) -> String {
     let (blocks, s) = p.model.geometry();
@@ -333,7 +318,7 @@ pub fn train_plan(p: &TrainPlan) -> String {
             format!(
                 "outputs: any and {} subtypes ({}), one shared attention",
                 p.model.subtypes,
-                crate::features::SUBTYPES.join(", ")
+                crate::bundle::features::SUBTYPES.join(", ")
             )
         } else {
             "output: any".to_string()
@@ -701,7 +686,7 @@ pub fn preprocess_verdict(s: &preprocess::Summary, secs: f64, keep_going: bool) 
 pub fn predict_verdict(o: &Outcome, job: &PredictJob, keep_going: bool) -> Verdict {
     let mut v = Verdict::default();
     v.out(prediction(o, &job.out, job.html));
-    let dicom_dir = job.out.join(crate::dicomout::DICOM_DIR);
+    let dicom_dir = job.out.join(crate::report::dicomout::DICOM_DIR);
     if !o.dicom_files.is_empty() {
         v.out(format!(
             "DICOM results: {} object(s) (Structured Reports and Secondary Captures) in {}",
@@ -747,6 +732,7 @@ pub fn predict_verdict(o: &Outcome, job: &PredictJob, keep_going: bool) -> Verdi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use attcnn::training::EpochLog;
 
     #[test]
     fn maps_pulls_and_epochs_read_as_printed() {

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use attcnn::{AttCnnConfig, TrainConfig};
-use detect::extract::{extract, ExtractJob};
-use detect::fit::{fit_gp, FitJob};
-use detect::predict::{run, PredictJob, PredictOptions, Predictor, Timing};
-use detect::train::{train_cnn, TrainJob};
+use detect::pipeline::extract::{extract, ExtractJob};
+use detect::pipeline::fit::{fit_gp, FitJob};
+use detect::pipeline::predict::{run, PredictJob, PredictOptions, Predictor, Timing};
+use detect::pipeline::train::{train_cnn, TrainJob};
 use detect::Compute;
 use milbase::Quiet;
 use preprocess::dataset::{Dataset, Skipped};
@@ -475,11 +475,11 @@ fn a_scan_longer_than_any_trained_on_is_predicted_with_a_warning() {
 
 /// Writes a features file of D = 8: per bag its name, label and slices.
 fn write_features(path: &Path, bags: &[(String, u8, Vec<[f64; 8]>)]) {
-    let mut w = detect::features::FeaturesWriter::create(path, 8).unwrap();
+    let mut w = detect::bundle::features::FeaturesWriter::create(path, 8).unwrap();
     for (name, label, slices) in bags {
         for (k, x) in slices.iter().enumerate() {
             let f = x.map(|v| v as f32);
-            w.write(&detect::features::FeatureRow {
+            w.write(&detect::bundle::features::FeatureRow {
                 features: &f,
                 instance_name: &format!("{name}-{k}"),
                 instance_label: None,
@@ -507,7 +507,7 @@ fn write_features(path: &Path, bags: &[(String, u8, Vec<[f64; 8]>)]) {
 /// of a label are refused with the file's name.
 #[test]
 fn a_bundle_recalibrated_on_a_sites_scans_follows_what_the_site_sees() {
-    use detect::recalibrate::{recalibrate, RecalibrateJob};
+    use detect::site::recalibrate::{recalibrate, RecalibrateJob};
     use gphead::calibrate::{MapFamily, Platt};
     let c = cohort();
     // a seeded generator (64-bit LCG, top 53 bits) and standard normals by Box–Muller

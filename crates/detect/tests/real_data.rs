@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use detect::features::read;
+use detect::bundle::features::read;
 use gphead::protocol::{evaluate, EvalOptions};
 use gphead::{FitParams, Gibbs, Grid, Model};
 

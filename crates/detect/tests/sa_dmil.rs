@@ -10,8 +10,8 @@ use std::sync::Mutex;
 
 use attcnn::inference::{Pixels, Trained};
 use burn::tensor::{Tensor, TensorData};
-use detect::import::{import_sa_dmil, ImportJob};
-use detect::predict::{PredictOptions, Predictor, Timing};
+use detect::pipeline::import::{import_sa_dmil, ImportJob};
+use detect::pipeline::predict::{PredictOptions, Predictor, Timing};
 use preprocess::PreprocessConfig;
 use serde_json::Value;
 

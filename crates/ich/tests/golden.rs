@@ -28,7 +28,7 @@ const NEW_COLUMNS: [&str; 6] = [
 
 fn is_new(column: &str) -> bool {
     NEW_COLUMNS.contains(&column)
-        || detect::features::SUBTYPES.iter().any(|s| {
+        || detect::bundle::features::SUBTYPES.iter().any(|s| {
             detect::report::SUBTYPE_COLUMNS
                 .iter()
                 .any(|f| column == format!("{s}_{f}"))

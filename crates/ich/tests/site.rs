@@ -193,7 +193,7 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
     // the site's maps), the site's summary and the report, checksummed
     let m = json(&site.join("manifest.json"));
     let r = json(&site.join("adapt.json"));
-    let network_shipped = r["chosen"] == detect::adapt::NETWORK;
+    let network_shipped = r["chosen"] == detect::site::adapt::NETWORK;
     let gp = &m["gp"];
     let mut files = vec!["ood.json", "adapt.json", "adapt.html"];
     if network_shipped {
@@ -331,7 +331,7 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
         let choices = choices.as_array().unwrap();
         assert!(choices
             .iter()
-            .any(|c| c["candidate"] == detect::adapt::NETWORK));
+            .any(|c| c["candidate"] == detect::site::adapt::NETWORK));
         let worse = |d: &serde_json::Value| {
             d.as_array()
                 .is_some_and(|v| v[0].as_f64().unwrap() < -v[1].as_f64().unwrap())

@@ -21,9 +21,9 @@ use milbase::Shard;
 
 use crate::bundle::rfc3339;
 use crate::error::{Error, Result};
-use crate::html::is_index_page;
-use crate::predict::{metrics_with, order, write_reports_with};
+use crate::report::html::is_index_page;
 use crate::report::slices::{Extent, SliceStore};
+use crate::report::write::{metrics_with, order, write_reports_with};
 use crate::report::{Report, INDEX_HTML, REPORT_JSON, SCANS_CSV, SLICES_CSV};
 use crate::runmark::{Run, RunMark, RunState, RUN_JSON};
 

@@ -1,15 +1,13 @@
-//! The commands: their flags (clap derive, every number range-checked) and what they print.
+//! The commands: their flags (clap derive, every number range-checked) and what they print. The
+//! modules mirror the library's rooms (`detect`'s `pipeline`, `site`, `node`), beside the
+//! commands of the stages (`preprocess`, `synth`) and `merge` of shards (datasets, features and
+//! reports).
 
-pub mod adapt;
-pub mod checkpoint;
-pub mod cnn;
-pub mod demo;
-pub mod gp;
 pub mod merge;
-pub mod pacs;
-pub mod predict;
+pub mod node;
+pub mod pipeline;
 pub mod preprocess;
-pub mod serve;
+pub mod site;
 pub mod synth;
 
 /// Where the CNN runs and in which float type (train-cnn, extract, predict, serve, demo).

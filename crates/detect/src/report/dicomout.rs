@@ -7,10 +7,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use milbase::Progress;
 use pacs::sc::Capture;
 use pacs::sr::{Algorithm, Assessment, Document, Estimate, SliceFinding, SubtypeFindings};
 use pacs::uid::UidRoot;
-use pacs::{Equipment, SourceContext};
+use pacs::{Destination, Equipment, SendOptions, SendReport, SourceContext};
 use preprocess::dataset::write_atomic;
 use preprocess::scan::Scan;
 
@@ -594,6 +595,51 @@ pub fn pull_study(out: &Path, pull: &Pull) -> Result<PathBuf> {
         pull.service
     );
     Ok(dir)
+}
+
+/// Sends `files` to every destination (bounded retries each); files stay on disk whatever
+/// happens.
+pub fn send_all(
+    files: &[PathBuf],
+    dests: &[Destination],
+    opts: &SendOptions,
+    progress: &dyn Progress,
+) -> Vec<SendReport> {
+    if files.is_empty() {
+        return Vec::new();
+    }
+    progress.stage("sending DICOM results", dests.len() as u64);
+    let out = dests
+        .iter()
+        .map(|d| {
+            let r = pacs::send::send(files, d, opts);
+            progress.inc(1);
+            r
+        })
+        .collect();
+    progress.done();
+    out
+}
+
+/// `ich send`: every `.dcm` under `paths` to every destination.
+pub fn send_folders(
+    paths: &[PathBuf],
+    dests: &[Destination],
+    opts: &SendOptions,
+    progress: &dyn Progress,
+) -> Result<Vec<SendReport>> {
+    let files = dicom_files(paths)?;
+    if files.is_empty() {
+        return Err(Error::Invalid(format!(
+            "no .dcm file in {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(send_all(&files, dests, opts, progress))
 }
 
 #[cfg(test)]

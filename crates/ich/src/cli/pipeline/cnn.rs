@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use attcnn::{AttCnnConfig, TrainConfig};
-use detect::extract::{extract as run_extract, ExtractJob};
-use detect::train::{train_cnn, TrainJob, TrainPlan};
+use detect::pipeline::extract::{extract as run_extract, ExtractJob};
+use detect::pipeline::train::{train_cnn, TrainJob, TrainPlan};
 
 use milbase::range;
 
@@ -59,7 +59,7 @@ pub struct TrainArgs {
     #[arg(long)]
     no_subtypes: bool,
     #[command(flatten)]
-    device: super::DeviceArgs,
+    device: crate::cli::DeviceArgs,
 }
 
 pub fn train(a: TrainArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
@@ -112,7 +112,7 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "I/N")]
     shard: Option<milbase::Shard>,
     #[command(flatten)]
-    device: super::DeviceArgs,
+    device: crate::cli::DeviceArgs,
 }
 
 pub fn extract(a: ExtractArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {

@@ -30,7 +30,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let checked = c.verify().context("checking the checkpoint's data")?;
     println!("{}", c.listing(a.all, checked));
     if let Some(dir) = &a.export_npy {
-        let x = detect::import::export_npy(&c, dir)?;
+        let x = detect::pipeline::import::export_npy(&c, dir)?;
         for why in &x.left_out {
             eprintln!("error: not written: {why}");
         }
@@ -76,12 +76,12 @@ pub struct ImportArgs {
 }
 
 pub fn import(a: ImportArgs) -> anyhow::Result<ExitCode> {
-    let job = detect::import::ImportJob {
+    let job = detect::pipeline::import::ImportJob {
         checkpoint: a.prefix.clone(),
         out: a.out.clone(),
         pad: !a.no_pad,
     };
-    let out = detect::import::import_sa_dmil(&job)
+    let out = detect::pipeline::import::import_sa_dmil(&job)
         .with_context(|| format!("importing {}", a.prefix.display()))?;
     println!("{}", detect::summary::imported(&out, &job));
     Ok(ExitCode::SUCCESS)

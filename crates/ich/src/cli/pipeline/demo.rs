@@ -1,11 +1,11 @@
 //! `ich demo`: the whole pipeline on a synthetic cohort, end to end (the library's
-//! [`detect::demo`]), printing each step.
+//! [`detect::pipeline::demo`]), printing each step.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use detect::demo::{DemoEvent, DemoOptions};
+use detect::pipeline::demo::{DemoEvent, DemoOptions};
 use detect::summary;
 use preprocess::synth::Subtype;
 
@@ -61,7 +61,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     #[command(flatten)]
-    pub device: super::DeviceArgs,
+    pub device: crate::cli::DeviceArgs,
 }
 
 pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
@@ -88,7 +88,7 @@ pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
         DemoEvent::Trained(t, bundle) => println!("{}", summary::trained(t, bundle)),
         DemoEvent::Fitted(f) => println!("{}", summary::fitted(f)),
     };
-    let out = detect::demo::run(&opts, bars, &tell)?;
+    let out = detect::pipeline::demo::run(&opts, bars, &tell)?;
     let secs = t0.elapsed().as_secs_f64();
     println!("{}", summary::demo_done(&out, &opts.out, secs));
     Ok(ExitCode::SUCCESS)

@@ -85,7 +85,8 @@ impl SubtypeLabels {
             .map(|s| match s.label? {
                 0 => Some(Vec::new()),
                 _ => {
-                    let named = crate::features::subtypes_in(s.subtype.as_deref().unwrap_or(""));
+                    let named =
+                        crate::bundle::features::subtypes_in(s.subtype.as_deref().unwrap_or(""));
                     (!named.is_empty()).then_some(named)
                 }
             })

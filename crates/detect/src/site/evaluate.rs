@@ -44,14 +44,14 @@ pub fn run(job: &EvalJob, model_name: &str, progress: &dyn Progress) -> Result<E
         .map(|t| format!(", external test {}", t.display()))
         .unwrap_or_default();
     if let Some(sf) = &job.splits_file {
-        let splits = crate::features::read_splits(sf)?;
+        let splits = crate::bundle::features::read_splits(sf)?;
         // each table once, however many splits name it
         let mut tables: BTreeMap<PathBuf, MilData> = BTreeMap::new();
         for (k, _) in &splits {
             for p in std::iter::once(&job.features).chain(job.test.as_ref()) {
                 let path = for_split(p, *k);
                 if let std::collections::btree_map::Entry::Vacant(e) = tables.entry(path) {
-                    let t = crate::features::read(e.key())?;
+                    let t = crate::bundle::features::read(e.key())?;
                     e.insert(t);
                 }
             }
@@ -78,8 +78,12 @@ pub fn run(job: &EvalJob, model_name: &str, progress: &dyn Progress) -> Result<E
             ),
         });
     }
-    let data = crate::features::read(&job.features)?;
-    let external = job.test.as_deref().map(crate::features::read).transpose()?;
+    let data = crate::bundle::features::read(&job.features)?;
+    let external = job
+        .test
+        .as_deref()
+        .map(crate::bundle::features::read)
+        .transpose()?;
     let report = evaluate(&data, external.as_ref(), &job.opts, progress)?;
     Ok(Evaluated {
         report,

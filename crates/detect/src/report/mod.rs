@@ -1,5 +1,16 @@
-//! Reports of a prediction: the data model shared by `report.json`, the CSV files and the HTML
-//! pages, and the CSV writers (docs/REPORT.md); `detect::predict::write_reports` writes the files.
+//! Room `report`: what a prediction says and every writer of it (docs/REPORT.md).
+//!
+//! Owns the report's data model shared by `report.json`, the CSV files and the pages (here, with
+//! the CSV and JSON row writers), and:
+//! - [`write`]: the order of a report's scans, its metrics, and its files written atomically;
+//! - [`html`]: the index and per-scan pages;
+//! - [`dicomout`]: the DICOM SR and Secondary Captures, sending them to a PACS, pulling a study;
+//! - [`slices`]: the slice spill that keeps a large run's slices on disk, one scan in memory;
+//! - [`merge`]: `ich merge` of the reports of shards.
+//!
+//! It may use [`crate::bundle`] (a report names its model) and the shared pieces at the crate's
+//! root ([`crate::error`], [`crate::runmark`]); it knows nothing of how a probability is made: no
+//! network, no GP head, no prediction pipeline ([`crate::pipeline`] calls it, never the reverse).
 
 use gphead::metrics::Metrics;
 use serde::{Deserialize, Serialize};
@@ -7,8 +18,11 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Result};
 
+pub mod dicomout;
+pub mod html;
 pub mod merge;
 pub mod slices;
+pub mod write;
 
 /// Version of `report.json`.
 pub const REPORT_FORMAT: u32 = 3;
@@ -178,7 +192,7 @@ pub struct ScanReport {
     /// How the scan's slices stand against the slices the head was fitted on (absent when the
     /// bundle keeps no summary of them); a flagged scan is also uncertain, and so are its slices.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub out_of_distribution: Option<crate::evidence::OodCheck>,
+    pub out_of_distribution: Option<crate::bundle::evidence::OodCheck>,
     pub positive_slices: usize,
     pub uncertain_slices: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -404,7 +418,7 @@ fn csv_error(e: &dyn std::fmt::Display) -> Error {
 }
 
 /// A CSV writer's error: an I/O one (a full disk) stays an I/O error, which can pass (the node
-/// tries such a study again, `crate::serve`); any other is the data's.
+/// tries such a study again, `crate::node::serve`); any other is the data's.
 fn csv_write_error(e: csv::Error) -> Error {
     if e.is_io_error() {
         if let csv::ErrorKind::Io(io) = e.into_kind() {
@@ -766,7 +780,7 @@ mod tests {
         full.shard = Some("1/4".into());
         full.scans[0].label = Some(0);
         full.scans[1].label = Some(1);
-        full.metrics = crate::predict::metrics(&full.scans);
+        full.metrics = crate::report::write::metrics(&full.scans);
         assert!(full.metrics.is_some());
         for r in [r, bare, full] {
             let want = serde_json::to_vec_pretty(&r).unwrap();

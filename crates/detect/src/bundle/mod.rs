@@ -1,4 +1,8 @@
-//! The model bundle: one folder holding everything a prediction needs (models/README.md).
+//! Room `bundle`: what a model is on disk. The model bundle is one folder holding everything a
+//! prediction needs (models/README.md); [`features`] is the features file the GP head is fitted
+//! on; [`evidence`] is what the head sees of a slice and the out-of-distribution summary kept
+//! with it. It may use only the stage crates and [`crate::error`]: nothing here trains, predicts
+//! or writes a report.
 //!
 //! `ich train-cnn` creates it (preprocessing config, CNN config and weights, training log);
 //! `ich fit-gp --bundle` adds the GP head. `manifest.json` lists every file with its SHA-256;
@@ -18,6 +22,9 @@ use sha2::{Digest, Sha256};
 use preprocess::dataset::{read_json, write_atomic, write_json};
 
 use crate::error::{Error, Result};
+
+pub mod evidence;
+pub mod features;
 
 /// Version of `manifest.json`.
 pub const BUNDLE_FORMAT: u32 = 1;
@@ -185,7 +192,7 @@ pub struct NetworkSite {
     pub subtypes: Vec<SubtypeHead>,
     /// What the subtype heads see of a slice (the CNN's features by default).
     #[serde(default, skip_serializing_if = "is_features")]
-    pub evidence: crate::evidence::Evidence,
+    pub evidence: crate::bundle::evidence::Evidence,
 }
 
 /// The provenance of imported weights.
@@ -271,7 +278,7 @@ pub struct GpPart {
     /// What the head sees of a slice: the CNN's features (default), or what the network's own
     /// classifier and attention make of the slice (docs/GPHEAD.md, "Evidence").
     #[serde(default, skip_serializing_if = "is_features")]
-    pub evidence: crate::evidence::Evidence,
+    pub evidence: crate::bundle::evidence::Evidence,
     /// The summary of the slices the head was fitted on (`ood.json`), for out-of-distribution
     /// checks at prediction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -315,8 +322,8 @@ pub struct SubtypeHead {
     pub site_note: Option<String>,
 }
 
-fn is_features(e: &crate::evidence::Evidence) -> bool {
-    *e == crate::evidence::Evidence::Features
+fn is_features(e: &crate::bundle::evidence::Evidence) -> bool {
+    *e == crate::bundle::evidence::Evidence::Features
 }
 
 /// A recalibration of the GP head on a site's own labelled scans.
@@ -690,14 +697,14 @@ impl Bundle {
 
     /// The head's out-of-distribution summary, when it has one (checked: shapes, finite
     /// numbers, the CNN's feature dimension).
-    pub fn ood(&self) -> Result<Option<crate::evidence::OodSummary>> {
+    pub fn ood(&self) -> Result<Option<crate::bundle::evidence::OodSummary>> {
         let m = &self.manifest;
         let name = m.gp.as_ref().and_then(|g| g.ood.as_ref());
         let Some(name) = name.or(m.cnn.site.as_ref().and_then(|s| s.ood.as_ref())) else {
             return Ok(None);
         };
         let p = self.dir.join(name);
-        let o: crate::evidence::OodSummary = read_json(&p)?;
+        let o: crate::bundle::evidence::OodSummary = read_json(&p)?;
         o.check().map_err(|e| Error::file(&p, e))?;
         if o.d != self.manifest.cnn.dim {
             return Err(Error::file(
@@ -713,7 +720,7 @@ impl Bundle {
 
     /// The evidence the heads take: the GP head's, else that of the subtype heads a site
     /// bundle carries beside the network, else the CNN's features.
-    pub fn evidence(&self) -> crate::evidence::Evidence {
+    pub fn evidence(&self) -> crate::bundle::evidence::Evidence {
         let m = &self.manifest;
         m.gp.as_ref()
             .map(|g| g.evidence)
@@ -933,7 +940,7 @@ impl Bundle {
             .iter()
             .flat_map(|g| g.subtypes.iter().map(|h| h.model.clone()))
             .collect();
-        for name in crate::features::SUBTYPES.map(subtype_model) {
+        for name in crate::bundle::features::SUBTYPES.map(subtype_model) {
             let p = self.dir.join(&name);
             if !listed.contains(&name) && p.exists() {
                 std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;

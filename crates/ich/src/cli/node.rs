@@ -1,11 +1,11 @@
-//! `ich serve`: a DICOM node of the PACS ([`detect::serve`]).
+//! `ich serve`: a DICOM node of the PACS ([`detect::node::serve`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use detect::serve::{Node, PollOptions, ServeOptions};
+use detect::node::serve::{Node, PollOptions, ServeOptions};
 use milbase::range;
 use pacs::scp::{Allow, ScpOptions};
 
@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long)]
     spool: PathBuf,
     /// Our AE title (the called AE title must match it).
-    #[arg(long, default_value = "ICH", value_parser = super::pacs::ae_title)]
+    #[arg(long, default_value = "ICH", value_parser = crate::cli::pipeline::pacs::ae_title)]
     ae: String,
     /// DICOM port [1..=65535].
     #[arg(long, default_value_t = 11112, value_parser = |s: &str| range::int_in(s, 1, 65535))]
@@ -61,7 +61,7 @@ pub struct Args {
     status: Option<String>,
     /// Also fetch CT studies from this DICOMweb root (QIDO-RS, then WADO-RS), for a PACS that
     /// cannot push; credentials as for `ich predict --dicomweb`.
-    #[arg(long, requires = "poll", value_parser = super::pacs::service)]
+    #[arg(long, requires = "poll", value_parser = crate::cli::pipeline::pacs::service)]
     dicomweb: Option<pacs::web::Service>,
     /// Seconds between two DICOMweb polls [1..=86400].
     #[arg(long, requires = "dicomweb", value_parser = |s: &str| range::int_in(s, 1, 86_400))]
@@ -75,9 +75,9 @@ pub struct Args {
     #[arg(long)]
     no_html: bool,
     #[command(flatten)]
-    predict: super::predict::PredictFlags,
+    predict: crate::cli::pipeline::predict::PredictFlags,
     #[command(flatten)]
-    pacs: super::pacs::ResultArgs,
+    pacs: crate::cli::pipeline::pacs::ResultArgs,
 }
 
 fn poll_since(s: &str) -> Result<String, String> {

@@ -251,7 +251,7 @@ fn gp_validation(v: Option<&Validation>) -> GpValidation {
     .unwrap_or_default()
 }
 
-/// The instances of bags `bags`, per bag, as `f32` rows (what [`crate::evidence::OodSummary`]
+/// The instances of bags `bags`, per bag, as `f32` rows (what [`crate::bundle::evidence::OodSummary`]
 /// is fitted on).
 fn raw_train_rows(data: &MilData, bags: &[usize]) -> Vec<Vec<Vec<f32>>> {
     bags.iter()
@@ -297,7 +297,7 @@ pub fn fit_gp(
             "a projection is stored with the head in a bundle: give a bundle".into(),
         ));
     }
-    let raw = crate::features::read(&job.features)?;
+    let raw = crate::bundle::features::read(&job.features)?;
     let params = job.params.validate()?;
     let mut bundle = match &job.bundle {
         Some(dir) => {
@@ -373,7 +373,7 @@ pub fn fit_gp(
             family: params.model.name(),
             dim: data.d,
             projection: None,
-            evidence: crate::evidence::Evidence::Features,
+            evidence: crate::bundle::evidence::Evidence::Features,
             ood: Some(crate::bundle::OOD.into()),
             reports: Vec::new(),
             inducing: output.model.m(),
@@ -388,7 +388,7 @@ pub fn fit_gp(
             Some((t, _)) => raw_train_rows(&raw, t),
             None => raw_train_rows(&raw, &(0..raw.bags.len()).collect::<Vec<_>>()),
         };
-        let ood = crate::evidence::OodSummary::fit(&fitted_on, params.seed)?;
+        let ood = crate::bundle::evidence::OodSummary::fit(&fitted_on, params.seed)?;
         let ood = serde_json::to_vec_pretty(&ood).map_err(|e| Error::Invalid(e.to_string()))?;
         let mut part = part;
         let mut files: Vec<(String, Vec<u8>)> = vec![(crate::bundle::OOD.into(), ood)];
@@ -432,11 +432,11 @@ fn fit_subtype_heads(
     progress: &dyn milbase::Progress,
 ) -> Result<SubtypeHeads> {
     let (mut heads, mut fits, mut files) = (Vec::new(), Vec::new(), Vec::new());
-    let labelled = crate::features::SUBTYPES
+    let labelled = crate::bundle::features::SUBTYPES
         .iter()
         .filter(|n| {
             data.bag_extra
-                .contains_key(&crate::features::subtype_key(n))
+                .contains_key(&crate::bundle::features::subtype_key(n))
         })
         .count();
     let refits = if job.calibrate && job.calibration_folds >= 2 {
@@ -445,8 +445,11 @@ fn fit_subtype_heads(
         0
     };
     progress.stage("GP subtype fits", (labelled * (1 + refits)) as u64);
-    for name in crate::features::SUBTYPES {
-        let Some(v) = data.bag_extra.get(&crate::features::subtype_key(name)) else {
+    for name in crate::bundle::features::SUBTYPES {
+        let Some(v) = data
+            .bag_extra
+            .get(&crate::bundle::features::subtype_key(name))
+        else {
             continue;
         };
         let known: Vec<usize> = (0..data.bags.len()).filter(|&b| v[b].is_finite()).collect();

@@ -45,7 +45,7 @@ pub struct Args {
     /// Only these kinds of evidence (comma-separated; default: all, chosen by the inner
     /// cross-validation).
     #[arg(long, value_enum, value_delimiter = ',')]
-    evidence: Vec<detect::evidence::Evidence>,
+    evidence: Vec<detect::bundle::evidence::Evidence>,
     /// Inducing points of the GP head [1..=1000].
     #[arg(long, default_value_t = 50, value_parser = |s: &str| range::int_in(s, 1, 1000))]
     inducing: usize,
@@ -83,11 +83,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "cpu")]
     device: detect::Backend,
     #[command(flatten)]
-    limits: super::preprocess::LimitArgs,
+    limits: crate::cli::preprocess::LimitArgs,
 }
 
 pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode> {
-    let mut job = detect::adapt::AdaptJob::new(
+    let mut job = detect::site::adapt::AdaptJob::new(
         a.model.clone(),
         a.inputs.clone(),
         a.labels.clone(),
@@ -112,7 +112,7 @@ pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode
     };
     job.limits = a.limits.limits();
     job.evidence = a.evidence.clone();
-    let r = detect::adapt::adapt(&job, progress)
+    let r = detect::site::adapt::adapt(&job, progress)
         .with_context(|| format!("adapting {}", a.model.display()))?;
     for s in &r.skipped {
         eprintln!("skipped: {s}");

@@ -3,18 +3,16 @@
 //! each returning a typed [`ScanPrediction`]; [`run`] does a whole `ich predict` job (inputs
 //! found and grouped, every scan predicted, reports written).
 
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
 use attcnn::inference::{Pixels, Trained};
-use gphead::metrics::Metrics;
 use gphead::pca::Pca;
 use gphead::{GpModel, MilData};
 use milbase::Progress;
 use pacs::{Destination, SendOptions, SendReport};
-use preprocess::dataset::{Dataset, ScanMeta, Skipped};
+use preprocess::dataset::{write_atomic, Dataset, ScanMeta, Skipped};
 use preprocess::labels::Labels;
 use preprocess::pipeline::{
     apply_labels, decode_scan, decode_scan_float, find_scans_counting_others, find_scans_within,
@@ -22,19 +20,16 @@ use preprocess::pipeline::{
 use preprocess::scan::Scan;
 
 use crate::bundle::{rfc3339, Bundle};
-use crate::device::Compute;
-use preprocess::dataset::write_atomic;
-
-use crate::dicomout::{
-    dicom_files, pull_study, write_scan, DicomOptions, DicomOutcome, ModelIdentity, Pull,
-};
 use crate::error::{Error, Result};
-use crate::html::{index_page, index_page_count, index_page_name, png_data_uri, scan_page};
+use crate::pipeline::device::Compute;
+use crate::report::dicomout::{
+    dicom_files, pull_study, send_all, write_scan, DicomOptions, DicomOutcome, ModelIdentity, Pull,
+};
+use crate::report::html::{png_data_uri, scan_page};
 use crate::report::slices::{Extent, SliceStore};
+use crate::report::write::{metrics_with, scan_order, write_reports_with};
 use crate::report::{
-    held_slices, reliability, write_report_json_with, write_scans_csv, write_slices_csv_with,
-    ModelInfo, Report, ReportMetrics, ScanReport, SliceReport, SlicesOf, Thresholds, INDEX_HTML,
-    REPORT_FORMAT, REPORT_JSON, SCANS_CSV, SCAN_PAGES, SLICES_CSV,
+    ModelInfo, Report, ScanReport, SliceReport, Thresholds, INDEX_HTML, REPORT_FORMAT, SCAN_PAGES,
 };
 
 /// How predictions are made and flagged. Defaults: positive at p ≥ 0.5, uncertain at sd ≥ 0.1,
@@ -124,8 +119,8 @@ pub struct Predictor {
     subtype_heads: Vec<(String, GpModel)>,
     projection: Option<Pca>,
     /// What the head's evidence is, and the summary of its training slices (if kept).
-    evidence: crate::evidence::Evidence,
-    ood: Option<crate::evidence::OodSummary>,
+    evidence: crate::bundle::evidence::Evidence,
+    ood: Option<crate::bundle::evidence::OodSummary>,
     opts: PredictOptions,
     /// How long opening took.
     pub load_time: Duration,
@@ -466,7 +461,7 @@ impl Predictor {
     /// the scan's subtypes, and each slice's.
     fn subtypes(&self, meta: &ScanMeta, data: &MilData) -> Result<Subtypes> {
         let (opts, thr, id, n) = (&self.opts, self.thresholds(), &meta.id, meta.n_slices);
-        let labels = crate::features::SubtypeLabels::of(meta);
+        let labels = crate::bundle::features::SubtypeLabels::of(meta);
         let mut scan_subtypes = Vec::with_capacity(self.subtype_heads.len());
         let mut slice_subtypes = vec![Vec::with_capacity(self.subtype_heads.len()); n];
         for (name, head) in &self.subtype_heads {
@@ -510,7 +505,7 @@ impl Predictor {
     }
 
     /// A scan's report from its slices and its (probability, sd, lo, hi); the scan's windowed
-    /// `pixels` are checked for what no model can read ([`crate::sanity`]).
+    /// `pixels` are checked for what no model can read ([`crate::pipeline::sanity`]).
     fn scan_report(
         &self,
         meta: ScanMeta,
@@ -547,7 +542,7 @@ impl Predictor {
             tracing::warn!("scan {}: {w}", meta.id);
             warnings.push(w);
         }
-        let sane = crate::sanity::check(
+        let sane = crate::pipeline::sanity::check(
             meta.original_rows,
             meta.original_cols,
             pixels,
@@ -606,7 +601,7 @@ impl Predictor {
         &self,
         id: &str,
         cnn: &attcnn::inference::ScanOutput,
-    ) -> Option<crate::evidence::OodCheck> {
+    ) -> Option<crate::bundle::evidence::OodCheck> {
         let o = self.ood.as_ref()?;
         match o.check_scan(&cnn.features) {
             Ok(c) => Some(c),
@@ -800,7 +795,7 @@ pub fn run_with(
         predictor
             .bundle()
             .check_preprocess(p, &ds.manifest.config)?;
-        shard = crate::extract::dataset_shard(p, ds.manifest.shard.as_deref(), shard)?;
+        shard = crate::pipeline::extract::dataset_shard(p, ds.manifest.shard.as_deref(), shard)?;
         datasets.push(ds);
     }
     let t = Instant::now();
@@ -1025,126 +1020,9 @@ pub fn run_with(
     })
 }
 
-/// The order of a report whatever the order its scans were predicted in (shards, inputs):
-/// scans by probability, highest first, ties by id (the order of the index page and the CSV
-/// files); skipped inputs sorted.
 /// A DICOM UID as a report shows it: digits and dots (not a NIfTI scan's stand-in, not empty).
 fn is_uid(u: &str) -> bool {
     !u.is_empty() && u.len() <= 64 && u.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-}
-
-pub fn order(report: &mut Report) {
-    report.scans.sort_by(scan_order);
-    report.skipped.sort();
-}
-
-/// Scans by probability, highest first, ties by id.
-fn scan_order(x: &ScanReport, y: &ScanReport) -> std::cmp::Ordering {
-    y.probability
-        .total_cmp(&x.probability)
-        .then_with(|| x.id.cmp(&y.id))
-}
-
-/// Sends `files` to every destination (bounded retries each); files stay on disk whatever
-/// happens.
-pub fn send_all(
-    files: &[PathBuf],
-    dests: &[Destination],
-    opts: &SendOptions,
-    progress: &dyn Progress,
-) -> Vec<SendReport> {
-    if files.is_empty() {
-        return Vec::new();
-    }
-    progress.stage("sending DICOM results", dests.len() as u64);
-    let out = dests
-        .iter()
-        .map(|d| {
-            let r = pacs::send::send(files, d, opts);
-            progress.inc(1);
-            r
-        })
-        .collect();
-    progress.done();
-    out
-}
-
-/// `ich send`: every `.dcm` under `paths` to every destination.
-pub fn send_folders(
-    paths: &[PathBuf],
-    dests: &[Destination],
-    opts: &SendOptions,
-    progress: &dyn Progress,
-) -> Result<Vec<SendReport>> {
-    let files = dicom_files(paths)?;
-    if files.is_empty() {
-        return Err(Error::Invalid(format!(
-            "no .dcm file in {}",
-            paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
-    Ok(send_all(&files, dests, opts, progress))
-}
-
-/// Writes `slices.csv`, `scans.csv`, `report.json` and (unless `html` is false) the index pages
-/// (`index.html`, then `index-2.html`, … for every [`crate::html::INDEX_PAGE_SCANS`] scans) into
-/// `out`, each atomically, and returns their paths. The per-scan pages are written as scans
-/// finish ([`run`]).
-pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<Vec<PathBuf>> {
-    write_reports_with(r, &held_slices(r), out, html)
-}
-
-/// [`write_reports`] with each scan's slices from `slices_of` (one scan's in memory at a time).
-pub fn write_reports_with(
-    r: &Report,
-    slices_of: &SlicesOf<'_>,
-    out: &Path,
-    html: bool,
-) -> Result<Vec<PathBuf>> {
-    // each file streamed to its temporary as it is made: no copy of a file's bytes in memory
-    let mut written: Vec<PathBuf> = Vec::new();
-    let slices = out.join(SLICES_CSV);
-    write_streamed(&slices, |w| {
-        write_slices_csv_with(r, slices_of, w).map(drop)
-    })?;
-    let scans = out.join(SCANS_CSV);
-    write_streamed(&scans, |w| write_scans_csv(r, w).map(drop))?;
-    let json = out.join(REPORT_JSON);
-    write_streamed(&json, |w| write_report_json_with(r, slices_of, w))?;
-    written.extend([slices, scans, json]);
-    if html {
-        // one page at a time: no more than a page's HTML in memory
-        for k in 1..=index_page_count(r.scans.len()) {
-            let path = out.join(index_page_name(k));
-            write_atomic(&path, index_page(r, k).as_bytes())?;
-            written.push(path);
-        }
-        // the pages an earlier, longer report of the folder had beyond this one's last
-        let mut k = index_page_count(r.scans.len()) + 1;
-        while std::fs::remove_file(out.join(index_page_name(k))).is_ok() {
-            k += 1;
-        }
-    }
-    Ok(written)
-}
-
-/// Writes `path` atomically through a buffered writer that `write` fills: the file is synced
-/// before it takes `path`'s name; on any error the temporary is removed and `path` is untouched.
-fn write_streamed(
-    path: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<()>,
-) -> Result<()> {
-    let io = |e| Error::io(path, e);
-    let mut f = milbase::atomic::NewFile::create(path).map_err(io)?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 16, f.file());
-    write(&mut w)?;
-    std::io::Write::flush(&mut w).map_err(io)?;
-    drop(w);
-    f.commit().map_err(io)
 }
 
 /// One slice's report from its (probability, sd, lo, hi) and attention.
@@ -1175,106 +1053,6 @@ fn slice_report(
 /// shard it falls in).
 fn fnv1a(s: &str) -> u64 {
     milbase::shard::fnv1a(s.as_bytes())
-}
-
-/// Scan and slice metrics over the labelled scans and slices of a report.
-pub fn metrics(scans: &[ScanReport]) -> Option<ReportMetrics> {
-    let held = |i: usize| Ok(Cow::Borrowed(&scans[i].slices[..]));
-    metrics_with(scans, &held).ok().flatten()
-}
-
-/// [`metrics`] with each scan's slices from `slices_of` (a run's kept slices), one scan's at a
-/// time: only the labelled slices' labels and probabilities are gathered.
-pub fn metrics_with(
-    scans: &[ScanReport],
-    slices_of: &SlicesOf<'_>,
-) -> Result<Option<ReportMetrics>> {
-    let labelled: Vec<&ScanReport> = scans.iter().filter(|s| s.label.is_some()).collect();
-    if labelled.is_empty() {
-        return Ok(None);
-    }
-    let y: Vec<u8> = labelled.iter().map(|s| s.label.unwrap_or(0)).collect();
-    let p: Vec<f64> = labelled.iter().map(|s| s.probability).collect();
-    let c: Vec<f64> = labelled.iter().map(|s| s.cnn_probability).collect();
-    let (mut sy, mut sp) = (Vec::new(), Vec::new());
-    // every slice's labelled subtypes, in scan, slice and subtype order
-    let mut slice_subtypes: Vec<(String, u8, f64)> = Vec::new();
-    for i in 0..scans.len() {
-        for sl in slices_of(i)?.iter() {
-            if let Some(l) = sl.label {
-                sy.push(l);
-                sp.push(sl.probability);
-            }
-            for sub in &sl.subtypes {
-                if let Some(l) = sub.label {
-                    slice_subtypes.push((sub.name.clone(), l, sub.probability));
-                }
-            }
-        }
-    }
-    Ok(Some(ReportMetrics {
-        scans: y.len(),
-        scan: Metrics::compute(&y, &p),
-        slice: (!sy.is_empty()).then(|| Metrics::compute(&sy, &sp)),
-        slices: sy.len(),
-        cnn_scan: Metrics::compute(&y, &c),
-        reliability: reliability(&y, &p, 10),
-        slice_reliability: reliability(&sy, &sp, 10),
-        subtypes: subtype_metrics(scans, &slice_subtypes),
-    }))
-}
-
-/// Each subtype's metrics over the scans and slices whose labels give it (in the order the
-/// report names the subtypes).
-fn subtype_metrics(
-    scans: &[ScanReport],
-    slice_subtypes: &[(String, u8, f64)],
-) -> Vec<crate::report::SubtypeMetrics> {
-    let mut names: Vec<&str> = Vec::new();
-    for s in scans {
-        for sub in &s.subtypes {
-            if !names.contains(&sub.name.as_str()) {
-                names.push(&sub.name);
-            }
-        }
-    }
-    let pairs = |items: &mut dyn Iterator<Item = &crate::report::SubtypeProbability>| {
-        let (mut y, mut p) = (Vec::new(), Vec::new());
-        for sub in items {
-            if let Some(l) = sub.label {
-                y.push(l);
-                p.push(sub.probability);
-            }
-        }
-        (y, p)
-    };
-    names
-        .into_iter()
-        .map(|name| {
-            let (y, p) = pairs(
-                &mut scans
-                    .iter()
-                    .flat_map(|s| &s.subtypes)
-                    .filter(|x| x.name == name),
-            );
-            let (sy, sp): (Vec<u8>, Vec<f64>) = slice_subtypes
-                .iter()
-                .filter(|x| x.0 == name)
-                .map(|x| (x.1, x.2))
-                .unzip();
-            let count = |v: &[u8]| v.iter().filter(|&&l| l == 1).count();
-            crate::report::SubtypeMetrics {
-                name: name.to_string(),
-                scans: y.len(),
-                positive_scans: count(&y),
-                scan: (!y.is_empty()).then(|| Metrics::compute(&y, &p)),
-                slices: sy.len(),
-                positive_slices: count(&sy),
-                slice: (!sy.is_empty()).then(|| Metrics::compute(&sy, &sp)),
-                slice_reliability: reliability(&sy, &sp, 10),
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

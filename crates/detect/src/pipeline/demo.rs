@@ -11,12 +11,12 @@ use preprocess::labels::Labels;
 use preprocess::synth::{synth, Subtype, SynthOptions};
 use preprocess::{PreprocessConfig, PreprocessOptions};
 
-use crate::device::Compute;
 use crate::error::{Error, Result};
-use crate::extract::{extract, ExtractJob};
-use crate::fit::{fit_gp, FitJob};
-use crate::predict::{PredictJob, PredictOptions};
-use crate::train::{train_cnn, TrainJob};
+use crate::pipeline::device::Compute;
+use crate::pipeline::extract::{extract, ExtractJob};
+use crate::pipeline::fit::{fit_gp, FitJob};
+use crate::pipeline::predict::{PredictJob, PredictOptions};
+use crate::pipeline::train::{train_cnn, TrainJob};
 
 /// Demo settings; the defaults are `ich demo`'s (384 training scans of 8 slices at 128², 48
 /// held-out scans, intraparenchymal and intraventricular bleeds, none subtle, 64² CNN input,
@@ -68,9 +68,9 @@ pub enum DemoEvent<'a> {
     /// A CNN epoch finished.
     Epoch(&'a EpochLog),
     /// The CNN is trained (into the bundle, the second field).
-    Trained(&'a crate::train::Trained, &'a std::path::Path),
+    Trained(&'a crate::pipeline::train::Trained, &'a std::path::Path),
     /// The GP head is fitted.
-    Fitted(&'a crate::fit::Fitted),
+    Fitted(&'a crate::pipeline::fit::Fitted),
 }
 
 /// Runs the demo; returns the prediction of the held-out cohort.
@@ -78,7 +78,7 @@ pub fn run(
     o: &DemoOptions,
     progress: &dyn Progress,
     tell: &dyn Fn(DemoEvent<'_>),
-) -> Result<crate::predict::Outcome> {
+) -> Result<crate::pipeline::predict::Outcome> {
     let out = &o.out;
     let (train_dicom, test_dicom) = (out.join("dicom-train"), out.join("dicom-test"));
     let (dataset, bundle, features, reports) = (
@@ -278,7 +278,7 @@ pub fn run(
             ..PredictOptions::default()
         },
         // the SR and the Secondary Captures too, as `ich predict` writes them, to look at
-        pacs: crate::predict::PacsJob::default(),
+        pacs: crate::pipeline::predict::PacsJob::default(),
         shard: milbase::Shard::ALL,
     };
     tell(DemoEvent::Step(format!(
@@ -290,7 +290,7 @@ pub fn run(
         p(&job.labels[1]),
         o.compute.flags()
     )));
-    let outcome = crate::predict::run(&job, progress)?;
+    let outcome = crate::pipeline::predict::run(&job, progress)?;
     if outcome.report.scans.is_empty() {
         return Err(Error::Invalid("the demo predicted no scan".into()));
     }

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use detect::dicomout::{DicomOptions, Pull};
-use detect::predict::{send_folders, PacsJob};
+use detect::pipeline::predict::{send_folders, PacsJob};
+use detect::report::dicomout::{DicomOptions, Pull};
 use pacs::uid::UidRoot;
 use pacs::web::Service;
 use pacs::{Destination, SendOptions};

@@ -38,9 +38,9 @@ use pacs::{Destination, SendOptions};
 use serde::{Deserialize, Serialize};
 
 use crate::bundle::rfc3339;
-use crate::dicomout::DicomOptions;
 use crate::error::{Error, Result};
-use crate::predict::{run_with, PacsJob, PredictJob, PredictOptions, Predictor};
+use crate::pipeline::predict::{run_with, PacsJob, PredictJob, PredictOptions, Predictor};
+use crate::report::dicomout::DicomOptions;
 
 /// Where the instances being received are.
 pub const RECEIVING: &str = "receiving";

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use detect::predict::{run as predict, PredictJob, PredictOptions};
+use detect::pipeline::predict::{run as predict, PredictJob, PredictOptions};
 
 use milbase::range;
 
@@ -70,9 +70,9 @@ pub struct PredictFlags {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     #[command(flatten)]
-    device: super::DeviceArgs,
+    device: crate::cli::DeviceArgs,
     #[command(flatten)]
-    pub limits: super::preprocess::LimitArgs,
+    pub limits: crate::cli::preprocess::LimitArgs,
 }
 
 impl PredictFlags {

@@ -36,13 +36,13 @@ use preprocess::pipeline::{apply_labels, decode_scan, find_scans_within};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::bundle::evidence::{Evidence, OodSummary};
 use crate::bundle::{
     rfc3339, Bundle, DataSummary, GpPart, GpValidation, ADAPT_HTML, ADAPT_JSON, GP_MODEL, GP_TRACE,
     OOD,
 };
-use crate::device::Compute;
 use crate::error::{Error, Result};
-use crate::evidence::{Evidence, OodSummary};
+use crate::pipeline::device::Compute;
 use crate::report::reliability;
 
 /// An adaptation job. Defaults ([`AdaptJob::new`]): 5 outer folds, inner folds 5, principal
@@ -126,7 +126,7 @@ pub struct SiteScan {
     pub patient: u64,
     pub label: u8,
     pub slice_labels: Vec<Option<u8>>,
-    /// Its subtypes as the labels give them, in [`crate::features::SUBTYPES`] order (`None`:
+    /// Its subtypes as the labels give them, in [`crate::bundle::features::SUBTYPES`] order (`None`:
     /// unknown); they recalibrate the bundle's subtype heads.
     pub subtypes: Vec<Option<u8>>,
     pub out: ScanOutput,
@@ -579,13 +579,13 @@ pub fn site_scans(
         let o = net
             .scan(meta.n_slices, &px)
             .map_err(|e| Error::scan(&meta.id, e))?;
-        let known = crate::features::SubtypeLabels::of(&meta);
+        let known = crate::bundle::features::SubtypeLabels::of(&meta);
         Ok(Ok(SiteScan {
             id: meta.id.clone(),
             patient,
             label,
             slice_labels: meta.slices.iter().map(|s| s.label).collect(),
-            subtypes: crate::features::SUBTYPES
+            subtypes: crate::bundle::features::SUBTYPES
                 .iter()
                 .map(|n| known.scan(n))
                 .collect(),
@@ -1006,7 +1006,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
             "already holds a model bundle; give a new folder for the adapted one",
         ));
     }
-    if job.compute.precision != crate::device::Precision::F32 {
+    if job.compute.precision != crate::pipeline::device::Precision::F32 {
         return Err(Error::Invalid(
             "adapt computes in f32: its fine-tuning and calibration on a few dozen scans gain \
              nothing from half precision"
@@ -1489,7 +1489,7 @@ fn write_bundle(
     tuned: Option<&Trained>,
 ) -> Result<()> {
     let json = serde_json::to_vec_pretty(report).map_err(|e| Error::Invalid(e.to_string()))?;
-    let html = crate::html::page(
+    let html = crate::report::html::page(
         "ich adapt: what this site should expect",
         &adapt_html(report),
     );
@@ -1552,7 +1552,7 @@ fn write_bundle(
         }
         Chosen::Gp(f) => f,
     };
-    let csv = crate::fit::trace_csv(&fitted.output)?;
+    let csv = crate::pipeline::fit::trace_csv(&fitted.output)?;
     let model = &fitted.output.model;
     let (subtypes, subtype_files) =
         site_subtype_heads(job, source, scans, fitted.candidate, fitted.pca.is_some())?;
@@ -1598,7 +1598,7 @@ type SiteSubtypeHeads = (Vec<crate::bundle::SubtypeHead>, Vec<(String, Vec<u8>)>
 /// read (`candidate`: the same evidence, neither projected; `projected`: the site's head
 /// projects it), or when the network is shipped without a head (then `candidate` is the
 /// source's evidence), each comes along, its map refitted on the site's scans with a known
-/// subtype when at least [`crate::recalibrate::MIN_PER_CLASS`] have it and as many do not, else
+/// subtype when at least [`crate::site::recalibrate::MIN_PER_CLASS`] have it and as many do not, else
 /// as it was with a note saying so. A site head on other evidence cannot feed them: they are
 /// left out, and the log says why. Returns the heads and their files' bytes.
 fn site_subtype_heads(
@@ -1641,7 +1641,7 @@ fn site_subtype_heads(
     let where_from = adapt_source(job);
     let (mut heads, mut files) = (Vec::new(), Vec::new());
     for ((name, mut model), head) in source.subtype_heads()?.into_iter().zip(&src.subtypes) {
-        let j = crate::features::SUBTYPES
+        let j = crate::bundle::features::SUBTYPES
             .iter()
             .position(|n| *n == name)
             .unwrap_or(usize::MAX);
@@ -1655,7 +1655,7 @@ fn site_subtype_heads(
             site_note: None,
             ..head.clone()
         };
-        let too_few = crate::recalibrate::too_few_for_site(with, known.len());
+        let too_few = crate::site::recalibrate::too_few_for_site(with, known.len());
         if too_few.is_none() {
             let mut d = candidate.design(&known, None)?;
             for bag in &mut d.bags {
@@ -1665,7 +1665,7 @@ fn site_subtype_heads(
                     .map_or(0, |s| u8::from(s.subtypes[j] == Some(1)));
             }
             d.instance_labels = None;
-            let opts = crate::recalibrate::MapOptions {
+            let opts = crate::site::recalibrate::MapOptions {
                 family: gphead::calibrate::MapFamily::Platt,
                 folds: job.inner_folds,
                 samples: job.samples,
@@ -1673,8 +1673,9 @@ fn site_subtype_heads(
                 source: &where_from,
                 sha256: &digest,
             };
-            head.site_calibration =
-                Some(crate::recalibrate::site_map(&opts, &mut model, None, &d)?);
+            head.site_calibration = Some(crate::site::recalibrate::site_map(
+                &opts, &mut model, None, &d,
+            )?);
         } else {
             head.site_note = too_few;
             tracing::warn!(
@@ -1715,7 +1716,7 @@ fn metric_cells(f: &Figures) -> String {
 
 /// The body of `adapt.html`.
 pub fn adapt_html(r: &AdaptReport) -> String {
-    use crate::html::{esc, reliability_svg};
+    use crate::report::html::{esc, reliability_svg};
     let cols = "<th>scan AUC</th><th>scan ECE (floor, p)</th><th>scan log-lik</th><th>slice AUC</th><th>slice ECE (floor)</th><th>slice log-lik</th><th>uncertain scans / slices</th>";
     let head = "<tr><th class=\"l\"></th><th>scan AUC</th><th>scan ECE (floor, p)</th><th>scan log-lik</th><th>slice AUC</th><th>slice ECE (floor)</th><th>slice log-lik</th><th>uncertain scans / slices</th></tr>";
     let mut body = format!(

@@ -8,10 +8,10 @@ use attcnn::inference::Trained;
 use milbase::Progress;
 use preprocess::dataset::Dataset;
 
+use crate::bundle::features::{FeatureRow, FeaturesWriter};
 use crate::bundle::Bundle;
-use crate::device::Compute;
 use crate::error::{Error, Result};
-use crate::features::{FeatureRow, FeaturesWriter};
+use crate::pipeline::device::Compute;
 
 /// An extraction job.
 #[derive(Debug, Clone)]
@@ -96,12 +96,13 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
             .slices
             .iter()
             .map(|s| {
-                s.label
-                    .map(|_| crate::features::subtypes_in(s.subtype.as_deref().unwrap_or("")))
+                s.label.map(|_| {
+                    crate::bundle::features::subtypes_in(s.subtype.as_deref().unwrap_or(""))
+                })
             })
             .collect();
-        let known = crate::features::SubtypeLabels::of(&meta);
-        let bag_subtypes: Option<Vec<&str>> = crate::features::SUBTYPES
+        let known = crate::bundle::features::SubtypeLabels::of(&meta);
+        let bag_subtypes: Option<Vec<&str>> = crate::bundle::features::SUBTYPES
             .into_iter()
             .map(|n| known.scan(n).map(|l| (n, l)))
             .collect::<Option<Vec<_>>>()
@@ -137,7 +138,7 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
     }
     progress.done();
     let slices = w.finish()?;
-    crate::features::write_shard_note(&job.out, shard, slices, &[])?;
+    crate::bundle::features::write_shard_note(&job.out, shard, slices, &[])?;
     Ok(Extracted {
         scans: scans.len(),
         slices,
