@@ -74,6 +74,19 @@ const NEVER_FOLLOWED: [&str; 3] = ["/proc", "/sys", "/dev"];
 /// A path the input walk left out, with the reason.
 pub type LeftOut = (PathBuf, String);
 
+/// Extensions of the tables and notes that sit beside images (label files, `ich synth`'s
+/// `synth.json`, a README): a folder's walk passes over them without a word (a debug line counts
+/// them), where any other file that is not DICOM is reported as skipped. A file given by name is
+/// read whatever its extension.
+pub const SIDECAR_EXTENSIONS: [&str; 5] = ["csv", "tsv", "json", "txt", "md"];
+
+/// Whether a file found in a folder is a table or a note ([`SIDECAR_EXTENSIONS`], any case).
+pub fn is_sidecar(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| SIDECAR_EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)))
+}
+
 /// The regular files under the inputs (folders recursively), sorted, and what the walk left
 /// out, as `(path, reason)`: links that lead outside the given inputs (or into /proc, /sys,
 /// /dev) are not followed, and files that are not regular (FIFOs, sockets, devices) are not read.
@@ -117,6 +130,7 @@ pub fn collect_files(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<LeftOut>)>
     };
     let mut files = Vec::new();
     let mut left_out: Vec<LeftOut> = Vec::new();
+    let mut sidecars = 0usize;
     for input in inputs {
         if std::fs::metadata(input).is_ok_and(|m| m.is_file()) {
             files.push(input.clone());
@@ -140,6 +154,7 @@ pub fn collect_files(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<LeftOut>)>
             });
         for entry in walk {
             match entry {
+                Ok(e) if e.file_type().is_file() && is_sidecar(e.path()) => sidecars += 1,
                 Ok(e) if e.file_type().is_file() => {
                     files.push(e.into_path());
                     if files.len() > MAX_FILES {
@@ -180,6 +195,9 @@ pub fn collect_files(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<LeftOut>)>
             );
             break;
         }
+    }
+    if sidecars > 0 {
+        tracing::debug!("passed over {sidecars} table or text file(s) beside the images (.csv, .tsv, .json, .txt, .md)");
     }
     files.sort();
     files.dedup();

@@ -202,13 +202,17 @@ fn bad_files_are_skipped_and_reported_the_rest_is_processed() {
             &slice(&format!("3.{k}"), [0.0, 0.0, k as f64 * 5.0], o, |_, _| 30),
         ));
     }
-    // a truncated copy with a new SOP UID, a text file, an MR slice, a duplicate SOP UID
+    // a truncated copy with a new SOP UID, a file that is not DICOM, an MR slice, a duplicate SOP
+    // UID
     let mut trunc = slice("3.99", [0.0, 0.0, 99.0], o, |_, _| 30)
         .to_bytes()
         .unwrap();
     trunc.truncate(trunc.len() - 100);
     fs::write(input.join("broken.dcm"), trunc).unwrap();
-    fs::write(input.join("notes.txt"), "not dicom").unwrap();
+    fs::write(input.join("notes"), "not dicom").unwrap();
+    // tables and notes beside the images are passed over, not reported
+    fs::write(input.join("labels.csv"), "scan,label\n").unwrap();
+    fs::write(input.join("README.MD"), "# scans\n").unwrap();
     let mr = CtSlice {
         modality: "MR".into(),
         sop_class_uid: uids::MR_IMAGE_STORAGE.into(),
@@ -224,6 +228,14 @@ fn bad_files_are_skipped_and_reported_the_rest_is_processed() {
     assert_eq!(
         s.skipped.counts.get("not DICOM"),
         Some(&1),
+        "{:?}",
+        s.skipped
+    );
+    assert!(
+        !s.skipped
+            .files
+            .iter()
+            .any(|f| f.contains("labels.csv") || f.contains("README")),
         "{:?}",
         s.skipped
     );

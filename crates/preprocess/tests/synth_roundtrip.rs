@@ -61,8 +61,9 @@ fn round_trip_keeps_labels_and_order_exactly() {
     let summary = preprocess(std::slice::from_ref(&raw), &out, &p, &Quiet).unwrap();
     assert_eq!(summary.scans_written, 6);
     assert_eq!(summary.slices, 72);
-    // labels.csv, slice_labels.csv and synth.json are the only non-DICOM files
-    assert_eq!(summary.skipped.counts.get("not DICOM"), Some(&3));
+    // labels.csv, slice_labels.csv and synth.json are the only non-DICOM files: tables beside
+    // the images, passed over without a word
+    assert!(summary.skipped.counts.is_empty(), "{:?}", summary.skipped);
 
     let ds = Dataset::open(&out).unwrap();
     let by_series: HashMap<String, _> = scans
@@ -360,7 +361,7 @@ fn shards_group_only_their_own_scans_and_together_give_every_scan_once() {
         ..SynthOptions::default()
     };
     synth(&raw, &opts, &Quiet).unwrap();
-    fs::write(raw.join("notes.txt"), "not a DICOM file").unwrap();
+    fs::write(raw.join("notes"), "not a DICOM file").unwrap();
     let inputs = [raw.clone()];
     let (whole, skipped) = find_scans(&inputs, &Quiet).unwrap();
     assert_eq!(whole.len(), 9);
@@ -405,7 +406,7 @@ fn headers_spilled_to_disk_give_the_same_dataset() {
         ..SynthOptions::default()
     };
     synth(&raw, &opts, &Quiet).unwrap();
-    fs::write(raw.join("notes.txt"), "not a DICOM file").unwrap();
+    fs::write(raw.join("notes"), "not a DICOM file").unwrap();
     let run = |name: &str, most: Option<usize>, shard: milbase::Shard| {
         let out = tmp.path().join(name);
         let p = PreprocessOptions {
@@ -451,11 +452,13 @@ fn headers_spilled_to_disk_give_the_same_dataset() {
     assert!(f1 == f2, "the files differ");
     assert_eq!((s1.slices, s2.slices), (21, 21));
     assert_eq!(s1.skipped.counts, s2.skipped.counts);
-    // notes.txt and what synth writes beside the DICOM (labels), each reported once
+    // `notes`, reported once; what synth writes beside the DICOM (labels, synth.json) passed over
     let not_dicom = walk(&raw)
         .iter()
         .filter(|p| p.extension().is_none_or(|e| e != "dcm"))
+        .filter(|p| !preprocess::pipeline::is_sidecar(p))
         .count();
+    assert_eq!(not_dicom, 1);
     assert_eq!(s2.skipped.counts.values().sum::<usize>(), not_dicom);
     // one shard of two, spilled: the same scans as that shard in memory
     let half = milbase::Shard { index: 1, count: 2 };

@@ -23,7 +23,7 @@ use crate::bundle::{rfc3339, Bundle};
 use crate::error::{Error, Result};
 use crate::pipeline::device::Compute;
 use crate::report::dicomout::{
-    dicom_files, pull_study, send_all, write_scan, DicomOptions, DicomOutcome, ModelIdentity, Pull,
+    pull_study, send_all, write_scan, DicomOptions, DicomOutcome, ModelIdentity, Pull,
 };
 use crate::report::html::{png_data_uri, scan_page};
 use crate::report::slices::{Extent, SliceStore};

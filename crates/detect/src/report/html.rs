@@ -53,9 +53,11 @@ pub(crate) fn page(title: &str, body: &str) -> String {
 }
 
 /// Probability along the slice axis: a band of its 90 % interval (inside [0, 1]), the mean,
-/// the positive threshold and the slice labels when known.
+/// the positive threshold and the slice labels when known. The x axis is marked with slice
+/// numbers (as on the tiles, `#index` in z order) and, where the scan has them, the slices'
+/// positions along the axis (z, mm); the y axis at 0, 0.25, …, 1.
 pub fn slice_plot_svg(s: &ScanReport, thr: &Thresholds) -> String {
-    let (w, h, l, r, t, b) = (720.0, 220.0, 44.0, 12.0, 12.0, 34.0);
+    let (w, h, l, r, t, b) = (720.0, 250.0, 44.0, 12.0, 12.0, 64.0);
     let n = s.slices.len().max(1);
     let x = |i: usize| {
         if n == 1 {
@@ -109,14 +111,16 @@ pub fn slice_plot_svg(s: &ScanReport, thr: &Thresholds) -> String {
     );
     for (i, sl) in s.slices.iter().enumerate() {
         let c = if sl.positive { "#e00" } else { "#1d3f8a" };
+        let z = sl.z.map(|z| format!(" (z {z:.1} mm)")).unwrap_or_default();
         let _ = write!(
             svg,
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{c}\"><title>slice {}: {:.3} ± {:.3}</title></circle>",
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{c}\"><title>slice #{}{z}: {:.3} [{:.3}–{:.3}]</title></circle>",
             x(i),
             y(sl.probability),
             sl.index,
             sl.probability,
-            sl.sd
+            sl.lo,
+            sl.hi
         );
     }
     let _ = write!(
@@ -126,21 +130,62 @@ pub fn slice_plot_svg(s: &ScanReport, thr: &Thresholds) -> String {
         y(thr.positive),
         y(thr.positive)
     );
-    for v in [0.0, 0.5, 1.0] {
+    for v in [0.0, 0.25, 0.5, 0.75, 1.0] {
         let _ = write!(
             svg,
-            "<text x=\"{}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{v:.1}</text>",
-            l - 4.0,
+            "<line x1=\"{}\" x2=\"{l}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"#999\"/><text x=\"{}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{v}</text>",
+            l - 3.0,
+            y(v),
+            y(v),
+            l - 5.0,
             y(v) + 4.0
         );
     }
+    // x ticks: about six slices, evenly spread, each with its number and position
+    for i in slice_ticks(s.slices.len(), 6) {
+        let sl = &s.slices[i];
+        let _ = write!(
+            svg,
+            "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#999\"/><text x=\"{0:.1}\" y=\"{3}\" font-size=\"11\" text-anchor=\"middle\">#{4}</text>",
+            x(i),
+            h - b,
+            h - b + 10.0,
+            h - b + 22.0,
+            sl.index
+        );
+        if let Some(z) = sl.z {
+            let _ = write!(
+                svg,
+                "<text x=\"{:.1}\" y=\"{}\" font-size=\"10\" fill=\"#555\" text-anchor=\"middle\">{z:.1}</text>",
+                x(i),
+                h - b + 34.0
+            );
+        }
+    }
+    let has_z = s.slices.iter().any(|sl| sl.z.is_some());
     let _ = write!(
         svg,
-        "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">slice (z order) — line: probability, band: 90 % interval, dashed: threshold, red marks: labelled positive</text></svg>",
+        "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">slice # in z order{} — line: probability, band: 90 % interval, dashed: threshold, red marks: labelled positive</text></svg>",
         (l + w - r) / 2.0,
-        h - 6.0
+        h - 6.0,
+        if has_z { " (under it: z, mm)" } else { "" }
     );
     svg
+}
+
+/// The slices an axis marks: at most `k`, the first and the last among them, evenly spread.
+fn slice_ticks(n: usize, k: usize) -> Vec<usize> {
+    if n == 0 || k == 0 {
+        return Vec::new();
+    }
+    if n <= k {
+        return (0..n).collect();
+    }
+    let mut v: Vec<usize> = (0..k)
+        .map(|j| ((j * (n - 1)) as f64 / (k - 1) as f64).round() as usize)
+        .collect();
+    v.dedup();
+    v
 }
 
 /// Where along the scan each subtype is: a row per head ("any" first, then each subtype), a cell
@@ -157,53 +202,59 @@ pub fn subtype_strip_svg(s: &ScanReport) -> String {
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" role=\"img\" aria-label=\"subtype probabilities along the scan\">"
     );
-    let mut row =
-        |r: usize,
-         name: &str,
-         cells: &mut dyn Iterator<Item = (usize, f64, f64, bool, bool, Option<u8>)>| {
-            let y = t + r as f64 * (cell_h + gap);
+    let mut row = |r: usize,
+                   name: &str,
+                   cells: &mut dyn Iterator<
+        Item = (usize, f64, (f64, f64), bool, bool, Option<u8>),
+    >| {
+        let y = t + r as f64 * (cell_h + gap);
+        let _ = write!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}</text>",
+            l - 6.0,
+            y + cell_h - 4.0,
+            esc(name)
+        );
+        for (i, p, (lo, hi), pos, unc, label) in cells {
+            let x = l + cell_w * i as f64;
+            // white (0) to dark red (1)
+            let v = p.clamp(0.0, 1.0);
+            let (rr, gg, bb) = (255.0 - 75.0 * v, 255.0 - 255.0 * v, 255.0 - 255.0 * v);
+            let stroke = if pos {
+                "stroke=\"#e00\" stroke-width=\"2\""
+            } else if unc {
+                "stroke=\"#f90\" stroke-width=\"1.5\" stroke-dasharray=\"2 1\""
+            } else {
+                "stroke=\"#ccc\" stroke-width=\"0.5\""
+            };
             let _ = write!(
                 svg,
-                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}</text>",
-                l - 6.0,
-                y + cell_h - 4.0,
+                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{cell_w:.1}\" height=\"{cell_h}\" fill=\"rgb({rr:.0},{gg:.0},{bb:.0})\" {stroke}><title>{} slice {i}: {p:.3} [{lo:.3}–{hi:.3}]</title></rect>",
                 esc(name)
             );
-            for (i, p, sd, pos, unc, label) in cells {
-                let x = l + cell_w * i as f64;
-                // white (0) to dark red (1)
-                let v = p.clamp(0.0, 1.0);
-                let (rr, gg, bb) = (255.0 - 75.0 * v, 255.0 - 255.0 * v, 255.0 - 255.0 * v);
-                let stroke = if pos {
-                    "stroke=\"#e00\" stroke-width=\"2\""
-                } else if unc {
-                    "stroke=\"#f90\" stroke-width=\"1.5\" stroke-dasharray=\"2 1\""
-                } else {
-                    "stroke=\"#ccc\" stroke-width=\"0.5\""
-                };
+            if label == Some(1) {
                 let _ = write!(
-                svg,
-                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{cell_w:.1}\" height=\"{cell_h}\" fill=\"rgb({rr:.0},{gg:.0},{bb:.0})\" {stroke}><title>{} slice {i}: {p:.3} ± {sd:.3}</title></rect>",
-                esc(name)
-            );
-                if label == Some(1) {
-                    let _ = write!(
                     svg,
                     "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{cell_w:.1}\" height=\"3\" fill=\"#e00\"><title>labelled {}</title></rect>",
                     y + cell_h + 1.0,
                     esc(name)
                 );
-                }
             }
-        };
+        }
+    };
     row(
         0,
         "any",
-        &mut s
-            .slices
-            .iter()
-            .enumerate()
-            .map(|(i, x)| (i, x.probability, x.sd, x.positive, x.uncertain, x.label)),
+        &mut s.slices.iter().enumerate().map(|(i, x)| {
+            (
+                i,
+                x.probability,
+                (x.lo, x.hi),
+                x.positive,
+                x.uncertain,
+                x.label,
+            )
+        }),
     );
     for (r, name) in names.iter().enumerate() {
         row(
@@ -211,7 +262,14 @@ pub fn subtype_strip_svg(s: &ScanReport) -> String {
             name,
             &mut s.slices.iter().enumerate().filter_map(|(i, x)| {
                 let q = x.subtypes.iter().find(|q| q.name == *name)?;
-                Some((i, q.probability, q.sd, q.positive, q.uncertain, q.label))
+                Some((
+                    i,
+                    q.probability,
+                    (q.lo, q.hi),
+                    q.positive,
+                    q.uncertain,
+                    q.label,
+                ))
             }),
         );
     }
@@ -255,7 +313,7 @@ fn flagged_subtypes(subs: &[SubtypeProbability]) -> String {
 
 /// Reliability diagram: observed rate against mean predicted probability per bin.
 pub fn reliability_svg(bins: &[(f64, f64, f64, usize)]) -> String {
-    let (s, m) = (260.0, 36.0);
+    let (s, m) = (270.0, 44.0);
     let p = |v: f64| m + (s - 2.0 * m) * v;
     let q = |v: f64| s - m - (s - 2.0 * m) * v;
     let mut svg = format!(
@@ -290,26 +348,42 @@ pub fn reliability_svg(bins: &[(f64, f64, f64, usize)]) -> String {
             b.2
         );
     }
+    for v in [0.0, 0.25, 0.5, 0.75, 1.0] {
+        let _ = write!(
+            svg,
+            "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#999\"/><text x=\"{0:.1}\" y=\"{3}\" font-size=\"10\" text-anchor=\"middle\">{v}</text>\
+<line x1=\"{4}\" x2=\"{5}\" y1=\"{6:.1}\" y2=\"{6:.1}\" stroke=\"#999\"/><text x=\"{7}\" y=\"{8:.1}\" font-size=\"10\" text-anchor=\"end\">{v}</text>",
+            p(v),
+            s - m,
+            s - m + 4.0,
+            s - m + 14.0,
+            m - 4.0,
+            m,
+            q(v),
+            m - 5.0,
+            q(v) + 3.0
+        );
+    }
     let _ = write!(
         svg,
         "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">predicted probability</text>\
-<text x=\"12\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 12 {})\">observed rate</text></svg>",
+<text x=\"10\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 10 {})\">observed rate</text></svg>",
         s / 2.0,
-        s - 10.0,
+        s - 4.0,
         s / 2.0,
         s / 2.0
     );
     svg
 }
 
-/// A probability with its 90 % interval and its sd.
-/// Without a GP head (`uncertainty` false) the probability is the CNN's point estimate: no
-/// interval is shown, since none was computed.
-fn pm(uncertainty: bool, p: f64, sd: f64, lo: f64, hi: f64) -> String {
+/// A probability with its 90 % interval, as the pages show it (the sd, a symmetric summary of an
+/// asymmetric spread, stays in the CSV and JSON files). Without a GP head (`uncertainty` false)
+/// the probability is the CNN's point estimate: no interval is shown, since none was computed.
+fn pm(uncertainty: bool, p: f64, lo: f64, hi: f64) -> String {
     if !uncertainty {
         return format!("{p:.3} (no interval: CNN point estimate)");
     }
-    format!("{p:.3} [{lo:.3}–{hi:.3}] (sd {sd:.3})")
+    format!("{p:.3} [{lo:.3}–{hi:.3}]")
 }
 
 /// Below this many labelled scans the index warns that its metrics are rough.
@@ -407,7 +481,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
 <tr><th class=\"l\">CNN probability (second opinion)</th><td>{:.3}</td></tr>\
 <tr><th class=\"l\">slices</th><td>{} ({} positive, {} uncertain)</td></tr>{}</table>",
         esc(&r.model.gp_family),
-        pm(r.model.uncertainty, s.probability, s.sd, s.lo, s.hi),
+        pm(r.model.uncertainty, s.probability, s.lo, s.hi),
         flags(s.positive, s.uncertain),
         s.cnn_probability,
         s.n_slices,
@@ -429,7 +503,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
         let labelled = s.subtypes.iter().any(|x| x.label.is_some());
         let _ = write!(
             b,
-            "<h2>Which bleed</h2><table><tr><th class=\"l\">subtype</th><th>scan probability [90 % interval] (sd)</th><th class=\"l\">call</th><th>positive slices</th>{}</tr>",
+            "<h2>Which bleed</h2><table><tr><th class=\"l\">subtype</th><th>scan probability [90 % interval]</th><th class=\"l\">call</th><th>positive slices</th>{}</tr>",
             if labelled { "<th>label</th>" } else { "" }
         );
         for x in &s.subtypes {
@@ -442,7 +516,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
                 b,
                 "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td>{n_pos}</td>{}</tr>",
                 esc(&x.name),
-                pm(r.model.uncertainty, x.probability, x.sd, x.lo, x.hi),
+                pm(r.model.uncertainty, x.probability, x.lo, x.hi),
                 flags(x.positive, x.uncertain),
                 if labelled {
                     format!("<td>{}</td>", x.label.map(|l| l.to_string()).unwrap_or_else(|| "–".into()))
@@ -461,7 +535,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
     }
     let _ = write!(
         b,
-        "<h2>Slices (brain window)</h2><p class=\"note\">Red frame: likely bleed (probability ≥ {:.2}, and the model is sure); dashed orange outline: unsure (its 90 % interval reaches across the threshold, or sd ≥ {:.2}); no frame: unlikely. The interval is the range the model itself is 90 % sure the probability lies in; att: the CNN's attention weight (how much the slice counts in the scan's probability; not a probability){}.</p><div class=\"grid\">",
+        "<h2>Slices (brain window)</h2><p class=\"note\">Red frame: likely bleed (probability ≥ {:.2}, and the model is sure); dashed orange outline: unsure (its 90 % interval reaches across the threshold, or its spread is wide: sd ≥ {:.2}, in the CSV files); no frame: unlikely. The interval is the range the model itself is 90 % sure the probability lies in; att: the CNN's attention weight (how much the slice counts in the scan's probability; not a probability){}.</p><div class=\"grid\">",
         r.thresholds.positive,
         r.thresholds.uncertain_sd,
         if r.model.uncertainty {
@@ -489,7 +563,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
 <div>#{} {}</div><div>att {:.3}{label}</div></div>",
             sl.index,
             sl.index,
-            pm(r.model.uncertainty, sl.probability, sl.sd, sl.lo, sl.hi),
+            pm(r.model.uncertainty, sl.probability, sl.lo, sl.hi),
             sl.attention
         );
     }
@@ -652,7 +726,7 @@ pub fn index_page(r: &Report, k: usize) -> String {
     }
     b.push_str("<h2>Scans</h2>");
     b.push_str(&nav);
-    b.push_str("<table><tr><th class=\"l\">scan</th><th>probability [90 % interval] (sd)</th><th class=\"l\">call</th><th>CNN</th><th>slices</th><th>positive</th><th>uncertain</th>");
+    b.push_str("<table><tr><th class=\"l\">scan</th><th>probability [90 % interval]</th><th class=\"l\">call</th><th>CNN</th><th>slices</th><th>positive</th><th>uncertain</th>");
     let labelled = r.scans.iter().any(|s| s.label.is_some());
     if labelled {
         b.push_str("<th>label</th>");
@@ -670,7 +744,7 @@ pub fn index_page(r: &Report, k: usize) -> String {
         let _ = write!(
             b,
             "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"l\">{}</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td>",
-            pm(r.model.uncertainty, s.probability, s.sd, s.lo, s.hi),
+            pm(r.model.uncertainty, s.probability, s.lo, s.hi),
             flags(s.positive, s.uncertain) + &warned(&s.warnings),
             s.cnn_probability,
             s.n_slices,
@@ -777,6 +851,46 @@ mod tests {
         }
         assert_eq!(index_page_name(1), "index.html");
         assert_eq!(index_page_name(7), "index-7.html");
+    }
+
+    #[test]
+    fn plots_are_marked_with_slice_numbers_positions_and_probabilities() {
+        // slice ticks: the first and the last, evenly spread between, never more than asked
+        assert_eq!(slice_ticks(0, 6), Vec::<usize>::new());
+        assert_eq!(slice_ticks(4, 6), vec![0, 1, 2, 3]);
+        // 30 slices, 6 ticks: j·29/5 = 0, 5.8, 11.6, 17.4, 23.2, 29, rounded
+        assert_eq!(slice_ticks(30, 6), vec![0, 6, 12, 17, 23, 29]);
+        let mut r = crate::report::fixture_report();
+        let one = r.scans[0].slices[0].clone();
+        r.scans[0].slices = (0..30)
+            .map(|i| crate::report::SliceReport {
+                index: i,
+                z: Some(-40.0 + 5.0 * i as f64),
+                ..one.clone()
+            })
+            .collect();
+        let svg = slice_plot_svg(&r.scans[0], &r.thresholds);
+        // the ticked slices by number, with their z under them (slice 17 lies at 45 mm)
+        for (i, z) in [(0, "-40.0"), (6, "-10.0"), (17, "45.0"), (29, "105.0")] {
+            assert!(svg.contains(&format!(">#{i}</text>")), "#{i}");
+            assert!(svg.contains(&format!(">{z}</text>")), "z {z}");
+        }
+        assert!(!svg.contains(">#5</text>") && svg.contains("(under it: z, mm)"));
+        for v in ["0", "0.25", "0.5", "0.75", "1"] {
+            assert!(svg.contains(&format!(">{v}</text>")), "{v}");
+        }
+        // a point's tooltip gives its interval, not a symmetric ± sd
+        assert!(svg.contains("slice #3 (z -25.0 mm): 0.250 [0.062–0.500]"));
+        assert!(!svg.contains('±'));
+        // reliability: both axes ticked at 0, 0.5 and 1
+        let rel = reliability_svg(&[(0.0, 0.2, 0.1, 5), (0.5, 0.7, 0.8, 5)]);
+        assert_eq!(rel.matches(">0.5</text>").count(), 2);
+        assert_eq!(rel.matches(">1</text>").count(), 2);
+        // the pages show the probability with its interval; the sd stays in the files
+        let page = scan_page(&r, &r.scans[0], &[], 64);
+        assert!(page.contains("0.250 [0.062–0.500]") && !page.contains("(sd "));
+        let index = index_page(&r, 1);
+        assert!(index.contains("0.250 [0.062–0.500]") && !index.contains("(sd "));
     }
 
     #[test]
