@@ -17,12 +17,13 @@ const TOL: f64 = 1e-5;
 /// Columns added since the stored report was written (the out-of-distribution check): the
 /// stored report has none of them; every column it has is compared. So are the seven columns of
 /// each subtype head (`<subtype>_probability`, … `_label`; report format 3).
-const NEW_COLUMNS: [&str; 6] = [
+const NEW_COLUMNS: [&str; 7] = [
     "call",
     "out_of_distribution",
     "ood_outside_fraction",
     "study_instance_uid",
     "series_instance_uid",
+    "series_description",
     "nifti",
 ];
 

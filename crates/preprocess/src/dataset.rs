@@ -157,6 +157,10 @@ pub struct ScanMeta {
     /// Scans read from a NIfTI file: its path under the input it was found in (no UIDs then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nifti: Option<String>,
+    /// The series' SeriesDescription (its first kept slice's), as the scanner wrote it (the
+    /// protocol, e.g. "HEAD 5mm"); absent when the files have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series_description: Option<String>,
 }
 
 /// A scan's entry in the manifest.

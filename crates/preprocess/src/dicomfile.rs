@@ -34,6 +34,8 @@ pub struct CtSlice {
     pub padding: Option<i32>,
     pub photometric: String,
     pub transfer_syntax: String,
+    /// SeriesDescription (0008,103E); not written when empty.
+    pub series_description: String,
     /// Stored values, row-major, `rows × cols`.
     pub stored: Vec<i32>,
 }
@@ -64,6 +66,7 @@ impl Default for CtSlice {
             padding: None,
             photometric: "MONOCHROME2".into(),
             transfer_syntax: uids::EXPLICIT_VR_LITTLE_ENDIAN.into(),
+            series_description: String::new(),
             stored: Vec::new(),
         }
     }
@@ -126,6 +129,14 @@ impl CtSlice {
             &self.frame_of_reference_uid,
         );
         put_str(&mut obj, tags::MODALITY, VR::CS, &self.modality);
+        if !self.series_description.is_empty() {
+            put_str(
+                &mut obj,
+                tags::SERIES_DESCRIPTION,
+                VR::LO,
+                &self.series_description,
+            );
+        }
         put_str(&mut obj, tags::PATIENT_NAME, VR::PN, &self.patient_name);
         put_str(&mut obj, tags::PATIENT_ID, VR::LO, &self.patient_id);
         put_str(

@@ -251,6 +251,7 @@ impl Geometry {
                 patient_name: None,
                 patient_id: None,
                 body_part: None,
+                series_description: None,
             });
         }
         (headers, z)

@@ -794,6 +794,7 @@ fn scan_meta(
         patient_name: keep_phi.then(|| first.patient_name.clone()).flatten(),
         patient_id: keep_phi.then(|| first.patient_id.clone()).flatten(),
         nifti,
+        series_description: first.series_description.clone(),
     }
 }
 

@@ -38,6 +38,9 @@ pub struct SliceHeader {
     pub patient_id: Option<String>,
     /// BodyPartExamined (0018,0015), trimmed and upper case; None when absent or empty.
     pub body_part: Option<String>,
+    /// SeriesDescription (0008,103E) as [`series_description`] keeps it.
+    #[serde(default)]
+    pub series_description: Option<String>,
 }
 
 /// BodyPartExamined values (PS3.16 Annex L and common variants) that say the image is not of the
@@ -323,6 +326,20 @@ fn has_dicm_magic(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// A SeriesDescription as reports show it: control characters and backslashes (value
+/// separators) become spaces, runs of spaces one, at most 64 characters (the attribute's VR, LO);
+/// None when nothing is left.
+pub fn series_description(raw: &str) -> Option<String> {
+    let cleaned: String = raw
+        .chars()
+        .map(|c| if c.is_control() || c == '\\' { ' ' } else { c })
+        .collect();
+    let words: Vec<&str> = cleaned.split_whitespace().collect();
+    let joined: String = words.join(" ").chars().take(64).collect();
+    let joined = joined.trim_end().to_string();
+    (!joined.is_empty()).then_some(joined)
+}
+
 fn str_opt(obj: &DefaultDicomObject, tag: Tag) -> Option<String> {
     obj.element_opt(tag)
         .ok()
@@ -415,6 +432,8 @@ fn header_from(path: &Path, obj: &DefaultDicomObject) -> Result<SliceHeader, Fil
         body_part: str_opt(obj, tags::BODY_PART_EXAMINED)
             .map(|b| b.trim().to_ascii_uppercase())
             .filter(|b| !b.is_empty()),
+        series_description: str_opt(obj, tags::SERIES_DESCRIPTION)
+            .and_then(|d| series_description(&d)),
         modality,
         sop_class,
     };
@@ -701,6 +720,22 @@ fn decode(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn series_descriptions_are_kept_as_one_clean_line() {
+        assert_eq!(
+            series_description("  HEAD  5mm\\AXIAL\r\n"),
+            Some("HEAD 5mm AXIAL".into())
+        );
+        assert_eq!(series_description(" \t "), None);
+        let long = "x".repeat(100);
+        assert_eq!(series_description(&long).map(|d| d.len()), Some(64));
+        // characters, not bytes: 64 of them
+        assert_eq!(
+            series_description(&"é".repeat(70)).map(|d| d.chars().count()),
+            Some(64)
+        );
+    }
 
     #[test]
     fn a_failed_reservation_is_reported_as_memory_not_as_a_broken_file() {

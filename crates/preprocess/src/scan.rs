@@ -243,6 +243,7 @@ pub(crate) mod tests {
             patient_name: None,
             patient_id: None,
             body_part: None,
+            series_description: None,
         }
     }
 

@@ -170,6 +170,7 @@ mod tests {
             patient_name: None,
             patient_id: Some("P".into()),
             body_part: Some("HEAD".into()),
+            series_description: Some("HEAD 5mm".into()),
         }
     }
 

@@ -583,6 +583,7 @@ impl Predictor {
             label: meta.label,
             study_instance_uid: Some(meta.study_instance_uid).filter(|u| is_uid(u)),
             series_instance_uid: Some(meta.series_instance_uid).filter(|u| is_uid(u)),
+            series_description: meta.series_description,
             patient_name: meta.patient_name.filter(|_| opts.keep_phi),
             patient_id: meta.patient_id.filter(|_| opts.keep_phi),
             nifti: meta.nifti,

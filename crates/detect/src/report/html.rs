@@ -436,14 +436,19 @@ fn warned(warnings: &[String]) -> String {
 /// Where a scan came from, under its id in the index: the NIfTI file, or the study and series
 /// UIDs (what finds it in the PACS).
 fn source_of(s: &ScanReport) -> String {
+    let described = s
+        .series_description
+        .as_deref()
+        .map(|d| format!("<br>{}", esc(d)))
+        .unwrap_or_default();
     match (&s.nifti, &s.study_instance_uid, &s.series_instance_uid) {
         (Some(n), _, _) => format!("<br><small>{}</small>", esc(n)),
         (None, Some(st), Some(se)) => format!(
-            "<br><small title=\"Study Instance UID / Series Instance UID\">study {}<br>series {}</small>",
+            "{described}<br><small title=\"Study Instance UID / Series Instance UID\">study {}<br>series {}</small>",
             esc(st),
             esc(se)
         ),
-        _ => String::new(),
+        _ => described,
     }
 }
 
@@ -465,6 +470,9 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
     }
     if let Some(n) = &s.nifti {
         let _ = write!(b, "<p>NIfTI file: {}</p>", esc(n));
+    }
+    if let Some(d) = &s.series_description {
+        let _ = write!(b, "<p>Series: {}</p>", esc(d));
     }
     if let (Some(st), Some(se)) = (&s.study_instance_uid, &s.series_instance_uid) {
         let _ = write!(

@@ -203,6 +203,10 @@ pub struct ScanReport {
     pub study_instance_uid: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series_instance_uid: Option<String>,
+    /// The series' SeriesDescription as the scanner wrote it (the protocol, e.g. "HEAD 5mm"):
+    /// which of a study's series this is, as a radiologist knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series_description: Option<String>,
     /// Only with `--keep-phi`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patient_name: Option<String>,
@@ -373,6 +377,7 @@ struct ScanRow<'a> {
     /// The study and series (DICOM) or the file (NIfTI) the scan was read from.
     study_instance_uid: Cow<'a, str>,
     series_instance_uid: Cow<'a, str>,
+    series_description: Cow<'a, str>,
     nifti: Cow<'a, str>,
     /// [`Call`]: likely bleed, unsure or unlikely.
     call: &'static str,
@@ -582,6 +587,9 @@ pub fn write_scans_csv<W: std::io::Write>(r: &Report, out: W) -> Result<W> {
                 series_instance_uid: spreadsheet_text(
                     sc.series_instance_uid.as_deref().unwrap_or(""),
                 ),
+                series_description: spreadsheet_text(
+                    sc.series_description.as_deref().unwrap_or(""),
+                ),
                 nifti: spreadsheet_text(sc.nifti.as_deref().unwrap_or("")),
                 call: Call::of(sc.positive, sc.uncertain).text(),
             },
@@ -734,6 +742,7 @@ pub(crate) fn fixture_report() -> Report {
             label: None,
             study_instance_uid: None,
             series_instance_uid: None,
+            series_description: None,
             patient_name: None,
             patient_id: None,
             nifti: None,
@@ -875,19 +884,20 @@ mod tests {
             ("", "0.0625", "0.5", "0", "1", "0")
         );
         let scans = String::from_utf8(scans_csv(&r).unwrap()).unwrap();
-        assert!(scans.starts_with("scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction,study_instance_uid,series_instance_uid,nifti,call\n"));
+        assert!(scans.starts_with("scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction,study_instance_uid,series_instance_uid,series_description,nifti,call\n"));
         // not checked against a summary of training slices: the two columns are empty; no
         // study, series or file recorded: empty too
         assert!(
-            scans.contains("scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,unsure\n"),
+            scans.contains("scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,,unsure\n"),
             "{scans}"
         );
         // a scan tied to its study and series
         let mut tied = r.clone();
         tied.scans[0].study_instance_uid = Some("1.2.3".into());
         tied.scans[0].series_instance_uid = Some("1.2.3.4".into());
+        tied.scans[0].series_description = Some("=HEAD 5mm".into());
         let t = String::from_utf8(scans_csv(&tied).unwrap()).unwrap();
-        assert!(t.contains(",1.2.3,1.2.3.4,,unsure\n"), "{t}");
+        assert!(t.contains(",1.2.3,1.2.3.4,'=HEAD 5mm,,unsure\n"), "{t}");
         // with subtype heads: seven columns per subtype, by name, empty where a row lacks one
         let mut r = r;
         r.model.subtypes = vec!["epidural".into(), "subdural".into()];
@@ -906,13 +916,13 @@ mod tests {
         let scans = String::from_utf8(scans_csv(&r).unwrap()).unwrap();
         let want_head = "scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,\
 positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction,\
-study_instance_uid,series_instance_uid,nifti,call,epidural_probability,epidural_sd,epidural_lo,epidural_hi,epidural_positive,epidural_uncertain,\
+study_instance_uid,series_instance_uid,series_description,nifti,call,epidural_probability,epidural_sd,epidural_lo,epidural_hi,epidural_positive,epidural_uncertain,\
 epidural_label,subdural_probability,subdural_sd,subdural_lo,subdural_hi,subdural_positive,\
 subdural_uncertain,subdural_label\n";
         assert!(scans.starts_with(want_head), "{scans}");
         assert!(
             scans.ends_with(
-                "scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,unsure,,,,,,,,0.5,0.125,0.25,0.75,1,1,1\n"
+                "scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,,unsure,,,,,,,,0.5,0.125,0.25,0.75,1,1,1\n"
             ),
             "{scans}"
         );

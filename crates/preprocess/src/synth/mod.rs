@@ -277,6 +277,7 @@ fn write_scan(
             position: Some([-half_fov, -half_fov, vol.z_mm[k]]),
             pixel_spacing: [vol.px_mm, vol.px_mm],
             slice_thickness: vol.slice_thickness,
+            series_description: format!("Synthetic head, {:.1} mm", vol.slice_thickness),
             rows: vol.n as u16,
             cols: vol.n as u16,
             bits_stored,
