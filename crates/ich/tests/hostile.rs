@@ -1419,3 +1419,121 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
         assert_own_files(&j, &written);
     }
 }
+
+// ---- the input surfaces' matrix ----
+
+/// A features file of two scans, two slices each, D = 2, cut short in the middle of its last row
+/// (a copy interrupted, a disk that filled up).
+const FEATURES_CUT: &str = "bag_name,bag_label,instance_label,feature_0,feature_1\n\
+scan-a,1,1,0.5,0.25\nscan-a,1,0,0.125,0.75\nscan-b,0,0,0.375,0.5\nscan-b,0,0,0.";
+
+/// Every surface that reads a table or a volume, against what is not a bounded regular file of
+/// its kind: `/dev/zero`, a FIFO (a reader that waited on it would hang), a sparse 900 MB of
+/// zeros (under the 1 GiB ceiling of a table: it must be refused by its content, within bounded
+/// memory) and a file cut short. Each run is held to the five promises ([`Jail::run`]), and must
+/// refuse (exit 1 or 2), name the file, and end within a minute. A new reader joins by adding
+/// its row.
+#[test]
+fn every_input_surface_refuses_what_is_not_a_whole_regular_file_by_name() {
+    let j = Jail::new();
+    let fifo = j.p("outside/fifo.csv");
+    let st = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let sparse = j.p("outside/sparse.csv");
+    fs::File::create(&sparse)
+        .unwrap()
+        .set_len(900 << 20)
+        .unwrap();
+    let cut = j.p("outside/cut.csv");
+    fs::write(&cut, FEATURES_CUT).unwrap();
+    let model = bundle_copy(&j.p("outside"));
+    let out = j.p("out");
+    // each surface: its name, and the command that reads `file` through it
+    type Args = Box<dyn Fn(&str) -> Vec<String>>;
+    let owned = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let (o, m, clean) = (
+        s(&out).to_string(),
+        s(&model).to_string(),
+        s(&j.p("in")).to_string(),
+    );
+    let surfaces: Vec<(&str, Args)> = vec![
+        ("preprocess --labels", {
+            let (o, clean) = (o.clone(), clean.clone());
+            Box::new(move |f| {
+                owned(&[
+                    "preprocess",
+                    &clean,
+                    "--out",
+                    &o,
+                    "--size",
+                    "16",
+                    "--labels",
+                    f,
+                ])
+            })
+        }),
+        ("fit-gp --features", {
+            let o = o.clone();
+            Box::new(move |f| owned(&["fit-gp", "--features", f, "--out", &format!("{o}/m.json")]))
+        }),
+        ("eval-gp --features", {
+            let o = o.clone();
+            Box::new(move |f| {
+                owned(&["eval-gp", "--features", f, "--json", &format!("{o}/r.json")])
+            })
+        }),
+        ("recalibrate --features", {
+            let m = m.clone();
+            Box::new(move |f| owned(&["recalibrate", "--bundle", &m, "--features", f, "--dry-run"]))
+        }),
+        ("merge (features files)", {
+            let o = o.clone();
+            Box::new(move |f| owned(&["merge", f, "--out", &format!("{o}/merged.csv")]))
+        }),
+        ("predict --labels", {
+            let (o, m, clean) = (o.clone(), m.clone(), clean.clone());
+            Box::new(move |f| {
+                owned(&[
+                    "predict",
+                    "--model",
+                    &m,
+                    &clean,
+                    "--out",
+                    &o,
+                    "--no-html",
+                    "--labels",
+                    f,
+                ])
+            })
+        }),
+    ];
+    let hostile = [
+        ("/dev/zero", "/dev/zero"),
+        (s(&fifo), "fifo.csv"),
+        (s(&sparse), "sparse.csv"),
+        (s(&cut), "cut.csv"),
+    ];
+    for (surface, args) in &surfaces {
+        for (file, name) in hostile {
+            let a = args(file);
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            let r = j.run(&a);
+            assert!(
+                matches!(r.code, Some(1 | 2)),
+                "{surface} took {name} (exit {:?}):\n{}",
+                r.code,
+                r.text
+            );
+            assert!(
+                r.text.contains(name),
+                "{surface}: {name} is not named:\n{}",
+                r.text
+            );
+            assert!(r.secs < 60.0, "{surface} on {name}: {:.0} s", r.secs);
+            let _ = fs::remove_dir_all(&out);
+        }
+    }
+}

@@ -46,8 +46,18 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             .context("merging features files")?;
         (m.scans, m.shard_count, m.missing_shards)
     } else {
+        // name the input that is none of the three (a FIFO, a device, a folder of neither kind)
+        let odd = a.inputs.iter().find(|p| {
+            !(p.join("dataset.json").is_file() || p.join("report.json").is_file() || p.is_file())
+        });
+        let which = odd.map_or_else(String::new, |p| {
+            format!(
+                "{}: not a dataset folder, a report folder or a regular file; ",
+                p.display()
+            )
+        });
         anyhow::bail!(
-            "the inputs must all be datasets of `ich preprocess` (folders with a dataset.json), \
+            "{which}the inputs must all be datasets of `ich preprocess` (folders with a dataset.json), \
              all features files of `ich extract`, or all report folders of `ich predict` \
              (folders with a report.json)"
         );
