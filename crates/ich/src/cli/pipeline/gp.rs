@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use detect::pipeline::fit::{fit_gp, FitData, FitJob};
 use detect::summary;
 use gphead::calibrate::MapFamily;

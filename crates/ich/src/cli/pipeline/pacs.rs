@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use detect::pipeline::predict::{send_folders, PacsJob};
+use detect::pipeline::predict::PacsJob;
+use detect::report::dicomout::send_folders;
 use detect::report::dicomout::{DicomOptions, Pull};
 use pacs::uid::UidRoot;
 use pacs::web::Service;
