@@ -131,16 +131,62 @@ fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", chain(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error and its causes on one line, `: `-separated, each cause left out when the message
+/// before it already says it (a library error that names its file shows its cause in its own
+/// message too; anyhow's `{:#}` then printed it twice).
+fn chain(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.is_empty() {
+            line = text;
+        } else if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+    }
+    line
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn an_error_line_says_each_cause_once() {
+        #[derive(Debug)]
+        struct Named(std::io::Error);
+        impl std::fmt::Display for Named {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "/dev/zero: {}", self.0)
+            }
+        }
+        impl std::error::Error for Named {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let io = std::io::Error::other("not a regular file");
+        let e = anyhow::Error::new(Named(io)).context("fitting the GP head");
+        assert_eq!(
+            format!("{e:#}"),
+            "fitting the GP head: /dev/zero: not a regular file: not a regular file"
+        );
+        assert_eq!(
+            chain(&e),
+            "fitting the GP head: /dev/zero: not a regular file"
+        );
+        // a cause the message does not say is kept
+        let e = anyhow::anyhow!("disk full").context("writing out/report.json");
+        assert_eq!(chain(&e), "writing out/report.json: disk full");
+    }
 
     #[test]
     fn the_purge_delay_option_is_the_one_mimalloc_documents() {
