@@ -232,8 +232,18 @@ fn prediction_report_equals_the_one_written_before_the_change() {
             assert!((x - y).abs() <= TOL, "metrics.{set}.{key}: {x} vs {y}");
         }
     }
-    assert_eq!(
-        g["skipped"].as_array().unwrap().len(),
-        w["skipped"].as_array().unwrap().len()
-    );
+    // the stored report listed synth's label files and synth.json as skipped inputs; tables and
+    // notes beside the images are now passed over without a word, and nothing else is skipped
+    let stored: Vec<&str> = w["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .filter(|x| {
+            let file = x.split(": ").next().unwrap();
+            !preprocess::pipeline::is_sidecar(Path::new(file))
+        })
+        .collect();
+    assert_eq!(w["skipped"].as_array().unwrap().len(), 3);
+    assert_eq!(g["skipped"].as_array().unwrap().len(), stored.len());
 }
