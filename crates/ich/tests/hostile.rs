@@ -460,6 +460,20 @@ fn a_file_repeating_a_slices_uid_with_other_pixels_fails_its_scan_naming_both_fi
     assert_clean_kept(&j);
 }
 
+/// A FIFO at `p`: a reader that opened it to read would wait for a writer forever.
+fn mkfifo(p: &Path) {
+    let st = std::process::Command::new("mkfifo")
+        .arg(p)
+        .status()
+        .unwrap();
+    assert!(st.success());
+}
+
+/// `p` as a sparse file of `mib` MiB of zeros (nothing on disk).
+fn zeros(p: &Path, mib: u64) {
+    fs::File::create(p).unwrap().set_len(mib << 20).unwrap();
+}
+
 /// A slice followed by a private OB element declaring `mib` MiB, its bytes a hole of a sparse
 /// file (40 kB on disk).
 fn sparse(p: &Path, mib: u32) {
@@ -489,11 +503,7 @@ fn links_out_of_the_inputs_and_fifos_are_left_out_by_name_without_a_hang() {
     symlink("/", j.p("in/root")).unwrap();
     symlink("/proc", j.p("in/proc")).unwrap();
     symlink(j.p("outside"), j.p("in/elsewhere")).unwrap();
-    let st = std::process::Command::new("mkfifo")
-        .arg(j.p("in/pipe.dcm"))
-        .status()
-        .unwrap();
-    assert!(st.success());
+    mkfifo(&j.p("in/pipe.dcm"));
     let r = j.preprocess(&[]);
     r.code(0).says(&[
         "root",
@@ -513,17 +523,10 @@ fn links_out_of_the_inputs_and_fifos_are_left_out_by_name_without_a_hang() {
 fn labels_that_are_dev_zero_a_fifo_or_a_gigabyte_of_zeros_are_refused_by_name_without_a_hang() {
     let j = Jail::new();
     let fifo = j.p("outside/labels.csv");
-    let st = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(st.success());
+    mkfifo(&fifo);
     // a sparse file of 900 MB of zeros, under the 1 GiB ceiling of a table (3.9 GB before)
     let sparse_labels = j.p("outside/sparse.csv");
-    fs::File::create(&sparse_labels)
-        .unwrap()
-        .set_len(900 << 20)
-        .unwrap();
+    zeros(&sparse_labels, 900);
     for (labels, words) in [
         ("/dev/zero", ["/dev/zero", "not a regular file"]),
         (s(&fifo), ["labels.csv", "not a regular file"]),
@@ -781,11 +784,7 @@ fn predict_refuses_bundle_parts_that_are_dev_zero_fifos_or_out_of_range_by_name(
     fs::remove_file(&gp).unwrap();
     fs::write(&gp, &keep).unwrap();
     fs::remove_file(&cfg).unwrap();
-    let st = std::process::Command::new("mkfifo")
-        .arg(&cfg)
-        .status()
-        .unwrap();
-    assert!(st.success());
+    mkfifo(&cfg);
     let r = j.predict(&m, &[]);
     r.code(1).says(&["config.json", "not a regular file"]);
     assert!(r.secs < 60.0);
@@ -794,7 +793,7 @@ fn predict_refuses_bundle_parts_that_are_dev_zero_fifos_or_out_of_range_by_name(
     // a sparse 900 MB of zeros as gp.json, then as config.json (under the 1 GiB ceiling of JSON)
     for part in [&gp, &cfg] {
         let keep = fs::read(part).unwrap();
-        fs::File::create(part).unwrap().set_len(900 << 20).unwrap();
+        zeros(part, 900);
         let name = part.file_name().unwrap().to_str().unwrap();
         j.predict(&m, &[]).code(1).says(&[name]);
         fs::write(part, keep).unwrap();
@@ -1437,16 +1436,9 @@ scan-a,1,1,0.5,0.25\nscan-a,1,0,0.125,0.75\nscan-b,0,0,0.375,0.5\nscan-b,0,0,0."
 fn every_input_surface_refuses_what_is_not_a_whole_regular_file_by_name() {
     let j = Jail::new();
     let fifo = j.p("outside/fifo.csv");
-    let st = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(st.success());
+    mkfifo(&fifo);
     let sparse = j.p("outside/sparse.csv");
-    fs::File::create(&sparse)
-        .unwrap()
-        .set_len(900 << 20)
-        .unwrap();
+    zeros(&sparse, 900);
     let cut = j.p("outside/cut.csv");
     fs::write(&cut, FEATURES_CUT).unwrap();
     let model = bundle_copy(&j.p("outside"));
