@@ -48,6 +48,9 @@ pub struct PredictOptions {
     pub compute: Compute,
     /// Ceilings on one DICOM file's size and one slice's decoded size.
     pub limits: preprocess::read::Limits,
+    /// The viewer's address of a study, `{study}` and `{series}` standing for the UIDs
+    /// ([`crate::report::viewer_url_template`]): each DICOM scan's page and index row link there.
+    pub viewer_url: Option<String>,
 }
 
 impl Default for PredictOptions {
@@ -60,6 +63,7 @@ impl Default for PredictOptions {
             keep_phi: false,
             compute: Compute::cpu(),
             limits: Default::default(),
+            viewer_url: None,
         }
     }
 }
@@ -82,6 +86,9 @@ impl PredictOptions {
             return Err(Error::Invalid(
                 "at least one Monte Carlo sample is needed".into(),
             ));
+        }
+        if let Some(t) = &self.viewer_url {
+            crate::report::viewer_url_template(t)?;
         }
         Ok(())
     }
@@ -869,6 +876,7 @@ pub fn run_with(
             labels: !job.labels.is_empty(),
             dicom: job.pacs.dicom.is_some(),
         }),
+        viewer_url: job.options.viewer_url.clone(),
     };
     // files that belong to no scan are reported by one shard, the first
     let mut skipped = if shard.index == 0 {
@@ -1086,6 +1094,10 @@ mod tests {
             },
             PredictOptions {
                 samples: 0,
+                ..Default::default()
+            },
+            PredictOptions {
+                viewer_url: Some("javascript:alert(1)//{study}".into()),
                 ..Default::default()
             },
         ] {

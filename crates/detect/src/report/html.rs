@@ -482,6 +482,13 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
             esc(se)
         );
     }
+    if let Some(url) = crate::report::viewer_url(r, s) {
+        let _ = write!(
+            b,
+            "<p><a href=\"{}\" target=\"_blank\" rel=\"noopener\">Open the study in the viewer</a></p>",
+            esc(&url)
+        );
+    }
     let _ = write!(
         b,
         "<table><tr><th class=\"l\">scan probability ({})</th><td>{}</td></tr>\
@@ -748,7 +755,15 @@ pub fn index_page(r: &Report, k: usize) -> String {
         let name = match &s.page {
             Some(p) => format!("<a href=\"{}\">{}</a>", esc(p), esc(&s.id)),
             None => esc(&s.id),
-        } + &source_of(s);
+        } + &source_of(s)
+            + &crate::report::viewer_url(r, s)
+                .map(|u| {
+                    format!(
+                        "<br><a href=\"{}\" target=\"_blank\" rel=\"noopener\">viewer</a>",
+                        esc(&u)
+                    )
+                })
+                .unwrap_or_default();
         let _ = write!(
             b,
             "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"l\">{}</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td>",
@@ -899,6 +914,38 @@ mod tests {
         assert!(page.contains("0.250 [0.062–0.500]") && !page.contains("(sd "));
         let index = index_page(&r, 1);
         assert!(index.contains("0.250 [0.062–0.500]") && !index.contains("(sd "));
+    }
+
+    #[test]
+    fn a_viewer_url_links_each_dicom_scan_to_its_study() {
+        use crate::report::{viewer_url, viewer_url_template};
+        let mut r = crate::report::fixture_report();
+        // no template, or a NIfTI scan (no UIDs): no link
+        assert!(!index_page(&r, 1).contains("viewer</a>"));
+        r.viewer_url = Some(
+            viewer_url_template("https://pacs.example/viewer?StudyInstanceUIDs={study}&s={series}")
+                .unwrap(),
+        );
+        assert_eq!(viewer_url(&r, &r.scans[0]), None);
+        r.scans[0].study_instance_uid = Some("1.2.840.1".into());
+        r.scans[0].series_instance_uid = Some("1.2.840.1.2".into());
+        let want = "https://pacs.example/viewer?StudyInstanceUIDs=1.2.840.1&s=1.2.840.1.2";
+        assert_eq!(viewer_url(&r, &r.scans[0]).as_deref(), Some(want));
+        // in the pages, escaped as an attribute (& → &amp;)
+        let href =
+            "href=\"https://pacs.example/viewer?StudyInstanceUIDs=1.2.840.1&amp;s=1.2.840.1.2\"";
+        assert!(index_page(&r, 1).contains(href));
+        assert!(scan_page(&r, &r.scans[0], &[], 64).contains(href));
+        // what a template may not be
+        for bad in [
+            "ftp://pacs/{study}",
+            "javascript:alert(1)//{study}",
+            "https://pacs.example/viewer",
+            "https://pacs.example/\"onmouseover=x/{study}",
+            "https://pacs.example/ {study}",
+        ] {
+            assert!(viewer_url_template(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

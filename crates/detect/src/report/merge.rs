@@ -193,6 +193,9 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
         if html(s) != html(first) {
             return differs("HTML pages (written or not)");
         }
+        if s.report.viewer_url != first.report.viewer_url {
+            return differs("the viewer's address (--viewer-url)");
+        }
         // what a report holds: patient names (--keep-phi), labels and metrics (--labels), DICOM
         // results; a report of shards run otherwise would hold them for part of the cohort
         if s.report.options != first.report.options {
@@ -292,6 +295,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
         shard: None,
         sampling: head.sampling,
         options: head.options,
+        viewer_url: head.viewer_url.clone(),
     };
     // moved, not copied: the shards' reports are held once
     for s in &mut shards {

@@ -64,6 +64,10 @@ pub struct Report {
     /// run with the same. Absent in reports written before they were recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<ReportOptions>,
+    /// The hospital viewer's address of a study (`--viewer-url`), `{study}` and `{series}`
+    /// standing for the scan's UIDs ([`viewer_url`]); the pages link each DICOM scan there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub viewer_url: Option<String>,
 }
 
 /// The options of `ich predict` that change what a report holds.
@@ -383,6 +387,34 @@ struct ScanRow<'a> {
     call: &'static str,
 }
 
+/// Checks a `--viewer-url` template: an `http://` or `https://` address holding `{study}` (and
+/// optionally `{series}`), without spaces, quotes or angle brackets. E.g. OHIF's
+/// `https://pacs.example/viewer?StudyInstanceUIDs={study}`.
+pub fn viewer_url_template(t: &str) -> Result<String> {
+    let scheme = t.starts_with("https://") || t.starts_with("http://");
+    let clean = !t
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | '<' | '>'));
+    if scheme && clean && t.contains("{study}") && t.len() <= 2048 {
+        Ok(t.to_string())
+    } else {
+        Err(Error::Invalid(format!(
+            "viewer URL {t:?}: an http:// or https:// address holding {{study}} (and optionally \
+             {{series}}), without spaces, quotes or angle brackets, at most 2048 characters"
+        )))
+    }
+}
+
+/// A DICOM scan's address in the viewer: the report's template with the scan's UIDs put in
+/// (digits and dots only, so nothing needs escaping); None without a template or for a scan
+/// without UIDs (NIfTI).
+pub fn viewer_url(r: &Report, s: &ScanReport) -> Option<String> {
+    let t = r.viewer_url.as_deref()?;
+    let study = s.study_instance_uid.as_deref()?;
+    let series = s.series_instance_uid.as_deref().unwrap_or("");
+    Some(t.replace("{study}", study).replace("{series}", series))
+}
+
 /// A text cell of a CSV meant for spreadsheets: one that starts with `=`, `+`, `-`, `@`, a tab or
 /// a carriage return would be run as a formula by Excel or LibreOffice (CSV injection, OWASP), so
 /// it gets a leading `'`, which spreadsheets show as text. Quoting (commas, quotes, newlines) is
@@ -632,7 +664,7 @@ impl Serialize for ReportView<'_, '_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let r = self.r;
-        let mut st = s.serialize_struct("Report", 12)?;
+        let mut st = s.serialize_struct("Report", 13)?;
         st.serialize_field("format_version", &r.format_version)?;
         st.serialize_field("tool", &r.tool)?;
         st.serialize_field("created", &r.created)?;
@@ -656,6 +688,10 @@ impl Serialize for ReportView<'_, '_> {
         match &r.options {
             Some(v) => st.serialize_field("options", v)?,
             None => st.skip_field("options")?,
+        }
+        match &r.viewer_url {
+            Some(v) => st.serialize_field("viewer_url", v)?,
+            None => st.skip_field("viewer_url")?,
         }
         st.end()
     }
@@ -764,6 +800,7 @@ pub(crate) fn fixture_report() -> Report {
             labels: true,
             dicom: true,
         }),
+        viewer_url: None,
     }
 }
 

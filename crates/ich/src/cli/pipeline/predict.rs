@@ -69,10 +69,20 @@ pub struct PredictFlags {
     /// seed gives the same numbers.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Link each DICOM scan on the pages to its study in the hospital's viewer: an http(s)
+    /// address in which {study} (and {series}) stand for the UIDs, e.g. OHIF's
+    /// `https://pacs/viewer?StudyInstanceUIDs={study}`.
+    #[arg(long, value_parser = viewer_url)]
+    viewer_url: Option<String>,
     #[command(flatten)]
     device: crate::cli::DeviceArgs,
     #[command(flatten)]
     pub limits: crate::cli::preprocess::LimitArgs,
+}
+
+/// `--viewer-url`: checked as the library checks it, so a bad one is refused before any work.
+fn viewer_url(s: &str) -> Result<String, String> {
+    detect::report::viewer_url_template(s).map_err(|e| e.to_string())
 }
 
 impl PredictFlags {
@@ -85,6 +95,7 @@ impl PredictFlags {
             keep_phi: self.keep_phi,
             compute: self.device.compute(),
             limits: self.limits.limits(),
+            viewer_url: self.viewer_url.clone(),
         }
     }
 }
