@@ -249,6 +249,8 @@ fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
     let out1 = t.join("out1");
     let web = format!("http://{USER}:{PASSWORD}@127.0.0.1:{}/dicom-web", pacs.http);
     let store = format!("ORTHANC@127.0.0.1:{}", pacs.dicom);
+    // each scan linked to its series in the PACS, here Orthanc's DICOMweb metadata of it
+    let viewer = pacs.url("/dicom-web/studies/{study}/series/{series}/metadata");
     let args1 = [
         "predict",
         "--model",
@@ -265,6 +267,8 @@ fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
         &thr,
         "--uncertain-sd",
         "1",
+        "--viewer-url",
+        &viewer,
     ];
     let o = ich(&args1);
     let log = text(&o);
@@ -276,6 +280,23 @@ fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
     );
     let slices = csv_rows(&out1.join("slices.csv"));
     assert_eq!(slices.len(), n_ct, "every pulled slice predicted");
+    // the index's viewer link resolves in the PACS to this scan's series: its n_ct CT slices, of
+    // the study that was pulled
+    let index = std::fs::read_to_string(out1.join("index.html")).unwrap();
+    let base = pacs.url("");
+    let at = index
+        .find(&format!("href=\"{base}/dicom-web/studies/"))
+        .unwrap()
+        + 6;
+    let link = &index[at..at + index[at..].find('"').unwrap()];
+    let path = link.strip_prefix(&base).unwrap().replace("&amp;", "&");
+    let meta = pacs.get(&path).unwrap();
+    let instances = meta.as_array().unwrap();
+    assert_eq!(instances.len(), n_ct, "{link}");
+    for i in instances {
+        assert_eq!(i["0020000D"]["Value"][0], study0.as_str(), "{link}");
+        assert_eq!(i["00080060"]["Value"][0], "CT", "{link}");
+    }
     // the same numbers as from the local files (WADO-RS brings the same pixels)
     let local = csv_rows(&probe.join("slices.csv"));
     for (a, b) in slices.iter().zip(&local) {
