@@ -21,13 +21,14 @@ command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v c++ >/dev/null 2>&1 || need+=(g++)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+# .ci/run checks the module graph (scripts/module-graph.py) and slurm-test.sh compares the merged
+# dataset.json with python3's json module
+command -v python3 >/dev/null 2>&1 || need+=(python3)
 if [ -n "$slurm" ]; then
   command -v slurmctld >/dev/null 2>&1 || need+=(slurmctld)
   command -v slurmd >/dev/null 2>&1 || need+=(slurmd)
   command -v sbatch >/dev/null 2>&1 || need+=(slurm-client)
   command -v munged >/dev/null 2>&1 || need+=(munge)
-  # slurm-test.sh compares the merged dataset.json with python3's json module
-  command -v python3 >/dev/null 2>&1 || need+=(python3)
 fi
 if [ -n "$pacs" ]; then
   command -v Orthanc >/dev/null 2>&1 || [ -x /usr/sbin/Orthanc ] || need+=(orthanc)
