@@ -1,8 +1,9 @@
-//! Secondary Capture images of flagged slices, annotated as on the HTML page: the slice (brain
-//! window) enlarged to at least 512 pixels, a solid red frame when the slice is positive, a dashed
-//! orange outline when it is uncertain, and burned-in text above it (the probability with its
-//! 90 % interval, the flag, the slice, the model, "not for diagnostic use"). RGB, 8 bits, one
-//! frame per object, so that any viewer shows it.
+//! Secondary Capture images of flagged slices, annotated as on the HTML page: the slice's
+//! panels (its brain and subdural windows, at the source's own resolution) side by side, a small
+//! one enlarged by a whole factor to at least 512 pixels, each named under it; a solid red frame
+//! when the slice is a likely bleed, a dashed orange outline when it is unsure, and burned-in
+//! text above (the probability with its 90 % interval, the call, the slice, the model, "not for
+//! diagnostic use"). RGB, 8 bits, one frame per object, so that any viewer shows it.
 
 use dicom_core::value::PrimitiveValue;
 use dicom_core::{DataElement, VR};
@@ -21,6 +22,15 @@ pub const RED: [u8; 3] = [0xee, 0, 0];
 pub const ORANGE: [u8; 3] = [0xff, 0x99, 0];
 const WHITE: [u8; 3] = [0xee, 0xee, 0xee];
 
+/// One grey picture of a slice, row-major, with what it shows (e.g. "brain W80 L40").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Panel {
+    pub title: String,
+    pub rows: usize,
+    pub cols: usize,
+    pub gray: Vec<u8>,
+}
+
 /// One annotated slice.
 #[derive(Debug, Clone)]
 pub struct Capture {
@@ -33,9 +43,8 @@ pub struct Capture {
     pub instance_number: i32,
     pub source_sop_class_uid: String,
     pub source_sop_instance_uid: String,
-    /// The slice in the brain window, `size × size` bytes, row-major.
-    pub gray: Vec<u8>,
-    pub size: usize,
+    /// The slice's pictures, drawn left to right.
+    pub panels: Vec<Panel>,
     /// Text above the image, first line largest.
     pub lines: Vec<String>,
     pub positive: bool,
@@ -52,20 +61,46 @@ pub struct Rgb {
 }
 
 const MARGIN: usize = 8;
+/// Between two panels.
+const GAP: usize = 8;
+/// The row of panel titles under the frame.
+const TITLE_H: usize = 14;
+/// The largest panel side drawn (a larger one is refused: views are at most 512 a side).
+const MAX_PANEL_SIDE: usize = 4096;
 
 impl Capture {
     /// The annotated picture.
     pub fn render(&self) -> Result<Rgb> {
-        let n = self.size;
-        if n == 0 || self.gray.len() != n * n {
-            return Err(Error::Invalid(format!(
-                "{} pixels for a {n}×{n} slice",
-                self.gray.len()
-            )));
+        if self.panels.is_empty() {
+            return Err(Error::Invalid("a capture with no picture".into()));
         }
-        let k = (512 / n).max(1);
-        let side = n * k;
-        let mut width = side + 2 * MARGIN;
+        for p in &self.panels {
+            if p.rows == 0
+                || p.cols == 0
+                || p.rows > MAX_PANEL_SIDE
+                || p.cols > MAX_PANEL_SIDE
+                || p.gray.len() != p.rows * p.cols
+            {
+                return Err(Error::Invalid(format!(
+                    "{} pixels for a {}×{} picture ({})",
+                    p.gray.len(),
+                    p.rows,
+                    p.cols,
+                    p.title
+                )));
+            }
+        }
+        let longest = self
+            .panels
+            .iter()
+            .map(|p| p.rows.max(p.cols))
+            .max()
+            .unwrap_or(1);
+        let k = (512 / longest).max(1);
+        let area_w: usize =
+            self.panels.iter().map(|p| p.cols * k).sum::<usize>() + GAP * (self.panels.len() - 1);
+        let area_h = self.panels.iter().map(|p| p.rows * k).max().unwrap_or(0);
+        let mut width = area_w + 2 * MARGIN;
         width += width % 2; // even, so the pixel data has even length
         let scale0 = if font::width(self.lines.first().map_or("", |s| s), 2) + 2 * MARGIN <= width {
             2
@@ -74,24 +109,29 @@ impl Capture {
         };
         let line_h = |i: usize| if i == 0 { 8 * scale0 + 6 } else { 12 };
         let caption: usize = MARGIN + (0..self.lines.len()).map(line_h).sum::<usize>();
-        let height = caption + side + 2 * MARGIN;
+        let height = caption + area_h + 2 * MARGIN + TITLE_H;
         let mut data = vec![0u8; width * height * 3];
         let (x0, y0) = (MARGIN, caption + MARGIN);
-        for y in 0..side {
-            let row = &self.gray[(y / k) * n..(y / k + 1) * n];
-            for x in 0..side {
-                let v = row[x / k];
-                let o = 3 * ((y0 + y) * width + x0 + x);
-                data[o..o + 3].copy_from_slice(&[v, v, v]);
+        let mut px0 = x0;
+        for p in &self.panels {
+            for y in 0..p.rows * k {
+                let row = &p.gray[(y / k) * p.cols..(y / k + 1) * p.cols];
+                for x in 0..p.cols * k {
+                    let v = row[x / k];
+                    let o = 3 * ((y0 + y) * width + px0 + x);
+                    data[o..o + 3].copy_from_slice(&[v, v, v]);
+                }
             }
+            px0 += p.cols * k + GAP;
         }
+        let side = (area_w, area_h);
         let mut put = |x: usize, y: usize, c: [u8; 3]| {
             if x < width && y < height {
                 let o = 3 * (y * width + x);
                 data[o..o + 3].copy_from_slice(&c);
             }
         };
-        let (x1, y1) = (x0 + side, y0 + side);
+        let (x1, y1) = (x0 + side.0, y0 + side.1);
         if self.positive {
             // solid red, 4 px, just outside the image
             for t in 1..=4 {
@@ -135,6 +175,12 @@ impl Capture {
             let (scale, colour) = if i == 0 { (scale0, first) } else { (1, WHITE) };
             font::draw(&mut data, width, MARGIN, y, line, scale, colour);
             y += line_h(i);
+        }
+        // each panel's name under it, below the frames
+        let mut px0 = x0;
+        for p in &self.panels {
+            font::draw(&mut data, width, px0, y1 + MARGIN + 2, &p.title, 1, WHITE);
+            px0 += p.cols * k + GAP;
         }
         Ok(Rgb {
             width,
@@ -200,7 +246,7 @@ impl Capture {
             &mut o,
             tags::DERIVATION_DESCRIPTION,
             VR::ST,
-            "brain window of the source slice, resampled, with the probability of intracranial hemorrhage burned in (research software, not for diagnostic use)",
+            "the source slice in display windows (brain, subdural), with the probability of intracranial hemorrhage burned in (research software, not for diagnostic use)",
         );
         let mut src = InMemDicomObject::new_empty();
         put_str(
@@ -257,8 +303,12 @@ mod tests {
             instance_number: 3,
             source_sop_class_uid: "1.2.840.10008.5.1.4.1.1.2".into(),
             source_sop_instance_uid: "1.2.7".into(),
-            gray: (0..64 * 64).map(|i| (i % 64) as u8 * 4).collect(),
-            size: 64,
+            panels: vec![Panel {
+                title: "brain W80 L40".into(),
+                rows: 64,
+                cols: 64,
+                gray: (0..64 * 64).map(|i| (i % 64) as u8 * 4).collect(),
+            }],
             lines: vec![
                 "ICH 0.874 [0.801-0.930] POSITIVE".into(),
                 "slice 3 of 8".into(),
@@ -280,7 +330,7 @@ mod tests {
         // 64² enlarged 8× to 512, an 8-pixel margin each side
         assert_eq!(p.width, 512 + 16);
         let caption = MARGIN + (2 * 8 + 6) + 12;
-        assert_eq!(p.height, caption + 512 + 16);
+        assert_eq!(p.height, caption + 512 + 16 + TITLE_H);
         let (x0, y0) = (MARGIN, caption + MARGIN);
         // the image: column x of the source is 4·(x/8)
         assert_eq!(px(&p, x0 + 8 * 10 + 3, y0 + 5), [40, 40, 40]);
@@ -303,6 +353,45 @@ mod tests {
             edge.iter().any(|&b| b) && edge.iter().any(|&b| !b),
             "{edge:?}"
         );
+    }
+
+    #[test]
+    fn two_windows_of_a_source_slice_stand_side_by_side_at_their_own_resolution() {
+        let mut c = capture(false, false);
+        let panel = |title: &str, v: u8| Panel {
+            title: title.into(),
+            rows: 512,
+            cols: 500,
+            gray: vec![v; 512 * 500],
+        };
+        c.panels = vec![panel("brain W80 L40", 30), panel("subdural W200 L80", 90)];
+        c.positive = true;
+        let p = c.render().unwrap();
+        // not enlarged (512 already): two 500-wide panels, a gap of 8, margins of 8
+        assert_eq!(p.width, 500 + GAP + 500 + 2 * MARGIN);
+        let caption = MARGIN + (2 * 8 + 6) + 12;
+        assert_eq!(p.height, caption + 512 + 2 * MARGIN + TITLE_H);
+        let (x0, y0) = (MARGIN, caption + MARGIN);
+        assert_eq!(px(&p, x0, y0), [30, 30, 30]);
+        assert_eq!(px(&p, x0 + 499, y0 + 511), [30, 30, 30]);
+        assert_eq!(px(&p, x0 + 500, y0), [0, 0, 0]); // the gap
+        assert_eq!(px(&p, x0 + 508, y0), [90, 90, 90]);
+        assert_eq!(px(&p, x0 + 1007, y0 + 511), [90, 90, 90]);
+        // one frame round both
+        assert_eq!(px(&p, x0 - 1, y0 + 10), RED);
+        assert_eq!(px(&p, x0 + 1008, y0 + 10), RED);
+        // the names under the panels, in white, below the frame
+        let white = |x0: usize, x1: usize| {
+            (y0 + 512 + MARGIN..p.height)
+                .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                .filter(|&(x, y)| px(&p, x, y) == WHITE)
+                .count()
+        };
+        assert!(white(x0, x0 + 500) > 50 && white(x0 + 508, x0 + 1008) > 50);
+        // a panel larger than any view, or none, is refused
+        c.panels = vec![panel("x", 1)];
+        c.panels[0].rows = MAX_PANEL_SIDE + 1;
+        assert!(c.render().is_err());
     }
 
     #[test]
@@ -338,7 +427,9 @@ mod tests {
             "1.2.7"
         );
         let mut bad = capture(true, false);
-        bad.gray.pop();
+        bad.panels[0].gray.pop();
+        assert!(bad.to_bytes().is_err());
+        bad.panels.clear();
         assert!(bad.to_bytes().is_err());
     }
 }

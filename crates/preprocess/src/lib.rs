@@ -19,6 +19,7 @@ pub mod resample;
 pub mod scan;
 mod spill;
 pub mod synth;
+pub mod view;
 pub mod window;
 
 pub use dataset::{Dataset, PreprocessConfig};

@@ -14,6 +14,7 @@ use crate::labels::Labels;
 use crate::read::{read_header_within, read_hu_within, HuImage, Limits, SliceHeader};
 use crate::resample::resize_filter;
 use crate::scan::{group, Scan};
+use crate::view::SliceView;
 use crate::window::window_u8;
 
 pub use milbase::{Progress, Quiet};
@@ -592,7 +593,32 @@ pub fn decode_scan(
         progress,
         skipped,
         slice_to_channels,
+        None,
     )
+}
+
+/// As [`decode_scan`], with each kept slice at the source's own resolution as well (a
+/// [`SliceView`] a slice, in the same order), for the pictures a reader is shown.
+pub fn decode_scan_viewed(
+    scan: &Scan,
+    config: &PreprocessConfig,
+    limits: &Limits,
+    keep_phi: bool,
+    progress: &dyn Progress,
+    skipped: &Mutex<Skipped>,
+) -> Result<(ScanMeta, Vec<u8>, Vec<SliceView>)> {
+    let mut views = Vec::new();
+    let (meta, data) = decode_scan_with(
+        scan,
+        config,
+        limits,
+        keep_phi,
+        progress,
+        skipped,
+        slice_to_channels,
+        Some(&mut views),
+    )?;
+    Ok((meta, data, views))
 }
 
 /// As [`decode_scan`], but the windowed intensities stay floats in [0, 1] (not quantised to
@@ -613,7 +639,31 @@ pub fn decode_scan_float(
         progress,
         skipped,
         slice_to_float_channels,
+        None,
     )
+}
+
+/// As [`decode_scan_float`], with each kept slice's [`SliceView`] (see [`decode_scan_viewed`]).
+pub fn decode_scan_float_viewed(
+    scan: &Scan,
+    config: &PreprocessConfig,
+    limits: &Limits,
+    keep_phi: bool,
+    progress: &dyn Progress,
+    skipped: &Mutex<Skipped>,
+) -> Result<(ScanMeta, Vec<f32>, Vec<SliceView>)> {
+    let mut views = Vec::new();
+    let (meta, data) = decode_scan_with(
+        scan,
+        config,
+        limits,
+        keep_phi,
+        progress,
+        skipped,
+        slice_to_float_channels,
+        Some(&mut views),
+    )?;
+    Ok((meta, data, views))
 }
 
 /// Files that repeat a SOPInstanceUID must repeat its pixels too: a file with a genuine slice's
@@ -670,6 +720,7 @@ fn decode_scan_with<T: Copy + Default>(
     progress: &dyn Progress,
     skipped: &Mutex<Skipped>,
     channels: fn(&HuImage, &PreprocessConfig, &mut Vec<T>),
+    mut views: Option<&mut Vec<SliceView>>,
 ) -> Result<(ScanMeta, Vec<T>)> {
     let size = config.size;
     if scan.slices.len() > crate::scan::MAX_SCAN_SLICES {
@@ -701,11 +752,18 @@ fn decode_scan_with<T: Copy + Default>(
         data.resize(n * chunk, T::default());
         let mut one = Vec::with_capacity(chunk);
         let mut seen = 0usize;
+        let mut placed: Vec<Option<SliceView>> = Vec::new();
+        if views.is_some() {
+            placed.resize(n, None);
+        }
         let vol_warnings = crate::nifti::for_each_slice(&path, limits, |t, img| {
             one.clear();
             channels(&img, config, &mut one);
             if t < n && one.len() == chunk {
                 data[t * chunk..(t + 1) * chunk].copy_from_slice(&one);
+                if let Some(v) = placed.get_mut(t) {
+                    *v = Some(SliceView::of(&img));
+                }
                 seen += 1;
             }
             progress.inc(1);
@@ -721,6 +779,9 @@ fn decode_scan_with<T: Copy + Default>(
             if !warnings.contains(&w) {
                 warnings.push(w);
             }
+        }
+        if let Some(v) = views.as_deref_mut() {
+            v.extend(placed.into_iter().flatten());
         }
         kept.extend(scan.slices.iter());
         kept_z.extend(scan.z.iter().copied());
@@ -743,6 +804,9 @@ fn decode_scan_with<T: Copy + Default>(
         match read_hu_within(&h.path, config.rsna_fix, limits) {
             Ok((_, img)) => {
                 channels(&img, config, &mut data);
+                if let Some(v) = views.as_deref_mut() {
+                    v.push(SliceView::of(&img));
+                }
                 kept.push(h);
                 kept_z.push(*z);
             }

@@ -15,7 +15,8 @@ use pacs::{Destination, SendOptions, SendReport};
 use preprocess::dataset::{write_atomic, Dataset, ScanMeta, Skipped};
 use preprocess::labels::Labels;
 use preprocess::pipeline::{
-    apply_labels, decode_scan, decode_scan_float, find_scans_counting_others, find_scans_within,
+    apply_labels, decode_scan_float_viewed, decode_scan_viewed, find_scans_counting_others,
+    find_scans_within,
 };
 use preprocess::scan::Scan;
 
@@ -25,7 +26,8 @@ use crate::pipeline::device::Compute;
 use crate::report::dicomout::{
     pull_study, send_all, write_scan, DicomOptions, DicomOutcome, ModelIdentity, Pull,
 };
-use crate::report::html::{png_data_uri, scan_page};
+use crate::report::html::{scan_page, Picture, SlicePictures};
+use crate::report::images;
 use crate::report::slices::{Extent, SliceStore};
 use crate::report::write::{metrics_with, scan_order, write_reports_with};
 use crate::report::{
@@ -263,7 +265,7 @@ impl Predictor {
         // and so are a site's maps of the network's outputs (`ich adapt` fits them on bytes)
         let cnn = &self.bundle.manifest.cnn;
         if cnn.float_input && self.gp.is_none() && cnn.site.is_none() {
-            let (meta, floats) = decode_scan_float(
+            let (meta, floats, views) = decode_scan_float_viewed(
                 scan,
                 pre,
                 &self.opts.limits,
@@ -277,9 +279,9 @@ impl Predictor {
                 .map(|&v| preprocess::window::to_u8(v))
                 .collect();
             time.preprocess += t.elapsed();
-            return self.predict_input(meta, bytes, Some(&floats), labels, time);
+            return self.predict_input(meta, bytes, views, Some(&floats), labels, time);
         }
-        let (meta, pixels) = decode_scan(
+        let (meta, pixels, views) = decode_scan_viewed(
             scan,
             pre,
             &self.opts.limits,
@@ -289,7 +291,7 @@ impl Predictor {
         )
         .map_err(|e| Error::scan(&scan.id, e))?;
         time.preprocess += t.elapsed();
-        self.predict_meta(meta, pixels, labels, time)
+        self.predict_input(meta, pixels, views, None, labels, time)
     }
 
     /// Predicts scan `i` of a dataset (checked against the bundle's preprocessing by the caller,
@@ -321,15 +323,16 @@ impl Predictor {
         labels: &Labels,
         time: &mut Timing,
     ) -> Result<ScanPrediction> {
-        self.predict_input(meta, pixels, None, labels, time)
+        self.predict_input(meta, pixels, Vec::new(), None, labels, time)
     }
 
-    /// CNN then head on one scan: `pixels` as bytes (thumbnails, and the network's input unless
-    /// `floats` holds the exact window values).
+    /// CNN then head on one scan: `pixels` as bytes (the network's input unless `floats` holds
+    /// the exact window values), `views` its source slices for the pictures (empty: none).
     fn predict_input(
         &self,
         mut meta: ScanMeta,
         pixels: Vec<u8>,
+        views: Vec<preprocess::view::SliceView>,
         floats: Option<&[f32]>,
         labels: &Labels,
         time: &mut Timing,
@@ -395,7 +398,11 @@ impl Predictor {
             let p = scan_map.map_or(cnn.probability, |m| m.apply(cnn.probability));
             let report =
                 self.scan_report(meta, (slices, scan_subtypes), point(p), &cnn, &thr, &pixels);
-            return Ok(ScanPrediction { report, pixels });
+            return Ok(ScanPrediction {
+                report,
+                pixels,
+                views,
+            });
         };
 
         let t = Instant::now();
@@ -422,7 +429,11 @@ impl Predictor {
         let bag = pred.bags[0].get(gp.bag_rule);
         let est = (bag.mean, bag.sd, bag.lo, bag.hi);
         let report = self.scan_report(meta, (slices, scan_subtypes), est, &cnn, &thr, &pixels);
-        Ok(ScanPrediction { report, pixels })
+        Ok(ScanPrediction {
+            report,
+            pixels,
+            views,
+        })
     }
 
     /// The heads' data for one scan: the evidence of its slices, projected where the bundle
@@ -620,16 +631,20 @@ impl Predictor {
         }
     }
 
-    /// The HTML page of one predicted scan (thumbnails of the brain window).
+    /// The HTML page of one predicted scan: each slice's tile, and its panels enlarged
+    /// ([`crate::report::images`]).
     pub fn scan_page(&self, head: &Report, p: &ScanPrediction) -> Result<String> {
         let size = self.bundle.manifest.preprocess.size;
-        let per = 3 * size * size;
-        let thumbs = p
-            .pixels
-            .chunks(per)
-            .map(|slice| png_data_uri(&slice[..size * size], size, size))
+        let pictures = (0..p.report.slices.len())
+            .map(|k| {
+                let panels = images::panels(p, k, size)?;
+                let tile = Picture::of(&images::tile(&panels[0]))?;
+                let large = panels.iter().map(Picture::of).collect::<Result<Vec<_>>>()?;
+                Ok(SlicePictures { tile, large })
+            })
             .collect::<Result<Vec<_>>>()?;
-        Ok(scan_page(head, &p.report, &thumbs, size.clamp(96, 192)))
+        let note = images::source(p).note(size);
+        Ok(scan_page(head, &p.report, &pictures, &note))
     }
 }
 

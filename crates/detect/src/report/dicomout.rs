@@ -227,8 +227,8 @@ fn flag_text(positive: bool, uncertain: bool) -> &'static str {
 
 /// Writes the SR and the Secondary Captures of one scan into `out/dicom/<scan id>/`, each file
 /// atomically; Secondary Captures of an earlier run in that folder are removed first (a rerun
-/// with other thresholds flags other slices). `pixels` are the scan's windowed slices
-/// (`[slices][3][size][size]`, the brain window first).
+/// with other thresholds flags other slices). The captures show the slices as
+/// [`crate::report::images::panels`] gives them (`size`: the network's input size).
 pub fn write_scan(
     out: &Path,
     opts: &DicomOptions,
@@ -238,7 +238,7 @@ pub fn write_scan(
     prediction: &ScanPrediction,
     size: usize,
 ) -> Result<DicomOutcome> {
-    let (report, pixels) = (&prediction.report, &prediction.pixels);
+    let report = &prediction.report;
     if scan.nifti.is_some() {
         return Ok(DicomOutcome::NotApplicable(
             "the scan was read from a NIfTI file, which carries no DICOM study, series or \
@@ -386,7 +386,6 @@ pub fn write_scan(
                 std::fs::remove_file(e.path()).map_err(|err| Error::io(&e.path(), err))?;
             }
         }
-        let per = 3 * size * size;
         let sc_series = root.derive(&["ich-sc-series", ck, series, &thr_key]);
         let mut sc = Vec::new();
         let n = report.slices.len();
@@ -395,9 +394,7 @@ pub fn write_scan(
             if !chosen.contains(&k) {
                 continue;
             }
-            let gray = pixels.get(k * per..k * per + size * size).ok_or_else(|| {
-                Error::Invalid(format!("scan {}: no pixels for slice {k}", scan.id))
-            })?;
+            let panels = crate::report::images::panels(prediction, k, size)?;
             let cap = Capture {
                 context: context.clone(),
                 equipment: equipment.clone(),
@@ -414,8 +411,7 @@ pub fn write_scan(
                 instance_number: (s.index + 1) as i32,
                 source_sop_class_uid: by_uid[s.sop_instance_uid.as_str()].to_string(),
                 source_sop_instance_uid: s.sop_instance_uid.clone(),
-                gray: gray.to_vec(),
-                size,
+                panels,
                 lines: vec![
                     format!(
                         "ICH {} {}",

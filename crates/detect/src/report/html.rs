@@ -28,6 +28,42 @@ pub fn png_data_uri(pixels: &[u8], width: usize, height: usize) -> Result<String
     ))
 }
 
+/// A picture on a page: a PNG data URI, its size in pixels and what it shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    pub uri: String,
+    pub width: usize,
+    pub height: usize,
+    pub title: String,
+}
+
+impl Picture {
+    /// A panel as a PNG.
+    pub fn of(p: &crate::report::images::Panel) -> Result<Self> {
+        Ok(Self {
+            uri: png_data_uri(&p.gray, p.cols, p.rows)?,
+            width: p.cols,
+            height: p.rows,
+            title: p.title.clone(),
+        })
+    }
+
+    /// The size to show it at: enlarged by a whole factor until its longer side reaches
+    /// `at_least` (a 64² network input becomes 128² on a tile), otherwise as it is.
+    fn shown(&self, at_least: usize) -> (usize, usize) {
+        let k = (at_least / self.width.max(self.height).max(1)).max(1);
+        (self.width * k, self.height * k)
+    }
+}
+
+/// The pictures of one slice on its page: the tile in the grid, and the panels shown enlarged
+/// when the tile is clicked (the brain and subdural windows of the source slice).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlicePictures {
+    pub tile: Picture,
+    pub large: Vec<Picture>,
+}
+
 /// HTML text escaping.
 pub fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -42,7 +78,7 @@ table{border-collapse:collapse}td,th{padding:.25em .6em;border-bottom:1px solid 
 th{background:#eee}td.l,th.l{text-align:left}.pos{color:#b00;font-weight:600}.unc{color:#a60}\
 .grid{display:flex;flex-wrap:wrap;gap:8px}.tile{background:#111;color:#eee;padding:4px;border:4px solid #111;\
 font-size:12px;text-align:center}.tile.pos{border-color:#e00}.tile.unc{outline:2px dashed #f90}\
-.tile img{display:block;image-rendering:pixelated}.note{color:#666;font-size:.9em}";
+.tile img{display:block;image-rendering:pixelated}.tile a{display:block}.note{color:#666;font-size:.9em}.zoom{display:none;position:fixed;inset:0;z-index:9;overflow:auto;background:rgba(0,0,0,.94);color:#eee;padding:1em}.zoom:target{display:block}.zoom a{color:#9cf}.zoom .panels{display:flex;flex-wrap:wrap;gap:1em}.zoom figure{margin:0}.zoom img{display:block;max-width:calc(50vw - 2.5em);height:auto;image-rendering:pixelated}.zoom figcaption{font-size:13px;margin-top:.3em}";
 
 pub(crate) fn page(title: &str, body: &str) -> String {
     format!(
@@ -452,8 +488,9 @@ fn source_of(s: &ScanReport) -> String {
     }
 }
 
-/// The page of one scan. `thumbs[i]` is the data URI of slice i's brain-window thumbnail.
-pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize) -> String {
+/// The page of one scan. `pictures[i]` are slice i's pictures; `source` says where they come
+/// from ([`crate::report::images::Source::note`]).
+pub fn scan_page(r: &Report, s: &ScanReport, pictures: &[SlicePictures], source: &str) -> String {
     let mut b = String::new();
     let _ = write!(
         b,
@@ -550,7 +587,8 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
     }
     let _ = write!(
         b,
-        "<h2>Slices (brain window)</h2><p class=\"note\">Red frame: likely bleed (probability ≥ {:.2}, and the model is sure); dashed orange outline: unsure (its 90 % interval reaches across the threshold, or its spread is wide: sd ≥ {:.2}, in the CSV files); no frame: unlikely. The interval is the range the model itself is 90 % sure the probability lies in; att: the CNN's attention weight (how much the slice counts in the scan's probability; not a probability){}.</p><div class=\"grid\">",
+        "<h2 id=\"slices\">Slices</h2><p class=\"note\">{}</p><p class=\"note\">Red frame: likely bleed (probability ≥ {:.2}, and the model is sure); dashed orange outline: unsure (its 90 % interval reaches across the threshold, or its spread is wide: sd ≥ {:.2}, in the CSV files); no frame: unlikely. The interval is the range the model itself is 90 % sure the probability lies in; att: the CNN's attention weight (how much the slice counts in the scan's probability; not a probability){}.</p><div class=\"grid\">",
+        esc(source),
         r.thresholds.positive,
         r.thresholds.uncertain_sd,
         if r.model.uncertainty {
@@ -559,7 +597,8 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
             "; slice probability: the network on that slice alone, padded like every scan"
         }
     );
-    for (sl, uri) in s.slices.iter().zip(thumbs) {
+    let mut zoom = String::new();
+    for (sl, pics) in s.slices.iter().zip(pictures) {
         // framed by its call: red for a likely bleed, dashed orange when unsure
         let mut class = String::from("tile");
         match crate::report::Call::of(sl.positive, sl.uncertain) {
@@ -572,17 +611,40 @@ pub fn scan_page(r: &Report, s: &ScanReport, thumbs: &[String], thumb_px: usize)
             Some(_) => " · label 0",
             None => "",
         };
+        let call = pm(r.model.uncertainty, sl.probability, sl.lo, sl.hi);
+        let (w, h) = pics.tile.shown(128);
         let _ = write!(
             b,
-            "<div class=\"{class}\"><img src=\"{uri}\" width=\"{thumb_px}\" height=\"{thumb_px}\" alt=\"slice {}\">\
-<div>#{} {}</div><div>att {:.3}{label}</div></div>",
-            sl.index,
-            sl.index,
-            pm(r.model.uncertainty, sl.probability, sl.lo, sl.hi),
-            sl.attention
+            "<div class=\"{class}\"><a href=\"#z{i}\" title=\"enlarge slice #{i}\"><img src=\"{}\" width=\"{w}\" height=\"{h}\" alt=\"slice {i}\"></a>\
+<div>#{i} {call}</div><div>att {:.3}{label}</div></div>",
+            pics.tile.uri,
+            sl.attention,
+            i = sl.index,
         );
+        // the slice enlarged, shown when its tile is clicked (no script: the page's #fragment)
+        let _ = write!(
+            zoom,
+            "<div class=\"zoom\" id=\"z{i}\"><p><a href=\"#slices\">× close</a> · slice #{i} of {}{}: {call} · {}{label}</p><div class=\"panels\">",
+            s.n_slices,
+            sl.z.map(|z| format!(" (z {z:.1} mm)")).unwrap_or_default(),
+            flags(sl.positive, sl.uncertain),
+            i = sl.index,
+        );
+        for p in &pics.large {
+            let (w, h) = p.shown(512);
+            let _ = write!(
+                zoom,
+                "<figure><img src=\"{}\" width=\"{w}\" height=\"{h}\" alt=\"slice {}, {}\"><figcaption>{}</figcaption></figure>",
+                p.uri,
+                sl.index,
+                esc(&p.title),
+                esc(&p.title)
+            );
+        }
+        zoom.push_str("</div></div>");
     }
     b.push_str("</div>");
+    b.push_str(&zoom);
     let _ = write!(
         b,
         "<p class=\"note\">Model: {} on {} CNN features ({}² input), bundle created {}. Research software, not a medical device.</p>",
@@ -876,6 +938,54 @@ mod tests {
         assert_eq!(index_page_name(7), "index-7.html");
     }
 
+    /// Each slice's tile links to its enlarged panels (brain and subdural, at their own size)
+    /// in an overlay the page's fragment opens, with the slice's call; no script.
+    #[test]
+    fn a_tile_opens_its_slice_enlarged_in_both_windows() {
+        let r = crate::report::fixture_report();
+        let s = &r.scans[0];
+        let v = preprocess::view::SliceView {
+            rows: 300,
+            cols: 200,
+            hu: vec![40; 300 * 200],
+        };
+        let panels = crate::report::images::view_panels(&v);
+        let pics = vec![SlicePictures {
+            tile: Picture::of(&crate::report::images::tile(&panels[0])).unwrap(),
+            large: panels.iter().map(|p| Picture::of(p).unwrap()).collect(),
+        }];
+        // the tile is 300/160 → factor 2: 150 × 100, shown as it is
+        assert_eq!((pics[0].tile.height, pics[0].tile.width), (150, 100));
+        let page = scan_page(&r, s, &pics, "the note");
+        let i = s.slices[0].index;
+        assert!(page.contains(&format!(
+            "<a href=\"#z{i}\" title=\"enlarge slice #{i}\"><img src=\"{}\" width=\"100\" height=\"150\"",
+            pics[0].tile.uri
+        )));
+        let zoom = &page[page
+            .find(&format!("<div class=\"zoom\" id=\"z{i}\">"))
+            .unwrap()..];
+        assert!(zoom.contains("<a href=\"#slices\">× close</a>"));
+        // a small picture is enlarged by a whole factor to reach 512: 300 → ×1 (as it is)
+        assert!(zoom.contains(&format!(
+            "<img src=\"{}\" width=\"200\" height=\"300\" alt=\"slice {i}, brain W80 L40\"><figcaption>brain W80 L40</figcaption>",
+            pics[0].large[0].uri
+        )));
+        assert!(zoom.contains("<figcaption>subdural W200 L80</figcaption>"));
+        assert!(page.contains("<p class=\"note\">the note</p>"));
+        assert!(page.contains(".zoom:target{display:block}") && !page.contains("<script"));
+        // a 64² network input: tile shown at 128, enlarged to 512
+        let small = Picture {
+            uri: String::new(),
+            width: 64,
+            height: 64,
+            title: String::new(),
+        };
+        assert_eq!(small.shown(128), (128, 128));
+        assert_eq!(small.shown(512), (512, 512));
+        assert_eq!(pics[0].large[0].shown(512), (200, 300));
+    }
+
     #[test]
     fn plots_are_marked_with_slice_numbers_positions_and_probabilities() {
         // slice ticks: the first and the last, evenly spread between, never more than asked
@@ -910,7 +1020,7 @@ mod tests {
         assert_eq!(rel.matches(">0.5</text>").count(), 2);
         assert_eq!(rel.matches(">1</text>").count(), 2);
         // the pages show the probability with its interval; the sd stays in the files
-        let page = scan_page(&r, &r.scans[0], &[], 64);
+        let page = scan_page(&r, &r.scans[0], &[], "");
         assert!(page.contains("0.250 [0.062–0.500]") && !page.contains("(sd "));
         let index = index_page(&r, 1);
         assert!(index.contains("0.250 [0.062–0.500]") && !index.contains("(sd "));
@@ -935,7 +1045,7 @@ mod tests {
         let href =
             "href=\"https://pacs.example/viewer?StudyInstanceUIDs=1.2.840.1&amp;s=1.2.840.1.2\"";
         assert!(index_page(&r, 1).contains(href));
-        assert!(scan_page(&r, &r.scans[0], &[], 64).contains(href));
+        assert!(scan_page(&r, &r.scans[0], &[], "").contains(href));
         // what a template may not be
         for bad in [
             "ftp://pacs/{study}",

@@ -4,6 +4,7 @@
 //! the CSV and JSON row writers), and:
 //! - [`write`]: the order of a report's scans, its metrics, and its files written atomically;
 //! - [`html`]: the index and per-scan pages;
+//! - [`images`]: the pictures of the slices on the pages and in the captures;
 //! - [`dicomout`]: the DICOM SR and Secondary Captures, sending them to a PACS, pulling a study;
 //! - [`slices`]: the slice spill that keeps a large run's slices on disk, one scan in memory;
 //! - [`merge`]: `ich merge` of the reports of shards.
@@ -20,6 +21,7 @@ use crate::error::{Error, Result};
 
 pub mod dicomout;
 pub mod html;
+pub mod images;
 pub mod merge;
 pub mod slices;
 pub mod write;
@@ -27,11 +29,14 @@ pub mod write;
 /// Version of `report.json`.
 pub const REPORT_FORMAT: u32 = 3;
 
-/// One scan's prediction: the report and the scan's windowed pixels (`[slices][3][size][size]`,
-/// for thumbnails).
+/// One scan's prediction: the report, the scan's windowed pixels as the network took them
+/// (`[slices][3][size][size]`) and, for a scan read from DICOM or NIfTI, its slices at their own
+/// resolution (one view a slice; empty for a scan predicted from a dataset), for the pictures
+/// ([`images`]).
 pub struct ScanPrediction {
     pub report: ScanReport,
     pub pixels: Vec<u8>,
+    pub views: Vec<preprocess::view::SliceView>,
 }
 
 /// `report.json`.
