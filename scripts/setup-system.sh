@@ -4,8 +4,8 @@
 # `--pacs` (scripts/test.sh, scripts/pacs-demo.sh) also the PACS the tests send results to and the
 # tools that check them: Orthanc with its DICOMweb and Web Viewer plugins (its Lua routing is
 # built in), dcmtk (dsrdump; storescu and storescp for `ich serve`'s tests and
-# scripts/bench-serve.sh), dicom3tools (dciodvfy) and Mesa's OpenGL (the wgpu kernel test). Does
-# nothing when they are present. With `--slurm` (scripts/test.sh) also Slurm and munge, for the
+# scripts/bench-serve.sh), dicom3tools (dciodvfy), Chromium (the pages in a real browser) and
+# Mesa's OpenGL (the wgpu kernel test). Does nothing when they are present. With `--slurm` (scripts/test.sh) also Slurm and munge, for the
 # real single-node cluster of scripts/slurm-test.sh. Flags may be combined.
 set -euo pipefail
 pacs=""; slurm=""
@@ -37,6 +37,8 @@ if [ -n "$pacs" ]; then
   command -v dsrdump >/dev/null 2>&1 || need+=(dcmtk)
   command -v dciodvfy >/dev/null 2>&1 || need+=(dicom3tools)
   command -v curl >/dev/null 2>&1 || need+=(curl) # scripts/pacs-demo.sh waits for Orthanc with it
+  # headless Chromium: the report's pages in a real browser (crates/ich/tests/browser.rs)
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
   # Mesa's OpenGL on the CPU (llvmpipe): the wgpu adapter of the fused batch-norm kernels' test
   # (scripts/fused-bn-test.sh)
   for p in libegl1 libgl1-mesa-dri libegl-mesa0; do

@@ -9,6 +9,18 @@ use common::{csv_rows, ich, ok, pair_auc, s};
 use std::collections::HashMap;
 use std::path::Path;
 
+/// The width and height of a base64 PNG (its IHDR).
+fn png_size(b64: &str) -> (u32, u32) {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .unwrap();
+    let r = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    (r.info().width, r.info().height)
+}
+
 fn f(v: &str) -> f64 {
     v.parse().unwrap()
 }
@@ -120,7 +132,33 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
             "{}",
             page.display()
         );
-        assert_eq!(html.matches("<img src=\"data:image/png;base64,").count(), 8);
+        // a tile a slice, each opening the slice in the brain and subdural windows, all from
+        // the source slices at their own 128² (not the network's 64² input)
+        assert_eq!(html.matches("title=\"enlarge slice #").count(), 8);
+        assert_eq!(
+            html.matches("<figure><img src=\"data:image/png;base64,")
+                .count(),
+            16
+        );
+        assert_eq!(
+            html.matches("<figcaption>subdural W200 L80</figcaption>")
+                .count(),
+            8
+        );
+        assert!(html.contains("at the scan's own resolution"));
+        for png in html.split("src=\"data:image/png;base64,").skip(1).take(3) {
+            assert_eq!(png_size(&png[..png.find('"').unwrap()]), (128, 128));
+        }
+        for sc in js["dicom"]["sc"].as_array().unwrap() {
+            // two 128² panels enlarged 4× side by side, 8 pixels apart, margins of 8
+            let o = dicom_object::open_file(rep.join(sc.as_str().unwrap())).unwrap();
+            let cols: u16 = o
+                .element(dicom_dictionary_std::tags::COLUMNS)
+                .unwrap()
+                .to_int()
+                .unwrap();
+            assert_eq!(cols, 2 * 512 + 8 + 16);
+        }
         assert!(index.contains(js["page"].as_str().unwrap()));
     }
     // no patient identifiers without --keep-phi

@@ -283,6 +283,43 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
     }
     let labelled = sy.len();
     assert_eq!(r["labelled_slices"].as_u64().unwrap() as usize, labelled);
+
+    // "unsure" earns its place or not: the figures of a head with a spread (each fold's own,
+    // or its best GP head where the network was chosen), recomputed here from its predictions
+    let u = &r["unsure"];
+    assert_eq!(u["heads"].as_array().unwrap().len(), 3);
+    let up = u["predictions"].as_array().unwrap();
+    assert_eq!(up.len(), 14);
+    let cases: Vec<(u8, [f64; 4])> = up
+        .iter()
+        .map(|p| {
+            let q = |k: usize| p["p"][k].as_f64().unwrap();
+            (p["label"].as_u64().unwrap() as u8, [q(0), q(1), q(2), q(3)])
+        })
+        .collect();
+    let unsure = |c: &[f64; 4]| (c[2] < 0.5 && 0.5 <= c[3]) || c[1] >= 0.1;
+    let wrong = |c: &(u8, [f64; 4])| (c.1[0] >= 0.5) != (c.0 == 1);
+    let (un, su): (Vec<_>, Vec<_>) = cases.iter().partition(|c| unsure(&c.1));
+    let e = &u["scans"];
+    assert_eq!(e["cases"], 14);
+    assert_eq!(
+        (e["unsure"].as_u64(), e["sure"].as_u64()),
+        (Some(un.len() as u64), Some(su.len() as u64))
+    );
+    if !su.is_empty() {
+        let rate = su.iter().filter(|c| wrong(c)).count() as f64 / su.len() as f64;
+        close(rate, &e["sure_error"], "sure scans' error");
+    }
+    if !un.is_empty() {
+        let rate = un.iter().filter(|c| wrong(c)).count() as f64 / un.len() as f64;
+        close(rate, &e["unsure_error"], "unsure scans' error");
+    }
+    let (ly, lp): (Vec<u8>, Vec<f64>) = cases.iter().map(|c| (c.0, c.1[0])).unzip();
+    close(auc(&ly, &lp), &e["auc"], "spread head's scan AUC");
+    // the curve starts with nothing set aside: every case, the same AUC
+    assert_eq!(e["curve"][0]["kept"], 14);
+    assert_eq!(e["curve"][0]["model"]["auc"], e["auc"]);
+    assert!(html.contains("Does \"unsure\" earn its place?"));
     let h = &r["head"];
     close(auc(&y, &scan_p), &h["scan"]["auc"], "scan AUC");
     close(

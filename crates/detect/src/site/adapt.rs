@@ -44,6 +44,7 @@ use crate::bundle::{
 use crate::error::{Error, Result};
 use crate::pipeline::device::Compute;
 use crate::report::reliability;
+use crate::site::unsure;
 
 /// An adaptation job. Defaults ([`AdaptJob::new`]): 5 outer folds, inner folds 5, principal
 /// components 8, 50 inducing points, kernel steps on, 300 Monte Carlo draws, learning curve at
@@ -485,9 +486,29 @@ pub struct AdaptReport {
     /// slice maps' noisy-OR runs.
     #[serde(default)]
     pub slice_correlation: f64,
+    /// Whether "unsure" earns its place: the cross-validated test predictions of a head with a
+    /// spread (the shipped one, or each fold's best GP head where the network was shipped),
+    /// their unsure calls' error rate beside the sure ones' and a risk–coverage curve
+    /// ([`unsure`]); absent where no GP head was a candidate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsure: Option<UnsureReport>,
     /// Every test prediction, for checking the figures independently.
     pub predictions: Vec<ScanPred>,
     pub seconds: f64,
+}
+
+/// The evidence on "unsure" (see [`AdaptReport::unsure`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UnsureReport {
+    /// The head of each outer fold whose predictions these are.
+    pub heads: Vec<String>,
+    pub scans: unsure::UnsureEvidence,
+    /// Over the labelled slices (absent without slice labels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slices: Option<unsure::UnsureEvidence>,
+    /// The predictions these figures are of, for checking them independently (the network's
+    /// fields are those of the report's own predictions).
+    pub predictions: Vec<ScanPred>,
 }
 
 /// Fine-tuning, cross-validated.
@@ -1164,6 +1185,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         job.seed,
     )?;
     let head = score(&cv.preds, Who::Head);
+    let unsure = unsure_report(&cv.spread, cv.spread_heads, job.folds);
     let report = AdaptReport {
         tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
         created: rfc3339(std::time::SystemTime::now()),
@@ -1198,6 +1220,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
             ..f
         }),
         learning_curve,
+        unsure,
         predictions: cv.preds,
         seconds: t0.elapsed().as_secs_f64(),
     };
@@ -1343,6 +1366,11 @@ struct Cv {
     chosen_per_fold: Vec<String>,
     curve: Vec<Vec<ScanPred>>,
     logs: Vec<FineTuneLog>,
+    /// The test predictions of a head that gives a spread: the chosen one where it is a GP
+    /// head, else the fold's best eligible GP head refitted on the fold's training scans
+    /// (by its cross-fitted scan log-likelihood), with its name per fold.
+    spread: Vec<ScanPred>,
+    spread_heads: Vec<String>,
 }
 
 /// The nested cross-validation over `folds`; with `tune`, each fold's network is first
@@ -1363,6 +1391,8 @@ fn cross_validate(
         chosen_per_fold: Vec::new(),
         curve: vec![Vec::new(); curve_sizes.len()],
         logs: Vec::new(),
+        spread: Vec::new(),
+        spread_heads: Vec::new(),
     };
     for (f, test_idx) in folds.iter().enumerate() {
         let seed = job.seed.wrapping_add(1000 * (f as u64 + 1));
@@ -1396,17 +1426,26 @@ fn cross_validate(
             train.len()
         );
         cv.chosen_per_fold.push(chosen.name());
-        cv.fold_choices.push(choices);
         let net = NetworkMaps::fit(&original, job.inner_folds, seed);
         let test_orig: Vec<&SiteScan> = test_idx.iter().map(|&i| &plain_scans[i]).collect();
-        cv.preds.extend(predict(
-            &chosen,
-            (&test, &test_orig),
-            net,
-            f,
-            job.samples,
-            seed,
-        )?);
+        let preds = predict(&chosen, (&test, &test_orig), net, f, job.samples, seed)?;
+        // a head with a spread on the same test scans, for the evidence on "unsure"
+        match &chosen {
+            Chosen::Gp(_) => {
+                cv.spread.extend(preds.iter().cloned());
+                cv.spread_heads.push(chosen.name());
+            }
+            Chosen::Network(_) => {
+                if let Some(c) = best_gp(&choices, ctx.candidates) {
+                    let g = ctx.refit(Some(c), &train, &original, seed)?;
+                    cv.spread
+                        .extend(predict(&g, (&test, &test_orig), net, f, job.samples, seed)?);
+                    cv.spread_heads.push(c.name());
+                }
+            }
+        }
+        cv.fold_choices.push(choices);
+        cv.preds.extend(preds);
         if tune.is_none() {
             ood_flags(&mut cv.ood, &train, &test, seed)?;
         }
@@ -1423,6 +1462,41 @@ fn cross_validate(
         }
     }
     Ok(cv)
+}
+
+/// The GP head of a fold's choices with the best cross-fitted scan log-likelihood (eligible to
+/// be shipped or not: what is measured is its spread).
+fn best_gp(choices: &[Choice], candidates: &[Candidate]) -> Option<Candidate> {
+    choices
+        .iter()
+        .filter(|c| c.candidate != NETWORK)
+        .max_by(|a, b| a.log_likelihood.total_cmp(&b.log_likelihood))
+        .and_then(|c| candidates.iter().find(|k| k.name() == c.candidate))
+        .copied()
+}
+
+/// The evidence on "unsure" from pooled test predictions of a head with a spread, over scans
+/// and over labelled slices (report's thresholds: 0.5, sd 0.1).
+fn unsure_report(spread: &[ScanPred], heads: Vec<String>, folds: usize) -> Option<UnsureReport> {
+    if spread.is_empty() || heads.len() != folds {
+        return None;
+    }
+    let thr = crate::report::Thresholds {
+        positive: 0.5,
+        uncertain_sd: 0.1,
+    };
+    let scans: Vec<(u8, [f64; 4])> = spread.iter().map(|p| (p.label, p.p)).collect();
+    let slices: Vec<(u8, [f64; 4])> = spread
+        .iter()
+        .flat_map(|p| p.slice_labels.iter().zip(&p.slices))
+        .filter_map(|(l, s)| l.map(|l| (l, *s)))
+        .collect();
+    Some(UnsureReport {
+        heads,
+        scans: unsure::evidence(&scans, &thr),
+        slices: (!slices.is_empty()).then(|| unsure::evidence(&slices, &thr)),
+        predictions: spread.to_vec(),
+    })
 }
 
 /// The site's summary fitted on `train`'s slices, `test`'s scans checked against it, counted
@@ -1715,6 +1789,50 @@ fn metric_cells(f: &Figures) -> String {
 }
 
 /// The body of `adapt.html`.
+/// The section on "unsure": error rates of the unsure and sure calls, and the risk–coverage
+/// curves of scans and slices.
+fn unsure_html(u: &UnsureReport) -> String {
+    use crate::report::html::esc;
+    let mut heads = u.heads.clone();
+    heads.dedup();
+    let rate = |e: Option<f64>| e.map_or("–".into(), |e| format!("{:.1} %", 100.0 * e));
+    let mut b = format!(
+        "<h2>Does \"unsure\" earn its place?</h2><p>Cross-validated test predictions of a head that gives a spread ({}), called at 0.5: a case is unsure when its 90 % interval reaches across 0.5 or its sd is at least 0.1. Below, the cases set aside as unsure, a growing share at a time, either by the model's own uncertainty (|p − 0.5| / sd, smallest first) or by the distance from 0.5 alone (|p − 0.5|): the error rate and AUC of the cases kept.</p>",
+        esc(&heads.join(", "))
+    );
+    for (what, e) in [
+        ("scans", Some(&u.scans)),
+        ("labelled slices", u.slices.as_ref()),
+    ] {
+        let Some(e) = e else { continue };
+        b.push_str(&format!(
+            "<h3>{what}: {} ({} positive)</h3><table><tr><th class=\"l\"></th><th>cases</th><th>error at 0.5</th><th>AUC</th></tr><tr><td class=\"l\">unsure</td><td>{}</td><td>{}</td><td></td></tr><tr><td class=\"l\">sure (likely bleed or unlikely)</td><td>{}</td><td>{}</td><td>{}</td></tr><tr><td class=\"l\">all</td><td>{}</td><td></td><td>{}</td></tr></table><table><tr><th>set aside</th><th>kept</th><th>error, by the model</th><th>error, by |p − 0.5|</th><th>AUC, by the model</th><th>AUC, by |p − 0.5|</th></tr>",
+            e.cases,
+            e.positive,
+            e.unsure,
+            rate(e.unsure_error),
+            e.sure,
+            rate(e.sure_error),
+            fmt(e.sure_auc),
+            e.cases,
+            fmt(e.auc)
+        ));
+        for p in &e.curve {
+            b.push_str(&format!(
+                "<tr><td>{:.0} %</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                100.0 * p.share,
+                p.kept,
+                rate(Some(p.model.error)),
+                rate(Some(p.distance.error)),
+                fmt(p.model.auc),
+                fmt(p.distance.auc)
+            ));
+        }
+        b.push_str("</table>");
+    }
+    b
+}
+
 pub fn adapt_html(r: &AdaptReport) -> String {
     use crate::report::html::{esc, reliability_svg};
     let cols = "<th>scan AUC</th><th>scan ECE (floor, p)</th><th>scan log-lik</th><th>slice AUC</th><th>slice ECE (floor)</th><th>slice log-lik</th><th>uncertain scans / slices</th>";
@@ -1811,6 +1929,9 @@ training scans): {} of {} positive and {} of {} negative scans flagged.</p>",
         ));
     }
     body.push_str("</div>");
+    if let Some(u) = &r.unsure {
+        body.push_str(&unsure_html(u));
+    }
     if !r.learning_curve.is_empty() {
         body.push_str(&format!(
             "<h2>Learning curve: how many scans to label</h2><p>Each fold's choice refitted on \
