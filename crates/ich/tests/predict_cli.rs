@@ -161,6 +161,9 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
         }
         assert!(index.contains(js["page"].as_str().unwrap()));
     }
+    // the index and a scan page in a real browser: the calls as the CSVs have them, the
+    // legend, the source's 128² slices decoded, a tile opening its slice in both windows
+    common::browser::check_report(&rep, tmp.path(), 128, 0.5, None, true);
     // no patient identifiers without --keep-phi
     let all = std::fs::read_to_string(rep.join("report.json")).unwrap();
     assert!(!all.contains("patient_name") && !all.contains("patient_id"));

@@ -1,6 +1,7 @@
 //! Running the real `ich` binary from integration tests.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod orthanc;
 
 use std::collections::{BTreeMap, HashMap};
