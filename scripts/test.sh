@@ -11,10 +11,12 @@ cargo test --workspace --locked --no-fail-fast || failed=1
 # deploy/slurm on a real single-node Slurm cluster (a minute or two): the array, a task requeued
 # while it runs, the merge afterok, compared with the one-shot run. It starts daemons as root:
 # where the tests do not run as root it is left out, loudly.
+# The output folder's lock across hosts and PID namespaces (unshare: root too; about 15 s).
 if [ "$(id -u)" -eq 0 ]; then
   bash scripts/slurm-test.sh || failed=1
+  bash scripts/lock-namespaces-test.sh || failed=1
 else
-  echo "WARNING: scripts/slurm-test.sh left out: it starts slurmctld, slurmd and munged as root" >&2
+  echo "WARNING: scripts/slurm-test.sh and lock-namespaces-test.sh left out: they need root" >&2
 fi
 # The fused batch-norm kernels (crates/attcnn/src/norm) against burn's batch norm and flex on
 # wgpu's CPU adapter, Mesa llvmpipe: a second build of burn, with wgpu (30 to 40 min on 2 cores

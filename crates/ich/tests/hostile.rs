@@ -1222,7 +1222,9 @@ fn assert_own_files(j: &Jail, names: &[&str]) {
 /// Every writer against links planted at its file names, at the temporary names it used to
 /// make (`.NAME.tmpPID` for the next PIDs, as symbolic and as hard links) and at its lock: no
 /// write reaches a file outside `--out` (the jail's fifth promise), every result is a file of its
-/// own, the run succeeds. A new writer joins by adding its row.
+/// own, the run succeeds. Then against a full disk (a refusal saying why, no temporary, no file
+/// cut short) and a `kill -9` (the next run completes with no temporary left). A new writer
+/// joins by adding its row.
 #[test]
 fn no_writer_writes_through_links_planted_in_its_output_folder() {
     let scan = id(CLEAN.0, CLEAN.1);
@@ -1416,6 +1418,72 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
             .filter(|n| !n.starts_with("headers-") && !n.starts_with("slices.spill"))
             .collect();
         assert_own_files(&j, &written);
+
+        // a full disk while it writes (each file limited to half the largest it wrote): the
+        // run fails saying why, leaves no temporary and no file cut short at the limit
+        let largest = written
+            .iter()
+            .map(|n| fs::metadata(j.p("out").join(n)).unwrap().len())
+            .max()
+            .unwrap();
+        let limit = (largest / 2).max(1);
+        fs::remove_dir_all(j.p("out")).unwrap();
+        let r = j.run_limited(&a, Some(limit));
+        assert!(
+            matches!(r.code, Some(1) | Some(2)),
+            "{what} on a full disk: {:?}\n{}",
+            r.code,
+            r.text
+        );
+        r.says(&["File too large"]);
+        let mut left = BTreeMap::new();
+        tree(&j.p("out"), Path::new(""), &mut left);
+        for (p, (len, _)) in &left {
+            let name = p.file_name().unwrap().to_string_lossy();
+            assert!(
+                !name.contains(".tmp"),
+                "{what}: a temporary left: {}",
+                p.display()
+            );
+            assert_ne!(
+                *len,
+                limit,
+                "{what}: {} cut short at the limit",
+                p.display()
+            );
+        }
+        // with room again the run completes
+        j.run(&a).code(0);
+        assert_own_files(&j, &written);
+
+        // killed (SIGKILL) as soon as its output folder appears: the next run completes, takes
+        // over the dead run's lock and leaves no temporary
+        fs::remove_dir_all(j.p("out")).unwrap();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ich"))
+            .args(&a)
+            .current_dir(j.p("cwd"))
+            .env("TMPDIR", j.p("tmp"))
+            .env("RUST_LOG", "warn")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let t = Instant::now();
+        while !j.p("out").exists() && t.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let r = j.run(&a);
+        assert_eq!(r.code, Some(0), "{what} after a kill -9:\n{}", r.text);
+        assert_own_files(&j, &written);
+        let mut left = BTreeMap::new();
+        tree(&j.p("out"), Path::new(""), &mut left);
+        assert!(
+            left.keys()
+                .all(|p| !p.file_name().unwrap().to_string_lossy().contains(".tmp")),
+            "{what}: temporaries left after a kill and a rerun: {left:?}"
+        );
     }
 }
 
@@ -1527,5 +1595,75 @@ fn every_input_surface_refuses_what_is_not_a_whole_regular_file_by_name() {
             assert!(r.secs < 60.0, "{surface} on {name}: {:.0} s", r.secs);
             let _ = fs::remove_dir_all(&out);
         }
+    }
+
+    // volumes: NIfTI files given by name to preprocess and predict, against `/dev/zero` and a
+    // FIFO under a NIfTI name, a sparse 900 MB of zeros, a volume cut short in its voxels and a
+    // small file declaring 600 MiB of voxels (plain and gzipped): refused by name, within the
+    // jail's 1 GB, in bounded time
+    let v = j.p("outside/vol");
+    fs::create_dir_all(&v).unwrap();
+    let affine = [
+        [-1.0, 0.0, 0.0, 0.0],
+        [0.0, -1.0, 0.0, 0.0],
+        [0.0, 0.0, 5.0, 0.0],
+    ];
+    let whole = v.join("whole.nii");
+    preprocess::nifti::write_int16(&whole, [32, 32, 6], &[40; 32 * 32 * 6], &affine, 1.0, 0.0)
+        .unwrap();
+    let b = fs::read(&whole).unwrap();
+    fs::write(v.join("cut.nii"), &b[..b.len() - 1000]).unwrap();
+    let mut bomb = b[..352 + 128].to_vec();
+    bomb[42..44].copy_from_slice(&512i16.to_le_bytes());
+    bomb[44..46].copy_from_slice(&512i16.to_le_bytes());
+    bomb[46..48].copy_from_slice(&1200i16.to_le_bytes());
+    fs::write(v.join("declares-600-mib.nii"), &bomb).unwrap();
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut e, &bomb).unwrap();
+    fs::write(v.join("declares-600-mib.nii.gz"), e.finish().unwrap()).unwrap();
+    symlink("/dev/zero", v.join("zero.nii")).unwrap();
+    mkfifo(&v.join("fifo.nii"));
+    zeros(&v.join("sparse.nii"), 900);
+    let volume_surfaces: Vec<(&str, Args)> = vec![
+        ("preprocess VOLUME.nii", {
+            let o = o.clone();
+            Box::new(move |f| owned(&["preprocess", f, "--out", &o, "--size", "16"]))
+        }),
+        ("predict VOLUME.nii", {
+            let (o, m) = (o.clone(), m.clone());
+            Box::new(move |f| owned(&["predict", "--model", &m, f, "--out", &o, "--no-html"]))
+        }),
+    ];
+    for (surface, args) in &volume_surfaces {
+        for name in [
+            "zero.nii",
+            "fifo.nii",
+            "sparse.nii",
+            "cut.nii",
+            "declares-600-mib.nii",
+            "declares-600-mib.nii.gz",
+        ] {
+            let a = args(s(&v.join(name)));
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            let r = j.run(&a);
+            assert!(
+                matches!(r.code, Some(1 | 2)),
+                "{surface} took {name} (exit {:?}):\n{}",
+                r.code,
+                r.text
+            );
+            assert!(
+                r.text.contains(name),
+                "{surface}: {name} is not named:\n{}",
+                r.text
+            );
+            assert!(r.secs < 60.0, "{surface} on {name}: {:.0} s", r.secs);
+            let _ = fs::remove_dir_all(&out);
+        }
+        // the whole volume is taken
+        let a = args(s(&whole));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        j.run(&a).code(0);
+        let _ = fs::remove_dir_all(&out);
     }
 }

@@ -78,7 +78,7 @@ table{border-collapse:collapse}td,th{padding:.25em .6em;border-bottom:1px solid 
 th{background:#eee}td.l,th.l{text-align:left}.pos{color:#b00;font-weight:600}.unc{color:#a60}\
 .grid{display:flex;flex-wrap:wrap;gap:8px}.tile{background:#111;color:#eee;padding:4px;border:4px solid #111;\
 font-size:12px;text-align:center}.tile.pos{border-color:#e00}.tile.unc{outline:2px dashed #f90}\
-.tile img{display:block;image-rendering:pixelated}.tile a{display:block}.note{color:#666;font-size:.9em}.zoom{display:none;position:fixed;inset:0;z-index:9;overflow:auto;background:rgba(0,0,0,.97);color:#eee;padding:1em}.zoom:target{display:block}.zoom a{color:#9cf}.zoom .panels{display:flex;flex-wrap:wrap;gap:1em}.zoom figure{margin:0}.zoom img{display:block;max-width:calc(50vw - 2.5em);height:auto;image-rendering:pixelated}.zoom figcaption{font-size:13px;margin-top:.3em}";
+.tile img{display:block;image-rendering:pixelated}.tile a{display:block}.note{color:#666;font-size:.9em}.zoom{display:none;position:fixed;inset:0;z-index:9;overflow:auto;background:#000;color:#eee;padding:1em}.zoom:target{display:block}.zoom a{color:#9cf}.zoom .pos{color:#f66}.zoom .unc{color:#fb4}.zoom .panels{display:flex;flex-wrap:wrap;gap:1em}.zoom figure{margin:0}.zoom img{display:block;max-width:calc(50vw - 2.5em);height:auto;image-rendering:pixelated}.zoom figcaption{font-size:13px;margin-top:.3em}";
 
 pub(crate) fn page(title: &str, body: &str) -> String {
     format!(
