@@ -7,6 +7,34 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `println!` that gives an error instead of a panic when standard output cannot be written (a
+/// redirected output on a full disk): the command fails with exit code 1, saying so.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)
+            .map_err(|e| anyhow::anyhow!("writing to standard output: {e}"))?
+    }};
+}
+
+/// A line of news while work goes on (a callback's: it cannot fail the work), written to
+/// standard output; one that cannot be written is dropped, never a panic.
+macro_rules! sayln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` that drops a line it cannot write (standard error on a full disk) rather than
+/// panic: the exit code still says the command failed.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod cli;
 
 #[global_allocator]
@@ -131,7 +159,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", chain(&e));
+            errln!("error: {}", chain(&e));
             ExitCode::FAILURE
         }
     }

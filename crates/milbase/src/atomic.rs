@@ -262,6 +262,37 @@ pub fn remove_stale_temporaries(dir: &Path, _held: &DirLock) -> io::Result<Vec<P
     Ok(removed)
 }
 
+/// As [`remove_stale_temporaries`], for the temporaries of the files named `names` only (a
+/// writer of one file in a folder it does not own, holding that file's lock,
+/// [`DirLock::take_for_file`]).
+pub fn remove_stale_temporaries_of(
+    dir: &Path,
+    names: &[&str],
+    _held: &DirLock,
+) -> io::Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(removed),
+        Err(e) => return Err(e),
+    };
+    let me = (std::process::id(), Some(process_tag()));
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(who) = parse_temporary(name) else {
+            continue;
+        };
+        let of = name[1..].rsplit_once(".tmp").map(|(base, _)| base);
+        if who != me && of.is_some_and(|b| names.contains(&b)) && !entry.file_type()?.is_dir() {
+            fs::remove_file(entry.path())?;
+            removed.push(entry.path());
+        }
+    }
+    Ok(removed)
+}
+
 /// Whether `rel`, a path read from a manifest, names a file inside the folder it is relative
 /// to: not empty, not absolute, no drive, no `.` or `..` — only plain components. Every path
 /// that data brings (dataset and bundle manifests) passes this before it is joined.
@@ -444,6 +475,42 @@ mod tests {
         ] {
             assert_eq!(parse_temporary(other), None, "{other}");
         }
+    }
+
+    /// A writer of one file in a shared folder sweeps its own file's stale temporaries (and its
+    /// note's) under that file's lock, and leaves every other file's alone.
+    #[test]
+    fn a_file_writer_sweeps_only_its_own_files_temporaries() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("features.csv");
+        let lock = DirLock::take_for_file(&target, "extract").unwrap();
+        assert!(dir.path().join(".features.csv.ich.lock").is_file());
+        // a second writer of the same file is refused; another file's writer is not
+        assert!(DirLock::take_for_file(&target, "extract").is_err());
+        let other_lock = DirLock::take_for_file(&dir.path().join("other.csv"), "x").unwrap();
+        let dead = |name: &str| {
+            dir.path().join(format!(
+                ".{name}.tmp{}-{:08x}00000000",
+                std::process::id(),
+                process_tag().wrapping_add(1)
+            ))
+        };
+        for n in ["features.csv", "features.csv.shard.json", "other.csv"] {
+            fs::write(dead(n), b"half").unwrap();
+        }
+        let mut removed = remove_stale_temporaries_of(
+            dir.path(),
+            &["features.csv", "features.csv.shard.json"],
+            &lock,
+        )
+        .unwrap();
+        removed.sort();
+        let mut want = vec![dead("features.csv"), dead("features.csv.shard.json")];
+        want.sort();
+        assert_eq!(removed, want);
+        assert!(dead("other.csv").exists());
+        drop((lock, other_lock));
+        assert!(!dir.path().join(".features.csv.ich.lock").exists());
     }
 
     #[test]

@@ -370,7 +370,35 @@ impl DirLock {
 
     /// [`DirLock::take`] with the given timing.
     pub fn take_with(dir: &Path, command: &str, timing: LockTiming) -> io::Result<DirLock> {
-        let path = dir.join(LOCK_FILE);
+        Self::take_at(dir.join(LOCK_FILE), dir, command, timing)
+    }
+
+    /// The lock of one output file in a folder its writer does not own (a features file beside
+    /// other files): `.NAME.ich.lock` beside `target`, held while the file and its notes are
+    /// written, taken and judged as a folder's lock is.
+    pub fn take_for_file(target: &Path, command: &str) -> io::Result<DirLock> {
+        let name = target.file_name().ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{}: not a file path", target.display()),
+            )
+        })?;
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let lock = dir.join(format!(".{}.ich.lock", name.to_string_lossy()));
+        Self::take_at(lock, target, command, LockTiming::from_env())
+    }
+
+    /// Takes the lock file `path`, guarding `what` (named in a refusal).
+    fn take_at(
+        path: PathBuf,
+        what: &Path,
+        command: &str,
+        timing: LockTiming,
+    ) -> io::Result<DirLock> {
+        let dir = what;
         for _ in 0..8 {
             match fs::OpenOptions::new()
                 .write(true)

@@ -240,6 +240,34 @@ impl FeaturesWriter {
     }
 }
 
+/// The lock of a features file and its note while `command` writes them (`.NAME.ich.lock`
+/// beside it: the folder may hold other files, so the file is locked, not the folder), with
+/// the temporaries that a killed writer of this file left swept away.
+pub fn lock_features_file(path: &Path, command: &str) -> Result<milbase::atomic::DirLock> {
+    let lock =
+        milbase::atomic::DirLock::take_for_file(path, command).map_err(|e| Error::io(path, e))?;
+    let name = path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let note = format!("{name}.shard.json");
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let removed = milbase::atomic::remove_stale_temporaries_of(dir, &[&name, &note], &lock)
+        .map_err(|e| Error::io(dir, e))?;
+    if !removed.is_empty() {
+        tracing::info!(
+            "removed {} temporary file(s) an interrupted writer of {} left",
+            removed.len(),
+            path.display()
+        );
+    }
+    Ok(lock)
+}
+
 /// The note beside a shard's features file: `<features>.shard.json`, `{"shard": "I/N"}`.
 pub fn shard_note_path(features: &Path) -> PathBuf {
     let mut name = features.file_name().unwrap_or_default().to_os_string();
@@ -509,6 +537,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<MergedFeat
         }
         files.push(f);
     }
+    let _lock = lock_features_file(out, "merge")?;
     let mut f = milbase::atomic::NewFile::create(out).map_err(|e| Error::io(out, e))?;
     {
         let mut w = BufWriter::new(f.file());

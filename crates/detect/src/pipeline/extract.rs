@@ -73,6 +73,7 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
         .iter()
         .filter(|e| shard.contains(&e.id))
         .collect();
+    let _lock = crate::bundle::features::lock_features_file(&job.out, "extract")?;
     let mut w = FeaturesWriter::create(&job.out, bundle.cnn.model.dim)?;
     progress.stage("extracting features", scans.len() as u64);
     for e in scans.iter().copied() {

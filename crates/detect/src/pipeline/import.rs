@@ -78,6 +78,10 @@ fn npy_name(var: &str, taken: &std::collections::HashSet<String>) -> String {
 /// files are written, so the export is never larger than the data file plus a header per file.
 pub fn export_npy(checkpoint: &tfckpt::Checkpoint, dir: &std::path::Path) -> Result<NpyExport> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    // the folder's lock while the files are written, and what a killed export left swept away
+    let lock = milbase::atomic::DirLock::take(dir, "checkpoint --export-npy")
+        .map_err(|e| Error::io(dir, e))?;
+    milbase::atomic::remove_stale_temporaries(dir, &lock).map_err(|e| Error::io(dir, e))?;
     let mut out = NpyExport::default();
     let mut taken = std::collections::HashSet::new();
     // the byte ranges written so far, per shard: (shard, start) → end; they never overlap, so

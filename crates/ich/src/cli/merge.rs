@@ -39,7 +39,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     } else if datasets == 0 && a.inputs.iter().all(|p| p.join("report.json").is_file()) {
         let m = detect::report::merge::merge(&a.inputs, &a.out, a.partial)
             .context("merging reports")?;
-        println!("{} scan page(s) and DICOM result(s) carried over", m.files);
+        outln!("{} scan page(s) and DICOM result(s) carried over", m.files);
         (m.scans, m.shard_count, m.missing_shards)
     } else if datasets == 0 && a.inputs.iter().all(|p| p.is_file()) {
         let m = detect::bundle::features::merge(&a.inputs, &a.out, a.partial)
@@ -62,14 +62,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
              (folders with a report.json)"
         );
     };
-    println!(
+    outln!(
         "{scans} scans from {} input(s), shards of {count} → {}",
         a.inputs.len(),
         a.out.display()
     );
     if !missing.is_empty() {
         let list: Vec<String> = missing.iter().map(|i| format!("{i}/{count}")).collect();
-        println!("missing shard(s), left out: {}", list.join(", "));
+        outln!("missing shard(s), left out: {}", list.join(", "));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -136,7 +136,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         libc::signal(libc::SIGTERM, on_signal as *const () as libc::sighandler_t);
     }
     let node = Node::start(opts)?;
-    println!(
+    outln!(
         "ich serve: {} at {} (status: {}); spool {}",
         a.ae,
         node.dicom_addr(),

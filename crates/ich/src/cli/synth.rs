@@ -59,6 +59,6 @@ pub fn run(a: Args, progress: &detect::progress::Bars) -> anyhow::Result<ExitCod
     };
     let scans = synth(&a.out, &opts, progress).context("synth failed")?;
     let s = detect::summary::synthesized(&scans, opts.slices, &a.out);
-    println!("{s}");
+    outln!("{s}");
     Ok(ExitCode::SUCCESS)
 }

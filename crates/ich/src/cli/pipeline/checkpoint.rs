@@ -28,13 +28,13 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let c = tfckpt::Checkpoint::open(&a.prefix).context("reading the checkpoint index")?;
     let checked = c.verify().context("checking the checkpoint's data")?;
-    println!("{}", c.listing(a.all, checked));
+    outln!("{}", c.listing(a.all, checked));
     if let Some(dir) = &a.export_npy {
         let x = detect::pipeline::import::export_npy(&c, dir)?;
         for why in &x.left_out {
-            eprintln!("error: not written: {why}");
+            errln!("error: not written: {why}");
         }
-        println!(
+        outln!(
             "{} variables written to {} as .npy, {} more as aliases of their files (index.json \
              maps each to its file){}",
             x.written.len(),
@@ -83,6 +83,6 @@ pub fn import(a: ImportArgs) -> anyhow::Result<ExitCode> {
     };
     let out = detect::pipeline::import::import_sa_dmil(&job)
         .with_context(|| format!("importing {}", a.prefix.display()))?;
-    println!("{}", detect::summary::imported(&out, &job));
+    outln!("{}", detect::summary::imported(&out, &job));
     Ok(ExitCode::SUCCESS)
 }

@@ -87,9 +87,9 @@ pub fn train(a: TrainArgs, bars: &detect::progress::Bars) -> anyhow::Result<Exit
         compute: a.device.compute(),
         subtypes: !a.no_subtypes,
     };
-    let plan = |p: &TrainPlan| println!("{}", detect::summary::train_plan(p));
+    let plan = |p: &TrainPlan| sayln!("{}", detect::summary::train_plan(p));
     let t = train_cnn(&job, &plan, &bars.training())?;
-    println!("{}", detect::summary::trained(&t, &a.out));
+    outln!("{}", detect::summary::trained(&t, &a.out));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -124,7 +124,7 @@ pub fn extract(a: ExtractArgs, bars: &detect::progress::Bars) -> anyhow::Result<
         shard: a.shard.unwrap_or(milbase::Shard::ALL),
     };
     let x = run_extract(&job, bars)?;
-    println!(
+    outln!(
         "{} slices of {} scans → {}",
         x.slices,
         x.scans,

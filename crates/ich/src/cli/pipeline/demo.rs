@@ -82,14 +82,14 @@ pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
         compute: a.device.compute(),
     };
     let tell = |e: DemoEvent<'_>| match e {
-        DemoEvent::Step(line) => println!("\n$ {line}"),
-        DemoEvent::Said(line) => println!("{line}"),
+        DemoEvent::Step(line) => sayln!("\n$ {line}"),
+        DemoEvent::Said(line) => sayln!("{line}"),
         DemoEvent::Epoch(l) => detect::progress::epoch_line(l),
-        DemoEvent::Trained(t, bundle) => println!("{}", summary::trained(t, bundle)),
-        DemoEvent::Fitted(f) => println!("{}", summary::fitted(f)),
+        DemoEvent::Trained(t, bundle) => sayln!("{}", summary::trained(t, bundle)),
+        DemoEvent::Fitted(f) => sayln!("{}", summary::fitted(f)),
     };
     let out = detect::pipeline::demo::run(&opts, bars, &tell)?;
     let secs = t0.elapsed().as_secs_f64();
-    println!("{}", summary::demo_done(&out, &opts.out, secs));
+    outln!("{}", summary::demo_done(&out, &opts.out, secs));
     Ok(ExitCode::SUCCESS)
 }

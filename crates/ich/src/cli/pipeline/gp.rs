@@ -192,10 +192,10 @@ pub fn fit(a: FitArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode
         project: a.project,
         subtypes: !a.no_subtypes,
     };
-    let plan = |d: &FitData| println!("{}", summary::fit_plan(&a.features, d));
+    let plan = |d: &FitData| sayln!("{}", summary::fit_plan(&a.features, d));
     let f = fit_gp(&job, &plan, bars).context("fitting the GP head")?;
-    println!("{}", summary::fitted(&f));
-    println!(
+    outln!("{}", summary::fitted(&f));
+    outln!(
         "{}",
         summary::fit_outputs(a.out.as_deref(), a.bundle.as_deref())
     );

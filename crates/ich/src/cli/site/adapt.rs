@@ -115,8 +115,8 @@ pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode
     let r = detect::site::adapt::adapt(&job, progress)
         .with_context(|| format!("adapting {}", a.model.display()))?;
     for s in &r.skipped {
-        eprintln!("skipped: {s}");
+        errln!("skipped: {s}");
     }
-    println!("{}", detect::summary::adapted(&r, &a.out));
+    outln!("{}", detect::summary::adapted(&r, &a.out));
     Ok(ExitCode::SUCCESS)
 }

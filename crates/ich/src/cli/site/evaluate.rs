@@ -152,7 +152,7 @@ pub fn eval(a: EvalArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCo
     };
     let detect::site::evaluate::Evaluated { report, heading } =
         detect::site::evaluate::run(&job, a.gp.model.cli_name(), bars)?;
-    println!("{heading}");
+    outln!("{heading}");
     // the files first: a closed standard output (`ich eval-gp … | head`) loses nothing
     let rows = report.summary();
     detect::site::evaluate::write_files(
@@ -165,6 +165,6 @@ pub fn eval(a: EvalArgs, bars: &detect::progress::Bars) -> anyhow::Result<ExitCo
             json: a.json.clone(),
         },
     )?;
-    println!("{}", summary::evaluated(&report, &rows));
+    outln!("{}", summary::evaluated(&report, &rows));
     Ok(ExitCode::SUCCESS)
 }

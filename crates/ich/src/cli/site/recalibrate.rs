@@ -52,7 +52,7 @@ pub fn recalibrate(a: RecalibrateArgs) -> anyhow::Result<ExitCode> {
     };
     let r = detect::site::recalibrate::recalibrate(&job)
         .with_context(|| format!("recalibrating {}", a.bundle.display()))?;
-    println!(
+    outln!(
         "{}",
         summary::recalibrated(&r, &a.features, &a.bundle, a.dry_run)
     );
