@@ -1690,3 +1690,57 @@ fn every_input_surface_refuses_what_is_not_a_whole_regular_file_by_name() {
         let _ = fs::remove_dir_all(&out);
     }
 }
+
+/// Duplicate identities: one file reached by several paths is one scan. The clean DICOM series
+/// given as its folder, again through `..` and again through a symbolic link to the folder; a
+/// NIfTI volume given by name, through a hard link and through a symbolic link. `preprocess` and
+/// `predict` each make two scans of it, not six, and the second scan keeps its own numbers.
+#[test]
+fn one_file_reached_by_several_paths_is_one_scan() {
+    let j = Jail::new();
+    let affine = [
+        [-1.0, 0.0, 0.0, 0.0],
+        [0.0, -1.0, 0.0, 0.0],
+        [0.0, 0.0, 5.0, 0.0],
+    ];
+    let vol = j.p("in/vol");
+    fs::create_dir_all(&vol).unwrap();
+    let ct = vol.join("ct.nii");
+    preprocess::nifti::write_int16(&ct, [32, 32, 4], &[40; 32 * 32 * 4], &affine, 1.0, 0.0)
+        .unwrap();
+    fs::hard_link(&ct, vol.join("copy.nii")).unwrap();
+    symlink(&ct, vol.join("link.nii")).unwrap();
+    symlink(j.p("in/clean"), j.p("in/clean-link")).unwrap();
+    let inputs = [
+        s(&j.p("in/clean")).to_string(),
+        format!("{}/../clean", s(&j.p("in/clean"))),
+        s(&j.p("in/clean-link")).to_string(),
+        s(&ct).to_string(),
+        s(&vol.join("copy.nii")).to_string(),
+        s(&vol.join("link.nii")).to_string(),
+    ];
+    let o = s(&j.p("out")).to_string();
+    let mut args: Vec<&str> = vec!["preprocess"];
+    args.extend(inputs.iter().map(String::as_str));
+    args.extend(["--out", &o, "--size", "16"]);
+    let r = j.run(&args);
+    assert_eq!(r.code, Some(0), "{}", r.text);
+    let scans = j.dataset_scans();
+    assert_eq!(scans.len(), 2, "{:?}", scans.keys());
+    assert!(scans.contains_key(&id(CLEAN.0, CLEAN.1)));
+    let slices: Vec<u64> = scans
+        .values()
+        .map(|m| m["n_slices"].as_u64().unwrap())
+        .collect();
+    assert!(slices.contains(&3) && slices.contains(&4), "{slices:?}");
+    empty(&j.p("out"));
+    let m = s(bundle()).to_string();
+    let mut args: Vec<&str> = vec!["predict", "--model", &m];
+    args.extend(inputs.iter().map(String::as_str));
+    args.extend(["--out", &o, "--no-html"]);
+    let r = j.run(&args);
+    assert_eq!(r.code, Some(0), "{}", r.text);
+    let reports = j.reports();
+    assert_eq!(reports.len(), 2, "{:?}", reports.keys());
+    j.assert_clean_predicted();
+}
