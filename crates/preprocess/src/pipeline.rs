@@ -592,8 +592,10 @@ pub fn decode_scan(
         keep_phi,
         progress,
         skipped,
-        slice_to_channels,
-        None,
+        Output {
+            channels: slice_to_channels,
+            views: None,
+        },
     )
 }
 
@@ -615,8 +617,10 @@ pub fn decode_scan_viewed(
         keep_phi,
         progress,
         skipped,
-        slice_to_channels,
-        Some(&mut views),
+        Output {
+            channels: slice_to_channels,
+            views: Some(&mut views),
+        },
     )?;
     Ok((meta, data, views))
 }
@@ -638,8 +642,10 @@ pub fn decode_scan_float(
         keep_phi,
         progress,
         skipped,
-        slice_to_float_channels,
-        None,
+        Output {
+            channels: slice_to_float_channels,
+            views: None,
+        },
     )
 }
 
@@ -660,8 +666,10 @@ pub fn decode_scan_float_viewed(
         keep_phi,
         progress,
         skipped,
-        slice_to_float_channels,
-        Some(&mut views),
+        Output {
+            channels: slice_to_float_channels,
+            views: Some(&mut views),
+        },
     )?;
     Ok((meta, data, views))
 }
@@ -712,6 +720,13 @@ pub fn check_one_patient(scan: &Scan) -> Result<()> {
     Ok(())
 }
 
+/// What a decoded scan becomes: each slice's channels (bytes or floats), and where wanted each
+/// slice at its own resolution.
+struct Output<'a, T> {
+    channels: fn(&HuImage, &PreprocessConfig, &mut Vec<T>),
+    views: Option<&'a mut Vec<SliceView>>,
+}
+
 fn decode_scan_with<T: Copy + Default>(
     scan: &Scan,
     config: &PreprocessConfig,
@@ -719,9 +734,12 @@ fn decode_scan_with<T: Copy + Default>(
     keep_phi: bool,
     progress: &dyn Progress,
     skipped: &Mutex<Skipped>,
-    channels: fn(&HuImage, &PreprocessConfig, &mut Vec<T>),
-    mut views: Option<&mut Vec<SliceView>>,
+    out: Output<'_, T>,
 ) -> Result<(ScanMeta, Vec<T>)> {
+    let Output {
+        channels,
+        mut views,
+    } = out;
     let size = config.size;
     if scan.slices.len() > crate::scan::MAX_SCAN_SLICES {
         return Err(Error::Invalid(format!(

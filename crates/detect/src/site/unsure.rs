@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::report::Thresholds;
 
+/// One case: its label and [probability, sd, lo, hi].
+pub type Case = (u8, [f64; 4]);
+
 /// The error rate and AUC of the cases kept.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Risk {
@@ -97,7 +100,7 @@ fn risk(cases: &[(u8, [f64; 4])], t: f64) -> Risk {
 /// The evidence on `cases` (label, [probability, sd, lo, hi]) at `thr`.
 pub fn evidence(cases: &[(u8, [f64; 4])], thr: &Thresholds) -> UnsureEvidence {
     let t = thr.positive;
-    let (unsure, sure): (Vec<(u8, [f64; 4])>, Vec<(u8, [f64; 4])>) = cases
+    let (unsure, sure): (Vec<Case>, Vec<Case>) = cases
         .iter()
         .copied()
         .partition(|c| thr.uncertain(c.1[1], c.1[2], c.1[3]));
