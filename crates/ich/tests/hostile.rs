@@ -1517,6 +1517,26 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
 const FEATURES_CUT: &str = "bag_name,bag_label,instance_label,feature_0,feature_1\n\
 scan-a,1,1,0.5,0.25\nscan-a,1,0,0.125,0.75\nscan-b,0,0,0.375,0.5\nscan-b,0,0,0.";
 
+/// `surface` run with `args` refuses the file `name` (exit 1 or 2), names it, and ends within a
+/// minute; its output folder is then removed.
+fn refused(j: &Jail, surface: &str, args: &[String], name: &str) {
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = j.run(&a);
+    assert!(
+        matches!(r.code, Some(1 | 2)),
+        "{surface} took {name} (exit {:?}):\n{}",
+        r.code,
+        r.text
+    );
+    assert!(
+        r.text.contains(name),
+        "{surface}: {name} is not named:\n{}",
+        r.text
+    );
+    assert!(r.secs < 60.0, "{surface} on {name}: {:.0} s", r.secs);
+    let _ = fs::remove_dir_all(j.p("out"));
+}
+
 /// Every surface that reads a table or a volume, against what is not a bounded regular file of
 /// its kind: `/dev/zero`, a FIFO (a reader that waited on it would hang), a sparse 900 MB of
 /// zeros (under the 1 GiB ceiling of a table: it must be refused by its content, within bounded
@@ -1601,22 +1621,7 @@ fn every_input_surface_refuses_what_is_not_a_whole_regular_file_by_name() {
     ];
     for (surface, args) in &surfaces {
         for (file, name) in hostile {
-            let a = args(file);
-            let a: Vec<&str> = a.iter().map(String::as_str).collect();
-            let r = j.run(&a);
-            assert!(
-                matches!(r.code, Some(1 | 2)),
-                "{surface} took {name} (exit {:?}):\n{}",
-                r.code,
-                r.text
-            );
-            assert!(
-                r.text.contains(name),
-                "{surface}: {name} is not named:\n{}",
-                r.text
-            );
-            assert!(r.secs < 60.0, "{surface} on {name}: {:.0} s", r.secs);
-            let _ = fs::remove_dir_all(&out);
+            refused(&j, surface, &args(file), name);
         }
     }
 
@@ -1666,22 +1671,7 @@ fn every_input_surface_refuses_what_is_not_a_whole_regular_file_by_name() {
             "declares-600-mib.nii",
             "declares-600-mib.nii.gz",
         ] {
-            let a = args(s(&v.join(name)));
-            let a: Vec<&str> = a.iter().map(String::as_str).collect();
-            let r = j.run(&a);
-            assert!(
-                matches!(r.code, Some(1 | 2)),
-                "{surface} took {name} (exit {:?}):\n{}",
-                r.code,
-                r.text
-            );
-            assert!(
-                r.text.contains(name),
-                "{surface}: {name} is not named:\n{}",
-                r.text
-            );
-            assert!(r.secs < 60.0, "{surface} on {name}: {:.0} s", r.secs);
-            let _ = fs::remove_dir_all(&out);
+            refused(&j, surface, &args(s(&v.join(name))), name);
         }
         // the whole volume is taken
         let a = args(s(&whole));

@@ -62,7 +62,7 @@ fn parse_temporary(name: &str) -> Option<(u32, Option<u32>)> {
     Some((pid.parse().ok()?, tag))
 }
 
-fn split_target(path: &Path) -> io::Result<(&Path, String)> {
+pub(crate) fn split_target(path: &Path) -> io::Result<(&Path, String)> {
     let name = path.file_name().ok_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -239,27 +239,7 @@ impl Drop for Scratch {
 /// is at work there (the lock is what tells a live writer on another host from a dead one), and
 /// returns the paths removed. Folders are left alone.
 pub fn remove_stale_temporaries(dir: &Path, _held: &DirLock) -> io::Result<Vec<PathBuf>> {
-    let mut removed = Vec::new();
-    let entries = match fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(removed),
-        Err(e) => return Err(e),
-    };
-    let me = (std::process::id(), Some(process_tag()));
-    for entry in entries {
-        let entry = entry?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let Some(who) = parse_temporary(name) else {
-            continue;
-        };
-        // file_type() does not follow a link
-        if who != me && !entry.file_type()?.is_dir() {
-            fs::remove_file(entry.path())?;
-            removed.push(entry.path());
-        }
-    }
-    Ok(removed)
+    sweep(dir, |_| true)
 }
 
 /// As [`remove_stale_temporaries`], for the temporaries of the files named `names` only (a
@@ -270,6 +250,12 @@ pub fn remove_stale_temporaries_of(
     names: &[&str],
     _held: &DirLock,
 ) -> io::Result<Vec<PathBuf>> {
+    sweep(dir, |base| names.contains(&base))
+}
+
+/// Removes the temporaries in `dir` that are not this process's own and whose destination's
+/// name passes `of`; the paths removed.
+fn sweep(dir: &Path, of: impl Fn(&str) -> bool) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     let entries = match fs::read_dir(dir) {
         Ok(e) => e,
@@ -284,8 +270,9 @@ pub fn remove_stale_temporaries_of(
         let Some(who) = parse_temporary(name) else {
             continue;
         };
-        let of = name[1..].rsplit_once(".tmp").map(|(base, _)| base);
-        if who != me && of.is_some_and(|b| names.contains(&b)) && !entry.file_type()?.is_dir() {
+        let base = name[1..].rsplit_once(".tmp").map_or("", |(base, _)| base);
+        // file_type() does not follow a link
+        if who != me && of(base) && !entry.file_type()?.is_dir() {
             fs::remove_file(entry.path())?;
             removed.push(entry.path());
         }

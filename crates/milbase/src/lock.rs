@@ -377,17 +377,8 @@ impl DirLock {
     /// other files): `.NAME.ich.lock` beside `target`, held while the file and its notes are
     /// written, taken and judged as a folder's lock is.
     pub fn take_for_file(target: &Path, command: &str) -> io::Result<DirLock> {
-        let name = target.file_name().ok_or_else(|| {
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{}: not a file path", target.display()),
-            )
-        })?;
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let lock = dir.join(format!(".{}.ich.lock", name.to_string_lossy()));
+        let (dir, name) = crate::atomic::split_target(target)?;
+        let lock = dir.join(format!(".{name}.ich.lock"));
         Self::take_at(lock, target, command, LockTiming::from_env())
     }
 

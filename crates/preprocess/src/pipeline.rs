@@ -609,20 +609,14 @@ pub fn decode_scan_viewed(
     progress: &dyn Progress,
     skipped: &Mutex<Skipped>,
 ) -> Result<(ScanMeta, Vec<u8>, Vec<SliceView>)> {
-    let mut views = Vec::new();
-    let (meta, data) = decode_scan_with(
+    viewed(
         scan,
         config,
         limits,
         keep_phi,
-        progress,
-        skipped,
-        Output {
-            channels: slice_to_channels,
-            views: Some(&mut views),
-        },
-    )?;
-    Ok((meta, data, views))
+        (progress, skipped),
+        slice_to_channels,
+    )
 }
 
 /// As [`decode_scan`], but the windowed intensities stay floats in [0, 1] (not quantised to
@@ -658,6 +652,25 @@ pub fn decode_scan_float_viewed(
     progress: &dyn Progress,
     skipped: &Mutex<Skipped>,
 ) -> Result<(ScanMeta, Vec<f32>, Vec<SliceView>)> {
+    viewed(
+        scan,
+        config,
+        limits,
+        keep_phi,
+        (progress, skipped),
+        slice_to_float_channels,
+    )
+}
+
+/// A scan decoded with `channels`, with each kept slice's [`SliceView`].
+fn viewed<T: Copy + Default>(
+    scan: &Scan,
+    config: &PreprocessConfig,
+    limits: &Limits,
+    keep_phi: bool,
+    (progress, skipped): (&dyn Progress, &Mutex<Skipped>),
+    channels: fn(&HuImage, &PreprocessConfig, &mut Vec<T>),
+) -> Result<(ScanMeta, Vec<T>, Vec<SliceView>)> {
     let mut views = Vec::new();
     let (meta, data) = decode_scan_with(
         scan,
@@ -667,7 +680,7 @@ pub fn decode_scan_float_viewed(
         progress,
         skipped,
         Output {
-            channels: slice_to_float_channels,
+            channels,
             views: Some(&mut views),
         },
     )?;
