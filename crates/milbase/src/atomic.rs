@@ -62,20 +62,6 @@ fn parse_temporary(name: &str) -> Option<(u32, Option<u32>)> {
     Some((pid.parse().ok()?, tag))
 }
 
-pub(crate) fn split_target(path: &Path) -> io::Result<(&Path, String)> {
-    let name = path.file_name().ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{}: not a file path", path.display()),
-        )
-    })?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    Ok((dir, name.to_string_lossy().into_owned()))
-}
-
 /// Creates a new temporary for `name` in `dir`, exclusively (a name that exists, a planted link
 /// included, is never opened: another random name is drawn).
 fn create_exclusive(dir: &Path, name: &str, read: bool) -> io::Result<(PathBuf, fs::File)> {
@@ -129,7 +115,7 @@ pub struct NewFile {
 impl NewFile {
     /// Starts writing `target` (its folder must exist).
     pub fn create(target: &Path) -> io::Result<NewFile> {
-        let (dir, name) = split_target(target)?;
+        let (dir, name) = crate::lock::split_target(target)?;
         let (tmp, file) = create_exclusive(dir, &name, true)?;
         Ok(NewFile {
             target: target.to_path_buf(),
@@ -342,7 +328,7 @@ pub fn link_or_copy(from: &Path, to: &Path) -> io::Result<()> {
             from.display()
         )));
     }
-    let (dir, name) = split_target(to)?;
+    let (dir, name) = crate::lock::split_target(to)?;
     // a hard link made under a fresh unpredictable name (hard_link refuses an existing name)
     for _ in 0..16 {
         let tmp = dir.join(temporary_name(&name));

@@ -377,7 +377,7 @@ impl DirLock {
     /// other files): `.NAME.ich.lock` beside `target`, held while the file and its notes are
     /// written, taken and judged as a folder's lock is.
     pub fn take_for_file(target: &Path, command: &str) -> io::Result<DirLock> {
-        let (dir, name) = crate::atomic::split_target(target)?;
+        let (dir, name) = split_target(target)?;
         let lock = dir.join(format!(".{name}.ich.lock"));
         Self::take_at(lock, target, command, LockTiming::from_env())
     }
@@ -525,6 +525,21 @@ impl Drop for DirLock {
             let _ = fs::remove_file(&self.path);
         }
     }
+}
+
+/// The folder and the file name of a file path (`.` for a bare name).
+pub(crate) fn split_target(path: &Path) -> io::Result<(&Path, String)> {
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{}: not a file path", path.display()),
+        )
+    })?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Ok((dir, name.to_string_lossy().into_owned()))
 }
 
 #[cfg(test)]
