@@ -238,6 +238,25 @@ impl Jail {
         run
     }
 
+    /// `ich ARGS` in the jail, killed (SIGKILL) as soon as `ready` holds (or after a minute).
+    fn killed_when(&self, args: &[&str], ready: impl Fn() -> bool) {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ich"))
+            .args(args)
+            .current_dir(self.p("cwd"))
+            .env("TMPDIR", self.p("tmp"))
+            .env("RUST_LOG", "warn")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let t = Instant::now();
+        while !ready() && t.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+
     /// `ich preprocess in --out out --size 16` plus `extra`.
     fn preprocess(&self, extra: &[&str]) -> Run {
         let (i, o) = (self.p("in"), self.p("out"));
@@ -898,8 +917,8 @@ fn predict_killed_leaves_a_running_mark_and_the_rerun_completes() {
         );
     }
     let (i, o) = (j.p("in"), j.p("out"));
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ich"))
-        .args([
+    j.killed_when(
+        &[
             "predict",
             "--model",
             s(bundle()),
@@ -907,18 +926,9 @@ fn predict_killed_leaves_a_running_mark_and_the_rerun_completes() {
             "--out",
             s(&o),
             "--no-html",
-        ])
-        .env("RUST_LOG", "warn")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let t = Instant::now();
-    while !o.join("run.json").exists() && t.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+        ],
+        || o.join("run.json").exists(),
+    );
     let mark = json(&o.join("run.json"));
     assert_eq!(mark["state"], "running", "{mark}");
     let killed = mark["run"].as_str().unwrap().to_string();
@@ -1481,22 +1491,9 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
         // killed (SIGKILL) as soon as anything appears in its output folder: the next run
         // completes, takes over the dead run's lock and leaves no temporary
         empty(&j.p("out"));
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ich"))
-            .args(&a)
-            .current_dir(j.p("cwd"))
-            .env("TMPDIR", j.p("tmp"))
-            .env("RUST_LOG", "warn")
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let t = Instant::now();
-        let started = || fs::read_dir(j.p("out")).is_ok_and(|mut d| d.next().is_some());
-        while !started() && t.elapsed() < Duration::from_secs(60) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        child.kill().unwrap();
-        child.wait().unwrap();
+        j.killed_when(&a, || {
+            fs::read_dir(j.p("out")).is_ok_and(|mut d| d.next().is_some())
+        });
         let r = j.run(&a);
         assert_eq!(r.code, Some(0), "{what} after a kill -9:\n{}", r.text);
         assert_own_files(&j, &written);

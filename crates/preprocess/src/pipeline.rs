@@ -619,31 +619,9 @@ pub fn decode_scan_viewed(
     )
 }
 
-/// As [`decode_scan`], but the windowed intensities stay floats in [0, 1] (not quantised to
-/// bytes): for networks whose reference numbers were computed on exact window values.
-pub fn decode_scan_float(
-    scan: &Scan,
-    config: &PreprocessConfig,
-    limits: &Limits,
-    keep_phi: bool,
-    progress: &dyn Progress,
-    skipped: &Mutex<Skipped>,
-) -> Result<(ScanMeta, Vec<f32>)> {
-    decode_scan_with(
-        scan,
-        config,
-        limits,
-        keep_phi,
-        progress,
-        skipped,
-        Output {
-            channels: slice_to_float_channels,
-            views: None,
-        },
-    )
-}
-
-/// As [`decode_scan_float`], with each kept slice's [`SliceView`] (see [`decode_scan_viewed`]).
+/// As [`decode_scan_viewed`], but the windowed intensities stay floats in [0, 1] (not
+/// quantised to bytes): for networks whose reference numbers were computed on exact window
+/// values.
 pub fn decode_scan_float_viewed(
     scan: &Scan,
     config: &PreprocessConfig,

@@ -342,12 +342,14 @@ enum Who {
     CnnPlatt,
 }
 
+/// The thresholds of the site's figures: `ich predict`'s defaults (0.5, sd 0.1).
+const THRESHOLDS: crate::report::Thresholds = crate::report::Thresholds {
+    positive: 0.5,
+    uncertain_sd: 0.1,
+};
+
 fn uncertain(p: &[f64; 4]) -> bool {
-    let thr = crate::report::Thresholds {
-        positive: 0.5,
-        uncertain_sd: 0.1,
-    };
-    thr.uncertain(p[1], p[2], p[3])
+    THRESHOLDS.uncertain(p[1], p[2], p[3])
 }
 
 fn score(preds: &[ScanPred], who: Who) -> Figures {
@@ -1367,8 +1369,8 @@ struct Cv {
     curve: Vec<Vec<ScanPred>>,
     logs: Vec<FineTuneLog>,
     /// The test predictions of a head that gives a spread: the chosen one where it is a GP
-    /// head, else the fold's best eligible GP head refitted on the fold's training scans
-    /// (by its cross-fitted scan log-likelihood), with its name per fold.
+    /// head, else the fold's GP head of the best cross-fitted scan log-likelihood, refitted on
+    /// the fold's training scans, with its name per fold.
     spread: Vec<ScanPred>,
     spread_heads: Vec<String>,
 }
@@ -1481,10 +1483,7 @@ fn unsure_report(spread: &[ScanPred], heads: Vec<String>, folds: usize) -> Optio
     if spread.is_empty() || heads.len() != folds {
         return None;
     }
-    let thr = crate::report::Thresholds {
-        positive: 0.5,
-        uncertain_sd: 0.1,
-    };
+    let thr = THRESHOLDS;
     let scans: Vec<(u8, [f64; 4])> = spread.iter().map(|p| (p.label, p.p)).collect();
     let slices: Vec<(u8, [f64; 4])> = spread
         .iter()

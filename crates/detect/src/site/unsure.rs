@@ -8,6 +8,7 @@
 //!
 //! The "unsure" call itself is the report's ([`crate::report::Thresholds::uncertain`]).
 
+use milbase::auc::roc_auc;
 use serde::{Deserialize, Serialize};
 
 use crate::report::Thresholds;
@@ -56,44 +57,13 @@ pub struct UnsureEvidence {
 /// The shares of the curve: none set aside, then a tenth more at a time up to half.
 pub const SHARES: [f64; 6] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5];
 
-/// The AUC of `scores` against `labels` (ties count a half); `None` with one label only.
-pub fn auc(labels: &[u8], scores: &[f64]) -> Option<f64> {
-    let mut idx: Vec<usize> = (0..labels.len()).collect();
-    idx.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]));
-    // mid-ranks over ties
-    let mut rank = vec![0.0; idx.len()];
-    let mut i = 0;
-    while i < idx.len() {
-        let mut j = i;
-        while j + 1 < idx.len() && scores[idx[j + 1]] == scores[idx[i]] {
-            j += 1;
-        }
-        for &k in &idx[i..=j] {
-            rank[k] = (i + j) as f64 / 2.0 + 1.0;
-        }
-        i = j + 1;
-    }
-    let pos = labels.iter().filter(|&&l| l == 1).count();
-    let neg = labels.len() - pos;
-    if pos == 0 || neg == 0 {
-        return None;
-    }
-    let sum: f64 = labels
-        .iter()
-        .zip(&rank)
-        .filter(|(&l, _)| l == 1)
-        .map(|(_, r)| r)
-        .sum();
-    Some((sum - (pos * (pos + 1)) as f64 / 2.0) / (pos * neg) as f64)
-}
-
 fn risk(cases: &[(u8, [f64; 4])], t: f64) -> Risk {
     let labels: Vec<u8> = cases.iter().map(|c| c.0).collect();
     let p: Vec<f64> = cases.iter().map(|c| c.1[0]).collect();
     let wrong = cases.iter().filter(|c| (c.1[0] >= t) != (c.0 == 1)).count();
     Risk {
         error: wrong as f64 / cases.len().max(1) as f64,
-        auc: auc(&labels, &p),
+        auc: roc_auc(&labels, &p),
     }
 }
 
@@ -148,7 +118,7 @@ pub fn evidence(cases: &[(u8, [f64; 4])], thr: &Thresholds) -> UnsureEvidence {
         sure_auc: {
             let labels: Vec<u8> = sure.iter().map(|c| c.0).collect();
             let p: Vec<f64> = sure.iter().map(|c| c.1[0]).collect();
-            auc(&labels, &p)
+            roc_auc(&labels, &p)
         },
         curve,
     }
@@ -162,13 +132,6 @@ mod tests {
         positive: 0.5,
         uncertain_sd: 0.1,
     };
-
-    #[test]
-    fn auc_counts_pairs_and_ties_by_half() {
-        // pairs (pos, neg): (0.9,0.1) 1, (0.9,0.5) 1, (0.5,0.1) 1, (0.5,0.5) ½ → 3.5 / 4
-        assert_eq!(auc(&[1, 1, 0, 0], &[0.9, 0.5, 0.1, 0.5]), Some(0.875));
-        assert_eq!(auc(&[1, 1], &[0.2, 0.3]), None);
-    }
 
     #[test]
     fn unsure_calls_and_the_curve_by_hand() {
