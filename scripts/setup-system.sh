@@ -24,6 +24,8 @@ command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 # .ci/run checks the module graph (scripts/module-graph.py) and slurm-test.sh compares the merged
 # dataset.json with python3's json module
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+# pgrep and pkill (scripts/lock-namespaces-test.sh); unshare comes with util-linux, always there
+command -v pkill >/dev/null 2>&1 || need+=(procps)
 if [ -n "$slurm" ]; then
   command -v slurmctld >/dev/null 2>&1 || need+=(slurmctld)
   command -v slurmd >/dev/null 2>&1 || need+=(slurmd)
