@@ -854,26 +854,35 @@ pub fn read_volume(path: &Path, limits: &Limits) -> Result<Volume, FileError> {
     })
 }
 
+/// The stored voxels held at once when a volume's slices do not lie along its slowest axis
+/// (sagittal or coronal storage): the slices are gathered in batches of at most this many bytes
+/// (at least one slice), one pass over the file per batch.
+pub const BATCH_BYTES: usize = 64 << 20;
+
 /// Each slice of a NIfTI file's first volume in HU, given to `each` with its index `t` (inferior
-/// first), then the warnings of the whole. When the slices lie along the file's slowest axis (axial
-/// storage, the usual case) the voxels are streamed a slice at a time, in the file's order (which
-/// may be superior first): the file then costs one slice, whatever its header declares.
-/// Otherwise the volume's stored bytes are held ([`read_voxels`]).
+/// first), then the warnings of the whole. The file is read as a stream, never whole: when the
+/// slices lie along the file's slowest axis (axial storage, the usual case) one stored plane at a
+/// time, in the file's order (which may be superior first); otherwise in passes over the file,
+/// each gathering the next slices of at most [`BATCH_BYTES`] of stored voxels. A file costs one
+/// plane and one batch, whatever its header declares.
 pub fn for_each_slice(
     path: &Path,
     limits: &Limits,
-    mut each: impl FnMut(usize, HuImage),
+    each: impl FnMut(usize, HuImage),
 ) -> Result<Vec<String>, FileError> {
-    let g = read_geometry(path, limits)?;
-    let n = g.n_slices();
-    let mut stats = VoxelStats::default();
-    if g.slice_axis != 2 {
-        let v = read_voxels(path, limits)?;
-        for t in 0..n {
-            each(t, v.slice(t, &mut stats));
-        }
-        return v.warnings(&stats);
-    }
+    for_each_slice_within(path, limits, BATCH_BYTES, each)
+}
+
+/// The voxel stream of a NIfTI file, positioned at its first voxel.
+struct VoxelStream {
+    r: Box<dyn Read>,
+    gz: bool,
+    size: u64,
+    can_hold: u64,
+}
+
+/// Opens `path` (plain or gzip) and skips to the first voxel of geometry `g`.
+fn open_voxels(path: &Path, limits: &Limits, g: &Geometry) -> Result<VoxelStream, FileError> {
     let (mut f, size) = open_input(path, limits)?;
     let mut magic = [0u8; 2];
     let got = f.read(&mut magic).map_err(|e| FileError::new(path, e))?;
@@ -881,64 +890,179 @@ pub fn for_each_slice(
     let needed = g.vox_offset + g.volume_bytes();
     let can_hold = can_hold(path, gz, size, needed)?;
     let rest = std::io::Cursor::new(magic[..got].to_vec()).chain(f);
-    let mut r: Box<dyn Read> = if gz {
+    let r: Box<dyn Read> = if gz {
         Box::new(flate2::read::MultiGzDecoder::new(std::io::BufReader::new(
             rest,
         )))
     } else {
         Box::new(std::io::BufReader::new(rest))
     };
-    let truncated = |held: u64| {
-        bad(
-            path,
-            format!(
-                "truncated: the header declares {} bytes of voxels from byte {}, the file holds {}",
-                g.volume_bytes(),
-                g.vox_offset,
-                held.saturating_sub(g.vox_offset)
-            ),
-        )
+    let mut s = VoxelStream {
+        r,
+        gz,
+        size,
+        can_hold,
     };
-    let unreadable = |e: std::io::Error| {
-        if gz {
+    let skipped = std::io::copy(&mut (&mut s.r).take(g.vox_offset), &mut std::io::sink())
+        .map_err(|e| s.unreadable(path, e))?;
+    if skipped < g.vox_offset {
+        return Err(truncated(path, g, skipped));
+    }
+    Ok(s)
+}
+
+impl VoxelStream {
+    fn unreadable(&self, path: &Path, e: std::io::Error) -> FileError {
+        if self.gz {
             bad(path, format!("gzip stream unreadable: {e}"))
         } else {
             FileError::new(path, e)
         }
-    };
-    let skipped = std::io::copy(&mut (&mut r).take(g.vox_offset), &mut std::io::sink())
-        .map_err(unreadable)?;
-    if skipped < g.vox_offset {
-        return Err(truncated(skipped));
     }
-    // one slice's plane, as a volume of one slice: the same gathering as the whole volume's
-    let mut plane = g.clone();
-    plane.dims[2] = 1;
-    plane.flip[2] = false;
-    plane.vox_offset = 0;
-    let slab = g.dims[0] * g.dims[1] * g.voxel.bytes();
-    let mut v = VoxelData {
-        geometry: plane,
-        path: path.to_path_buf(),
-        bytes: vec![0; slab],
-    };
-    for k in 0..n {
+
+    /// Fills `buf` from the stream; `at` is the file's byte offset of its start (to say how much
+    /// a truncated file held).
+    fn fill(
+        &mut self,
+        path: &Path,
+        g: &Geometry,
+        buf: &mut [u8],
+        at: u64,
+    ) -> Result<(), FileError> {
         let mut filled = 0;
-        while filled < slab {
-            match r.read(&mut v.bytes[filled..]) {
-                Ok(0) => return Err(truncated(g.vox_offset + (k * slab + filled) as u64)),
+        while filled < buf.len() {
+            match self.r.read(&mut buf[filled..]) {
+                Ok(0) => return Err(truncated(path, g, at + filled as u64)),
                 Ok(m) => filled += m,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(unreadable(e)),
+                Err(e) => return Err(self.unreadable(path, e)),
             }
         }
-        let img = v.slice(0, &mut stats);
-        each(if g.flip[2] { n - 1 - k } else { k }, img);
+        Ok(())
     }
-    if gz {
-        drain_checked(path, &mut r, size, can_hold, needed)?;
+
+    /// A gzip stream read to its end, its check verified.
+    fn finish(mut self, path: &Path, g: &Geometry) -> Result<(), FileError> {
+        if self.gz {
+            let needed = g.vox_offset + g.volume_bytes();
+            drain_checked(path, &mut self.r, self.size, self.can_hold, needed)?;
+        }
+        Ok(())
     }
-    v.geometry = g;
+}
+
+fn truncated(path: &Path, g: &Geometry, held: u64) -> FileError {
+    bad(
+        path,
+        format!(
+            "truncated: the header declares {} bytes of voxels from byte {}, the file holds {}",
+            g.volume_bytes(),
+            g.vox_offset,
+            held.saturating_sub(g.vox_offset)
+        ),
+    )
+}
+
+/// [`for_each_slice`] holding at most `budget` bytes of stored voxels per pass when the slices
+/// do not lie along the file's slowest axis (at least one slice).
+fn for_each_slice_within(
+    path: &Path,
+    limits: &Limits,
+    budget: usize,
+    mut each: impl FnMut(usize, HuImage),
+) -> Result<Vec<String>, FileError> {
+    let g = read_geometry(path, limits)?;
+    let n = g.n_slices();
+    let a = g.slice_axis;
+    let bpv = g.voxel.bytes();
+    let [d0, d1, d2] = g.dims;
+    let mut stats = VoxelStats::default();
+    // one stored plane (the file's slowest axis fixed): within --max-slice-mib, as any face
+    let plane_bytes = d0 * d1 * bpv;
+    let mut plane = vec![0u8; plane_bytes];
+    if a == 2 {
+        // axial storage: each stored plane is a slice, streamed in the file's order
+        let mut s = open_voxels(path, limits, &g)?;
+        let mut one = g.clone();
+        one.dims[2] = 1;
+        one.flip[2] = false;
+        one.vox_offset = 0;
+        let mut v = VoxelData {
+            geometry: one,
+            path: path.to_path_buf(),
+            bytes: plane,
+        };
+        for k in 0..n {
+            s.fill(
+                path,
+                &g,
+                &mut v.bytes,
+                g.vox_offset + (k * plane_bytes) as u64,
+            )?;
+            let img = v.slice(0, &mut stats);
+            each(if g.flip[2] { n - 1 - k } else { k }, img);
+        }
+        s.finish(path, &g)?;
+        v.geometry = g;
+        return v.warnings(&stats);
+    }
+    // sagittal or coronal storage: every stored plane holds a line of each slice, so the slices
+    // are gathered in batches of file indices [a0, a1) along the slice axis, a pass each
+    let slice_bytes = g.rows() * g.cols() * bpv;
+    let batch = (budget / slice_bytes.max(1)).clamp(1, n.max(1));
+    let mut a0 = 0;
+    while a0 < n {
+        let a1 = (a0 + batch).min(n);
+        let m = a1 - a0;
+        let mut sub = g.clone();
+        sub.dims[a] = m;
+        sub.vox_offset = 0;
+        let mut bytes = Vec::new();
+        bytes
+            .try_reserve_exact(m * slice_bytes)
+            .map_err(|e| FileError::new(path, FileProblem::OutOfMemory(e.to_string())))?;
+        let mut s = open_voxels(path, limits, &g)?;
+        for k in 0..d2 {
+            s.fill(
+                path,
+                &g,
+                &mut plane,
+                g.vox_offset + (k * plane_bytes) as u64,
+            )?;
+            if a == 0 {
+                // each line along i holds the batch's slices side by side
+                for i1 in 0..d1 {
+                    let line = i1 * d0 * bpv;
+                    bytes.extend_from_slice(&plane[line + a0 * bpv..line + a1 * bpv]);
+                }
+            } else {
+                bytes.extend_from_slice(&plane[a0 * d0 * bpv..a1 * d0 * bpv]);
+            }
+        }
+        if a1 == n {
+            s.finish(path, &g)?;
+        }
+        let v = VoxelData {
+            geometry: sub,
+            path: path.to_path_buf(),
+            bytes,
+        };
+        for t in 0..m {
+            // the batch's own slice t is the file's index a0 + (its index within the batch)
+            let within = if g.flip[a] { m - 1 - t } else { t };
+            let f = a0 + within;
+            each(
+                if g.flip[a] { n - 1 - f } else { f },
+                v.slice(t, &mut stats),
+            );
+        }
+        a0 = a1;
+    }
+    let v = VoxelData {
+        geometry: g,
+        path: path.to_path_buf(),
+        bytes: Vec::new(),
+    };
     v.warnings(&stats)
 }
 
@@ -1025,11 +1149,11 @@ pub fn write_int16(
 mod tests {
     use super::*;
 
-    /// A 4 × 3 × 2 volume, value = 100 i + 10 j + k (i fastest), written with `affine`.
+    /// A 4 × 3 × 5 volume, value = 100 x + 10 y + z, written with `affine`.
     fn volume(dir: &Path, name: &str, affine: &Affine, order: &dyn Fn([usize; 3]) -> [usize; 3]) {
-        // `order` maps a canonical voxel (x: 4 left-right, y: 3 front-back, z: 2 feet-head) to
+        // `order` maps a canonical voxel (x: 4 left-right, y: 3 front-back, z: 5 feet-head) to
         // the file's own indices; the file's dims follow from it
-        let canon = [4usize, 3, 2];
+        let canon = [4usize, 3, 5];
         let dims = {
             let far = order([canon[0] - 1, canon[1] - 1, canon[2] - 1]);
             let near = order([0, 0, 0]);
@@ -1047,20 +1171,24 @@ mod tests {
         write_int16(&dir.join(name), dims, &v, affine, 1.0, 0.0).unwrap();
     }
 
-    /// The slices of `p` as read whole; taken a slice at a time (streamed where the file stores
-    /// them along its slowest axis) they are the same, in the same places, with the same warnings.
+    /// The slices of `p` as read whole; taken from the stream (a plane at a time where the file
+    /// stores them along its slowest axis, else in batches of one slice, of two and of all) they
+    /// are the same, each given once, in the same places, with the same warnings.
     fn slices(p: &Path) -> Vec<Vec<f32>> {
         let v = read_volume(p, &Limits::default()).unwrap();
-        let mut one: Vec<Option<Vec<f32>>> = vec![None; v.slices.len()];
-        let w = for_each_slice(p, &Limits::default(), |t, img| {
-            assert!(one[t].is_none(), "slice {t} given twice");
-            one[t] = Some(img.hu);
-        })
-        .unwrap();
-        let one: Vec<Vec<f32>> = one.into_iter().map(Option::unwrap).collect();
         let whole: Vec<Vec<f32>> = v.slices.into_iter().map(|s| s.hu).collect();
-        assert_eq!(one, whole, "{}", p.display());
-        assert_eq!(w, v.warnings);
+        let slice_bytes = whole[0].len() * 2;
+        for budget in [0, 2 * slice_bytes, BATCH_BYTES] {
+            let mut one: Vec<Option<Vec<f32>>> = vec![None; whole.len()];
+            let w = for_each_slice_within(p, &Limits::default(), budget, |t, img| {
+                assert!(one[t].is_none(), "slice {t} given twice");
+                one[t] = Some(img.hu);
+            })
+            .unwrap();
+            let one: Vec<Vec<f32>> = one.into_iter().map(Option::unwrap).collect();
+            assert_eq!(one, whole, "{} in batches of {budget} bytes", p.display());
+            assert_eq!(w, v.warnings);
+        }
         whole
     }
 
@@ -1090,10 +1218,10 @@ mod tests {
         let flipped: Affine = [
             [-1.0, 0.0, 0.0, 0.0],
             [0.0, -1.0, 0.0, 0.0],
-            [0.0, 0.0, -5.0, 5.0],
+            [0.0, 0.0, -5.0, 20.0],
         ];
         volume(dir.path(), "flipped.nii", &flipped, &|[x, y, z]| {
-            [x, y, 1 - z]
+            [x, y, 4 - z]
         });
         // axes permuted: file i = z, j = x, k = y
         let permuted: Affine = [
@@ -1104,6 +1232,25 @@ mod tests {
         volume(dir.path(), "permuted.nii", &permuted, &|[x, y, z]| {
             [z, x, y]
         });
+        // the same, head first along i, gzipped: file i = 4 − z
+        let permuted_flipped: Affine = [
+            [0.0, -1.0, 0.0, 0.0],
+            [0.0, 0.0, -1.0, 0.0],
+            [-5.0, 0.0, 0.0, 20.0],
+        ];
+        volume(
+            dir.path(),
+            "permuted-flipped.nii.gz",
+            &permuted_flipped,
+            &|[x, y, z]| [4 - z, x, y],
+        );
+        // coronal storage: file i = x, j = z, k = y (slices along the file's middle axis)
+        let coronal: Affine = [
+            [-1.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, -1.0, 0.0],
+            [0.0, 5.0, 0.0, 0.0],
+        ];
+        volume(dir.path(), "coronal.nii", &coronal, &|[x, y, z]| [x, z, y]);
         // tilted 3° about the left-right axis
         let t = 3f64.to_radians();
         let tilted: Affine = [
@@ -1113,7 +1260,7 @@ mod tests {
         ];
         volume(dir.path(), "tilted.nii", &tilted, &|v| v);
         // what a DICOM axial series of this anatomy shows: slice z, row y, column x
-        let want: Vec<Vec<f32>> = (0..2)
+        let want: Vec<Vec<f32>> = (0..5)
             .map(|z| {
                 (0..3)
                     .flat_map(|y| (0..4).map(move |x| (100 * x + 10 * y + z) as f32))
@@ -1125,6 +1272,8 @@ mod tests {
             "ras.nii.gz",
             "flipped.nii",
             "permuted.nii",
+            "permuted-flipped.nii.gz",
+            "coronal.nii",
             "tilted.nii",
         ] {
             assert_eq!(slices(&dir.path().join(name)), want, "{name}");
@@ -1135,9 +1284,13 @@ mod tests {
         assert_eq!(h[0].orientation, Some([1.0, 0.0, 0.0, 0.0, 1.0, 0.0]));
         assert_eq!(h[0].pixel_spacing, Some([1.0, 1.0]));
         assert_eq!(h[1].position, Some([0.0, 0.0, 5.0]));
-        assert_eq!(z, vec![0.0, 5.0]);
+        assert_eq!(z, vec![0.0, 5.0, 10.0, 15.0, 20.0]);
         let g = read_geometry(&dir.path().join("flipped.nii"), &Limits::default()).unwrap();
-        assert_eq!((g.file_index(0), g.file_index(1)), (1, 0));
+        assert_eq!((g.file_index(0), g.file_index(4)), (4, 0));
+        for (name, axis) in [("permuted-flipped.nii.gz", 0), ("coronal.nii", 1)] {
+            let g = read_geometry(&dir.path().join(name), &Limits::default()).unwrap();
+            assert_eq!(g.slice_axis, axis, "{name}");
+        }
     }
 
     /// The qform's quaternion: nibabel's `quaternions.quat2mat` of (a, b, c, d) =

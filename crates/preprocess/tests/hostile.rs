@@ -840,43 +840,69 @@ fn nifti_declaring_more_than_its_file_holds_is_refused_before_allocating() {
     }
 }
 
-/// A 4 kB sparse `.nii` that does hold the 256 MiB of voxels its header declares (512³ int16):
-/// taken a slice at a time, the largest single allocation is about one slice in floats (1 MiB),
-/// not the volume.
+/// A 4 kB sparse `.nii` that does hold the 256 MiB of voxels its header declares (512³ int16),
+/// stored axially and sagittally: taken a slice at a time, the largest single allocation is about
+/// one slice in floats (1 MiB) for axial storage, and one batch of stored voxels
+/// (`nifti::BATCH_BYTES`, 64 MiB) for sagittal storage, never the volume.
 #[test]
 fn a_nifti_volume_is_read_a_slice_at_a_time() {
     let dir = tempfile::tempdir().unwrap();
-    let affine = [
+    let axial = [
         [-1.0, 0.0, 0.0, 0.0],
         [0.0, -1.0, 0.0, 0.0],
         [0.0, 0.0, 1.0, 0.0],
     ];
-    let small = dir.path().join("small.nii");
-    preprocess::nifti::write_int16(&small, [8, 8, 2], &[0; 128], &affine, 1.0, 0.0).unwrap();
-    let mut b = fs::read(&small).unwrap();
-    for a in 0..3 {
-        b[42 + 2 * a..44 + 2 * a].copy_from_slice(&512i16.to_le_bytes());
-    }
-    let vox_offset = f32::from_le_bytes(b[108..112].try_into().unwrap()) as u64;
-    b.truncate(vox_offset as usize);
-    let p = dir.path().join("sparse-256-mib.nii");
-    fs::write(&p, &b).unwrap();
-    fs::OpenOptions::new()
-        .write(true)
-        .open(&p)
-        .unwrap()
-        .set_len(vox_offset + (512u64 * 512 * 512 * 2))
+    // file i runs feet to head, j right to left, k front to back: slices along the fastest axis
+    let sagittal = [
+        [0.0, -1.0, 0.0, 0.0],
+        [0.0, 0.0, -1.0, 0.0],
+        [1.0, 0.0, 0.0, 0.0],
+    ];
+    for (name, affine, most) in [
+        ("axial-256-mib.nii", axial, 2usize << 20),
+        (
+            "sagittal-256-mib.nii",
+            sagittal,
+            preprocess::nifti::BATCH_BYTES + (2 << 20),
+        ),
+    ] {
+        let small = dir.path().join("small.nii");
+        preprocess::nifti::write_int16(&small, [8, 8, 2], &[0; 128], &affine, 1.0, 0.0).unwrap();
+        let mut b = fs::read(&small).unwrap();
+        for a in 0..3 {
+            b[42 + 2 * a..44 + 2 * a].copy_from_slice(&512i16.to_le_bytes());
+        }
+        let vox_offset = f32::from_le_bytes(b[108..112].try_into().unwrap()) as u64;
+        b.truncate(vox_offset as usize);
+        let p = dir.path().join(name);
+        fs::write(&p, &b).unwrap();
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_len(vox_offset + (512u64 * 512 * 512 * 2))
+            .unwrap();
+        let g = preprocess::nifti::read_geometry(&p, &preprocess::read::Limits::default()).unwrap();
+        assert_eq!(
+            g.slice_axis,
+            usize::from(name.starts_with("axial")) * 2,
+            "{name}"
+        );
+        LARGEST.with(|l| l.set(0));
+        let mut seen = vec![false; 512];
+        preprocess::nifti::for_each_slice(&p, &preprocess::read::Limits::default(), |t, img| {
+            assert_eq!(img.hu.len(), 512 * 512);
+            assert!(!seen[t], "{name}: slice {t} twice");
+            seen[t] = true;
+        })
         .unwrap();
-    LARGEST.with(|l| l.set(0));
-    let mut n = 0;
-    preprocess::nifti::for_each_slice(&p, &preprocess::read::Limits::default(), |_, img| {
-        assert_eq!(img.hu.len(), 512 * 512);
-        n += 1;
-    })
-    .unwrap();
-    let largest = LARGEST.with(|l| l.get());
-    assert_eq!(n, 512);
-    assert!(largest <= 2 << 20, "largest allocation {largest} bytes");
+        let largest = LARGEST.with(|l| l.get());
+        assert!(seen.iter().all(|&x| x), "{name}: a slice missing");
+        assert!(
+            largest <= most,
+            "{name}: largest allocation {largest} bytes"
+        );
+    }
 }
 
 fn s(p: &Path) -> &str {
