@@ -1391,6 +1391,7 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
                 "slices.csv".into(),
                 "run.json".into(),
                 "index.html".into(),
+                format!("dicom/{scan}/sr.dcm"),
                 "slices.spill".into(),
             ],
         ),

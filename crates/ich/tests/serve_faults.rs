@@ -100,9 +100,39 @@ impl World {
     }
 
     fn serve_with(&self, settle: &str, samples: &str, extra: &[&str]) -> Serve {
+        self.serve_limited(settle, samples, extra, None)
+    }
+
+    /// The node, each file it writes limited to `fsize` bytes when given (a disk that fills up:
+    /// a write past the limit fails with "File too large").
+    fn serve_limited(
+        &self,
+        settle: &str,
+        samples: &str,
+        extra: &[&str],
+        fsize: Option<u64>,
+    ) -> Serve {
         let status = format!("127.0.0.1:{}", free_port());
         let log = self.t.join(format!("serve-{}.log", free_port()));
-        let child = Command::new(env!("CARGO_BIN_EXE_ich"))
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ich"));
+        if let Some(limit) = fsize {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: only async-signal-safe calls between fork and exec
+            unsafe {
+                cmd.pre_exec(move || {
+                    libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                    let r = libc::rlimit {
+                        rlim_cur: limit,
+                        rlim_max: limit,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_FSIZE, &r) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let child = cmd
             .args([
                 "serve",
                 "--model",
@@ -754,12 +784,17 @@ fn a_study_failed_for_a_passing_reason_is_predicted_again_after_a_backoff_and_a_
     let w = World::new("4");
     let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
     let uid = w.study(0);
-    // the study's results folder cannot be made (a file is where it goes): a write fails as on
+    // every file the node writes is limited to twice the largest instance: the instances are
+    // received, the results (pages with their pictures, captures) cannot all be written, as on
     // a full disk
+    let limit = 2 * w
+        .files(0)
+        .iter()
+        .map(|f| std::fs::metadata(f).unwrap().len())
+        .max()
+        .unwrap();
     let out = w.spool.join("studies").join(&uid).join("out");
-    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
-    std::fs::write(&out, b"in the way").unwrap();
-    let mut sv = w.serve("1", "200");
+    let mut sv = w.serve_limited("1", "200", &[], Some(limit));
     w.store(&w.files(0));
     wait_for(60, &sv, "a second attempt after the backoff", || {
         w.state(&uid)
@@ -771,13 +806,23 @@ fn a_study_failed_for_a_passing_reason_is_predicted_again_after_a_backoff_and_a_
         st["error"].as_str().unwrap().contains("tried again in"),
         "{st}"
     );
+    assert!(
+        st["error"].as_str().unwrap().contains("File too large"),
+        "{st}"
+    );
     kill9(&mut sv);
     // the disk has room again; a restart picks the study up
-    std::fs::remove_file(&out).unwrap();
     let sv = w.serve("1", "200");
     wait_for(60, &sv, "sent after the restart", || {
         w.phase(&uid) == "sent"
     });
+    // the limit did keep results out: some are larger
+    assert!(
+        walk_files(&out)
+            .iter()
+            .any(|p| std::fs::metadata(p).unwrap().len() > limit),
+        "no result is larger than {limit} bytes: the test limits nothing"
+    );
     let st = w.state(&uid).unwrap();
     assert_eq!(
         (st["round"].as_u64(), st["attempts"].as_u64()),
@@ -845,4 +890,87 @@ fn a_series_of_two_patients_fails_its_study_with_the_reason_and_sends_nothing() 
     });
     let got = d.got();
     assert_eq!(got.len(), all_arrived(&w, &got, &[w.study(1)]));
+}
+
+/// The planted-links row of the hostile matrix for the node's own files. Someone who can write
+/// to the spool plants, before the node starts: a link to a folder outside where a study's
+/// folder goes, a link where `receiving/` goes, a link to another patient's file at the name an
+/// instance of a study will be stored under, and a link to a folder outside where a study's
+/// results go. The node removes each (saying so), never follows one, predicts and sends every
+/// study from what it was sent, and nothing outside the spool changes.
+#[test]
+fn links_planted_in_the_spool_are_removed_not_followed() {
+    use std::os::unix::fs::symlink;
+    let w = World::new("4");
+    let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
+    let uids: Vec<String> = (0..3).map(|i| w.study(i)).collect();
+    let outside = w.t.join("outside");
+    for sub in ["s0", "rx", "out2"] {
+        std::fs::create_dir_all(outside.join(sub)).unwrap();
+    }
+    // another patient's instance, outside the spool
+    let victim = outside.join("victim.dcm");
+    std::fs::copy(&w.files(3)[0], &victim).unwrap();
+    let studies = w.spool.join("studies");
+    std::fs::create_dir_all(&studies).unwrap();
+    symlink(outside.join("s0"), studies.join(&uids[0])).unwrap();
+    symlink(outside.join("rx"), w.spool.join("receiving")).unwrap();
+    let first = spooled(&w, &uids[1], &w.files(1)[0]);
+    std::fs::create_dir_all(first.parent().unwrap()).unwrap();
+    symlink(&victim, &first).unwrap();
+    std::fs::create_dir_all(studies.join(&uids[2])).unwrap();
+    symlink(outside.join("out2"), studies.join(&uids[2]).join("out")).unwrap();
+    let before: BTreeMap<PathBuf, Vec<u8>> = walk_files(&outside)
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+
+    let sv = w.serve("1", "200");
+    for i in 0..3 {
+        w.store(&w.files(i));
+    }
+    wait_for(120, &sv, "every study sent", || {
+        uids.iter().all(|u| w.phase(u) == "sent")
+    });
+    let got = d.got();
+    assert_eq!(got.len(), all_arrived(&w, &got, &uids));
+    // the spool holds real folders and the instances it was sent
+    for p in [
+        studies.join(&uids[0]),
+        w.spool.join("receiving"),
+        studies.join(&uids[2]).join("out"),
+    ] {
+        assert!(
+            std::fs::symlink_metadata(&p).unwrap().is_dir(),
+            "{}",
+            p.display()
+        );
+    }
+    // the instance sent, not the file the planted link pointed to (another patient's)
+    assert!(std::fs::symlink_metadata(&first).unwrap().is_file());
+    let patient = |p: &Path| {
+        let o = dicom_object::open_file(p).unwrap();
+        common::element_text(&o, dicom_dictionary_std::tags::PATIENT_ID)
+    };
+    assert_eq!(patient(&first), patient(&w.files(1)[0]));
+    assert_ne!(patient(&first), patient(&victim));
+    for i in 0..3 {
+        let st = w.state(&uids[i]).unwrap();
+        assert_eq!(
+            st["instances"].as_u64(),
+            Some(w.files(i).len() as u64),
+            "{st}"
+        );
+    }
+    // nothing outside changed, nothing was made there
+    let after: BTreeMap<PathBuf, Vec<u8>> = walk_files(&outside)
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    assert!(before == after, "files outside the spool changed");
+    let log = std::fs::read_to_string(&sv.log).unwrap();
+    assert!(
+        log.matches("planted").count() >= 4,
+        "each planted link reported:\n{log}"
+    );
 }

@@ -17,7 +17,9 @@
 //!   on top of them;
 //! - [`remove_stale_temporaries`]: what a killed run left, swept by the next run that holds the
 //!   folder's lock (planted links included, never followed);
-//! - [`create_dir_under`]: output subfolders made without passing through a planted link.
+//! - [`create_dir_under`]: output subfolders made without passing through a planted link;
+//!   [`create_dir_owned`] for a folder the process owns alone (the node's spool), which removes
+//!   what was planted instead.
 
 use std::fs;
 use std::io::{self, Write};
@@ -281,6 +283,23 @@ pub fn stays_inside(rel: &str) -> bool {
 /// there (a link in an output folder would send results to its target, outside the folder the
 /// user named). `root` itself is the user's choice and may be a link.
 pub fn create_dir_under(root: &Path, dir: &Path) -> io::Result<()> {
+    make_dirs(root, dir, None)
+}
+
+/// Creates `dir` under `root`, a folder this process owns alone (`ich serve`'s spool, which no
+/// person or other program writes to): a symbolic link, file or anything else that is not a
+/// folder, found where a component of `dir` goes, was planted there. It is removed, never
+/// followed, and a real folder made in its place; the paths removed are returned so that the
+/// caller can report them. `root` itself is the user's choice and may be a link.
+pub fn create_dir_owned(root: &Path, dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    make_dirs(root, dir, Some(&mut removed))?;
+    Ok(removed)
+}
+
+/// Makes every component of `dir` below `root` a real folder; what is planted at one is refused
+/// (`removed` None) or removed and listed.
+fn make_dirs(root: &Path, dir: &Path, mut removed: Option<&mut Vec<PathBuf>>) -> io::Result<()> {
     fs::create_dir_all(root)?;
     let rel = dir.strip_prefix(root).map_err(|_| {
         io::Error::other(format!(
@@ -292,26 +311,34 @@ pub fn create_dir_under(root: &Path, dir: &Path) -> io::Result<()> {
     let mut p = root.to_path_buf();
     for c in rel.components() {
         p.push(c);
-        match fs::symlink_metadata(&p) {
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => {
-                return Err(io::Error::other(format!(
-                    "{} is a symbolic link or not a folder: results are not written through it \
-                     (remove it or give another output folder)",
-                    p.display()
-                )))
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::create_dir(&p) {
-                Ok(()) => {}
-                // another writer made it meanwhile; checked again on the next run of the loop
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    if !fs::symlink_metadata(&p)?.is_dir() {
-                        return Err(io::Error::other(format!("{} is not a folder", p.display())));
+        // a few rounds: another writer may make or plant the name meanwhile
+        let mut rounds = 0;
+        loop {
+            rounds += 1;
+            match fs::symlink_metadata(&p) {
+                Ok(m) if m.is_dir() => break,
+                Ok(_) => match removed.as_deref_mut() {
+                    Some(list) if rounds < 4 => {
+                        // unlinks a link itself (or a file), never what it points to
+                        fs::remove_file(&p)?;
+                        list.push(p.clone());
                     }
-                }
+                    _ => {
+                        return Err(io::Error::other(format!(
+                            "{} is a symbolic link or not a folder: results are not written \
+                             through it (remove it or give another output folder)",
+                            p.display()
+                        )))
+                    }
+                },
+                Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::create_dir(&p) {
+                    Ok(()) => break,
+                    // another writer made it meanwhile: looked at again
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists && rounds < 4 => {}
+                    Err(e) => return Err(e),
+                },
                 Err(e) => return Err(e),
-            },
-            Err(e) => return Err(e),
+            }
         }
     }
     Ok(())
@@ -414,6 +441,46 @@ mod tests {
             &t.path().join("link-out").join("x"),
         )
         .unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn in_a_folder_owned_alone_what_was_planted_is_removed_not_followed() {
+        let t = tempfile::tempdir().unwrap();
+        let (spool, elsewhere) = (t.path().join("spool"), t.path().join("elsewhere"));
+        fs::create_dir_all(spool.join("studies")).unwrap();
+        fs::create_dir_all(&elsewhere).unwrap();
+        fs::write(elsewhere.join("victim"), b"precious").unwrap();
+        // a link to a folder outside, a link to a file, a plain file, a dangling link
+        std::os::unix::fs::symlink(&elsewhere, spool.join("studies/1.2")).unwrap();
+        let dir = spool.join("studies/1.2/in/1.3");
+        let removed = create_dir_owned(&spool, &dir).unwrap();
+        assert_eq!(removed, vec![spool.join("studies/1.2")]);
+        assert!(fs::symlink_metadata(spool.join("studies/1.2"))
+            .unwrap()
+            .is_dir());
+        assert!(dir.is_dir());
+        std::os::unix::fs::symlink(elsewhere.join("victim"), spool.join("studies/1.2/out"))
+            .unwrap();
+        fs::write(spool.join("studies/1.2/in/1.4"), b"x").unwrap();
+        std::os::unix::fs::symlink(t.path().join("nowhere"), spool.join("studies/1.5")).unwrap();
+        for (d, planted) in [
+            ("studies/1.2/out/dicom", "studies/1.2/out"),
+            ("studies/1.2/in/1.4", "studies/1.2/in/1.4"),
+            ("studies/1.5", "studies/1.5"),
+        ] {
+            let removed = create_dir_owned(&spool, &spool.join(d)).unwrap();
+            assert_eq!(removed, vec![spool.join(planted)], "{d}");
+            assert!(fs::symlink_metadata(spool.join(d)).unwrap().is_dir(), "{d}");
+        }
+        // what the links pointed to is untouched, and nothing was made there
+        assert_eq!(fs::read(elsewhere.join("victim")).unwrap(), b"precious");
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 1);
+        assert!(!t.path().join("nowhere").exists());
+        // real folders are kept as they are
+        fs::write(dir.join("a.dcm"), b"kept").unwrap();
+        assert!(create_dir_owned(&spool, &dir).unwrap().is_empty());
+        assert_eq!(fs::read(dir.join("a.dcm")).unwrap(), b"kept");
     }
 
     #[test]

@@ -263,6 +263,19 @@ impl Shared {
         self.opts.spool.join(STUDIES).join(uid)
     }
 
+    /// Makes `dir`, a folder of the spool, as a real folder: what was planted where one of its
+    /// components goes (a link, a file) is removed, never followed, and reported.
+    fn spool_dir(&self, dir: &Path) -> std::io::Result<()> {
+        for p in milbase::atomic::create_dir_owned(&self.opts.spool, dir)? {
+            self.error(format!(
+                "{}: a link or file was planted where the spool keeps a folder: removed, not \
+                 followed",
+                p.display()
+            ));
+        }
+        Ok(())
+    }
+
     fn error(&self, msg: String) {
         tracing::warn!("{msg}");
         let mut e = lock(&self.errors);
@@ -449,7 +462,22 @@ impl Shared {
             .bytes()
             .fold(0usize, |a, b| a.wrapping_mul(31) ^ b as usize);
         let _one = lock(&self.moving[stripe % self.moving.len()]);
-        if dest.is_file() {
+        // a link or anything else planted at the instance's name is not an instance: removed,
+        // never read or followed (symlink_metadata does not follow it)
+        match std::fs::symlink_metadata(&dest) {
+            Ok(m) if !m.is_file() => {
+                self.error(format!(
+                    "{}: a link or other non-file was planted at an instance's name in the \
+                     spool: removed, not followed",
+                    dest.display()
+                ));
+                if let Err(e) = std::fs::remove_file(&dest) {
+                    return Err(Refusal::new(OUT_OF_RESOURCES, format!("cannot write: {e}")));
+                }
+            }
+            _ => {}
+        }
+        if std::fs::symlink_metadata(&dest).is_ok_and(|m| m.is_file()) {
             let same = same_file(&dest, file);
             let _ = std::fs::remove_file(file);
             if sop.is_none() || same {
@@ -493,7 +521,7 @@ impl Shared {
         }
         let move_in = || -> std::io::Result<()> {
             let parent = dest.parent().unwrap_or(&dir);
-            std::fs::create_dir_all(parent)?;
+            self.spool_dir(parent)?;
             std::fs::rename(file, &dest)?;
             std::fs::File::open(parent)?.sync_all()
         };
@@ -618,17 +646,28 @@ impl Node {
         }
         let spool = &opts.spool;
         let studies_dir = spool.join(STUDIES);
-        std::fs::create_dir_all(&studies_dir).map_err(|e| Error::io(&studies_dir, e))?;
+        std::fs::create_dir_all(spool).map_err(|e| Error::io(spool, e))?;
         // one node per spool (a dead one's lock is taken over), before anything in it is touched
         let spool_lock =
             milbase::atomic::DirLock::take(spool, "serve").map_err(|e| Error::io(spool, e))?;
-        // never acknowledged: the sender sends them again
+        // never acknowledged: the sender sends them again (a link planted there is removed,
+        // not followed: remove_dir_all does not follow a link)
         let rx = spool.join(RECEIVING);
-        if rx.exists() {
-            std::fs::remove_dir_all(&rx).map_err(|e| Error::io(&rx, e))?;
+        let mut planted = Vec::new();
+        match std::fs::symlink_metadata(&rx) {
+            Ok(m) if m.is_dir() => std::fs::remove_dir_all(&rx),
+            Ok(_) => {
+                planted.push(rx.clone());
+                std::fs::remove_file(&rx)
+            }
+            Err(_) => Ok(()),
         }
-        std::fs::create_dir_all(&rx).map_err(|e| Error::io(&rx, e))?;
-        let (studies, bytes) = recover(&studies_dir)?;
+        .map_err(|e| Error::io(&rx, e))?;
+        for d in [&studies_dir, &rx] {
+            planted
+                .extend(milbase::atomic::create_dir_owned(spool, d).map_err(|e| Error::io(d, e))?);
+        }
+        let (studies, bytes) = recover(&studies_dir, &mut planted)?;
         let shared = Arc::new(Shared {
             opts: opts.clone(),
             studies: Mutex::new(studies),
@@ -638,6 +677,13 @@ impl Node {
             errors: Mutex::new(VecDeque::new()),
             started: SystemTime::now(),
         });
+        for p in planted {
+            shared.error(format!(
+                "{}: a link or file was planted where the spool keeps a folder: removed, not \
+                 followed",
+                p.display()
+            ));
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = std::sync::mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
@@ -743,8 +789,10 @@ impl Node {
     }
 }
 
-/// Reads every study's state back; returns the studies and the bytes of their instances.
-fn recover(dir: &Path) -> Result<(HashMap<String, Study>, u64)> {
+/// Reads every study's state back; returns the studies and the bytes of their instances. A link
+/// or file planted where a study's folder goes is removed, never followed, and added to
+/// `planted`.
+fn recover(dir: &Path, planted: &mut Vec<PathBuf>) -> Result<(HashMap<String, Study>, u64)> {
     let mut studies = HashMap::new();
     let mut bytes = 0;
     let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
@@ -754,6 +802,12 @@ fn recover(dir: &Path) -> Result<(HashMap<String, Study>, u64)> {
             continue;
         }
         let sdir = e.path();
+        // file_type() does not follow a link
+        if !e.file_type().is_ok_and(|t| t.is_dir()) {
+            std::fs::remove_file(&sdir).map_err(|err| Error::io(&sdir, err))?;
+            planted.push(sdir);
+            continue;
+        }
         let (n, _) = count_instances(&sdir.join("in"));
         bytes += study_bytes(&sdir);
         let path = sdir.join(STATE);
@@ -918,13 +972,18 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
     shared.update(uid, |s| s.state.phase = Phase::Predicting);
     let dir = shared.study_dir(uid);
     let out = dir.join("out");
-    if out.exists() {
+    if std::fs::symlink_metadata(&out).is_ok_and(|m| m.is_dir()) {
         // a run stopped half-way, or an earlier round's: nothing of it is sent
         let old = dir_bytes(&out);
         match std::fs::remove_dir_all(&out) {
             Ok(()) => shared.give_space(old),
             Err(e) => shared.error(format!("{}: {e}", out.display())),
         }
+    }
+    // the results' folder, a real one (a link planted there is removed, not followed: predict
+    // would take a link at its output folder as the user's choice)
+    if let Err(e) = shared.spool_dir(&out) {
+        shared.error(format!("{}: {e}", out.display()));
     }
     let job = PredictJob {
         model: shared.opts.model.clone(),
@@ -1084,6 +1143,25 @@ fn send_study(shared: &Shared, uid: &str) {
     };
     let dir = shared.study_dir(uid);
     let abs: Vec<PathBuf> = files.iter().map(|f| dir.join(f)).collect();
+    // only the results predict wrote, as regular files: a link planted at one's name since (to
+    // another patient's file, say) is never followed and sent; the study is predicted again
+    if let Some(p) = abs
+        .iter()
+        .find(|p| !std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
+    {
+        shared.error(format!(
+            "study {uid}: {} is no longer a regular file (a link or other file was planted, or \
+             it was removed): nothing sent, the study is predicted again",
+            p.display()
+        ));
+        shared.update(uid, |s| {
+            s.busy = false;
+            s.state.phase = Phase::Receiving;
+            s.state.attempts += 1;
+            s.next_try = Instant::now() + retry_after(s.state.attempts);
+        });
+        return;
+    }
     let reports: Vec<_> = shared
         .opts
         .send
@@ -1197,7 +1275,7 @@ fn poll_study(shared: &Shared, poll: &PollOptions, uid: &str) -> bool {
         shared.error(format!("study {uid}: not retrieved now: {}", r.reason));
         return false;
     }
-    if let Err(e) = std::fs::create_dir_all(&dir) {
+    if let Err(e) = shared.spool_dir(&dir) {
         shared.error(format!("{}: {e}", dir.display()));
         shared.give_space(poll.max_study_bytes);
         return false;

@@ -939,13 +939,13 @@ pub fn run_with(
         // a scan that cannot be read or predicted is reported and skipped; the rest go on
         let done = one.and_then(|mut p| {
             let t = Instant::now();
+            // the page is made now, so that no scan's thumbnails stay in memory; it is written
+            // below, where a failure to write is the run's (the disk), not the scan's
+            let mut page = None;
             if job.html {
-                // the page now, so that no scan's thumbnails stay in memory
-                let page = format!("{SCAN_PAGES}/{}.html", p.report.id);
-                p.report.page = Some(page.clone());
-                let html = predictor.scan_page(&report, &p)?;
-                write_atomic(&job.out.join(&page), html.as_bytes())?;
-                produced.push(job.out.join(&page));
+                let rel = format!("{SCAN_PAGES}/{}.html", p.report.id);
+                p.report.page = Some(rel.clone());
+                page = Some((job.out.join(&rel), predictor.scan_page(&report, &p)?));
             }
             if let (Some(opts), Some(id), Source::Dicom(scan)) = (&job.pacs.dicom, &identity, src) {
                 let size = predictor.bundle().manifest.preprocess.size;
@@ -998,10 +998,16 @@ pub fn run_with(
                 }
             }
             time.reports += t.elapsed();
-            Ok(p.report)
+            Ok((p.report, page))
         });
         match done {
-            Ok(mut sr) => {
+            Ok((mut sr, page)) => {
+                if let Some((path, html)) = page {
+                    // an output that cannot be written (a full disk) fails the run as an I/O
+                    // error, which passes: never "a scan skipped" for what its content did not do
+                    write_atomic(&path, html.as_bytes())?;
+                    produced.push(path);
+                }
                 extents.push(store.put(&std::mem::take(&mut sr.slices))?);
                 report.scans.push(sr);
             }
