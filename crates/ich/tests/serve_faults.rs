@@ -954,8 +954,8 @@ fn links_planted_in_the_spool_are_removed_not_followed() {
     };
     assert_eq!(patient(&first), patient(&w.files(1)[0]));
     assert_ne!(patient(&first), patient(&victim));
-    for i in 0..3 {
-        let st = w.state(&uids[i]).unwrap();
+    for (i, uid) in uids.iter().enumerate() {
+        let st = w.state(uid).unwrap();
         assert_eq!(
             st["instances"].as_u64(),
             Some(w.files(i).len() as u64),
