@@ -2,38 +2,12 @@
 
 mod common;
 
-use common::{csv_rows, ich, pair_auc, text};
-
-use std::fmt::Write as _;
+use common::{csv_rows, features_shifted, ich, pair_auc, text};
 
 /// A features file: 40 bags of 6 slices, D = 3; positive bags carry one slice shifted by +4 on
 /// feature 0 (a deterministic pattern, no RNG).
 fn features() -> String {
     features_shifted(40, 0.0)
-}
-
-/// [`features`] with `bags` bags and every slice's feature 0 moved by `shift` (another site).
-fn features_shifted(bags: usize, shift: f64) -> String {
-    let mut s = String::from(
-        "feature_0,feature_1,feature_2,instance_label,instance_name,bag_name,bag_label\n",
-    );
-    for b in 0..bags {
-        let label = b % 2;
-        for i in 0..6 {
-            let pos = label == 1 && i == 2;
-            let f0 =
-                ((b * 7 + i * 3) % 11) as f64 / 11.0 - 0.5 + if pos { 4.0 } else { 0.0 } + shift;
-            let f1 = ((b * 5 + i) % 13) as f64 / 13.0;
-            let f2 = ((b + i * 11) % 17) as f64 / 17.0;
-            writeln!(
-                s,
-                "{f0},{f1},{f2},{},s{b}_{i},scan{b},{label}",
-                u8::from(pos)
-            )
-            .unwrap();
-        }
-    }
-    s
 }
 
 /// A temporary folder holding `features()` as `features.csv`.

@@ -1254,6 +1254,10 @@ fn empty(dir: &Path) {
 /// own, the run succeeds. Then against a full disk (a refusal saying why, no temporary, no file
 /// cut short) and a `kill -9` (the next run completes with no temporary left). A new writer
 /// joins by adding its row.
+/// Writers that write only into a new or empty folder, or their own earlier one: a folder
+/// holding anything else (planted links included) is refused, not written into.
+const REFUSE_A_FOLDER_OF_OTHERS: &[&str] = &["merge of report folders"];
+
 #[test]
 fn no_writer_writes_through_links_planted_in_its_output_folder() {
     let scan = id(CLEAN.0, CLEAN.1);
@@ -1396,6 +1400,109 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
             ],
         ),
         (
+            "merge of report folders",
+            Box::new(|j| {
+                for k in 0..2 {
+                    common::ok(&[
+                        "-q",
+                        "predict",
+                        "--model",
+                        s(bundle()),
+                        s(&j.p("in")),
+                        "--out",
+                        s(&j.p(&format!("work/r{k}"))),
+                        "--shard",
+                        &format!("{k}/2"),
+                    ]);
+                }
+            }),
+            Box::new(move |j| {
+                vec![
+                    "merge".into(),
+                    path(j, "work/r0"),
+                    path(j, "work/r1"),
+                    "--out".into(),
+                    path(j, "out"),
+                ]
+            }),
+            vec![
+                "report.json".into(),
+                "scans.csv".into(),
+                "slices.csv".into(),
+                "index.html".into(),
+            ],
+        ),
+        (
+            "fit-gp (a head and its trace into a folder of other files)",
+            Box::new(|j| {
+                fs::create_dir_all(j.p("work")).unwrap();
+                fs::write(j.p("work/features.csv"), common::features_shifted(24, 0.0)).unwrap();
+            }),
+            Box::new(move |j| {
+                vec![
+                    "fit-gp".into(),
+                    "--features".into(),
+                    path(j, "work/features.csv"),
+                    "--inducing".into(),
+                    "8".into(),
+                    "--max-epochs".into(),
+                    "10".into(),
+                    "--out".into(),
+                    path(j, "out/gp.json"),
+                ]
+            }),
+            vec!["gp.json".into(), "gp.json.trace.csv".into()],
+        ),
+        (
+            "eval-gp (its summary as CSV and JSON)",
+            Box::new(|j| {
+                fs::create_dir_all(j.p("work")).unwrap();
+                fs::write(j.p("work/features.csv"), common::features_shifted(24, 0.0)).unwrap();
+            }),
+            Box::new(move |j| {
+                vec![
+                    "eval-gp".into(),
+                    "--features".into(),
+                    path(j, "work/features.csv"),
+                    "--model".into(),
+                    "vgpmil".into(),
+                    "--splits".into(),
+                    "2".into(),
+                    "--inducing".into(),
+                    "8".into(),
+                    "--max-epochs".into(),
+                    "10".into(),
+                    "--json".into(),
+                    path(j, "out/r.json"),
+                    "--csv".into(),
+                    path(j, "out/r.csv"),
+                ]
+            }),
+            vec!["r.json".into(), "r.csv".into()],
+        ),
+        (
+            "synth",
+            Box::new(|_| {}),
+            Box::new(move |j| {
+                vec![
+                    "synth".into(),
+                    "--out".into(),
+                    path(j, "out"),
+                    "--scans".into(),
+                    "2".into(),
+                    "--slices".into(),
+                    "3".into(),
+                    "--size".into(),
+                    "32".into(),
+                ]
+            }),
+            vec![
+                "labels.csv".into(),
+                "slice_labels.csv".into(),
+                "synth.json".into(),
+            ],
+        ),
+        (
             "checkpoint --export-npy",
             Box::new(|j| {
                 tfckpt::fixture::write_f32(
@@ -1440,13 +1547,27 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
         // the jail's run checks that nothing outside out/ changed
         let r = j.run(&a);
-        assert_eq!(r.code, Some(0), "{what}:\n{}", r.text);
-        // the results are files of their own (the spills are gone with their runs)
         let written: Vec<&str> = names
             .iter()
             .copied()
             .filter(|n| !n.starts_with("headers-") && !n.starts_with("slices.spill"))
             .collect();
+        if REFUSE_A_FOLDER_OF_OTHERS.contains(&what) {
+            // a writer that takes only a new, empty or its own earlier folder: refused, saying
+            // why, every planted link left as it was (not followed, not replaced)
+            assert!(matches!(r.code, Some(1) | Some(2)), "{what}:\n{}", r.text);
+            r.says(&["not empty"]);
+            for n in &written {
+                let m = fs::symlink_metadata(j.p("out").join(n)).unwrap();
+                assert!(m.file_type().is_symlink(), "{what}: {n} replaced");
+            }
+            // then into a folder of its own, with room
+            empty(&j.p("out"));
+            j.run(&a).code(0);
+        } else {
+            assert_eq!(r.code, Some(0), "{what}:\n{}", r.text);
+        }
+        // the results are files of their own (the spills are gone with their runs)
         assert_own_files(&j, &written);
 
         // a full disk while it writes (each file limited to half the largest it wrote, not

@@ -241,6 +241,24 @@ pub fn remove_stale_temporaries_of(
     sweep(dir, |base| names.contains(&base))
 }
 
+/// The lock of `path`, a file a command writes into a folder it does not own (a features file,
+/// a GP head, an evaluation's results beside a user's other files), and of `companions`, the
+/// names of files beside it that go with it (its note, its trace): `.NAME.ich.lock` beside it
+/// ([`DirLock::take_for_file`]), with the temporaries that a killed writer of these files left
+/// swept away. Returns the lock and the paths swept.
+pub fn lock_file(
+    path: &Path,
+    companions: &[&str],
+    command: &str,
+) -> io::Result<(DirLock, Vec<PathBuf>)> {
+    let lock = DirLock::take_for_file(path, command)?;
+    let (dir, name) = crate::lock::split_target(path)?;
+    let mut names = vec![name.as_str()];
+    names.extend_from_slice(companions);
+    let removed = remove_stale_temporaries_of(dir, &names, &lock)?;
+    Ok((lock, removed))
+}
+
 /// Removes the temporaries in `dir` that are not this process's own and whose destination's
 /// name passes `of`; the paths removed.
 fn sweep(dir: &Path, of: impl Fn(&str) -> bool) -> io::Result<Vec<PathBuf>> {
@@ -266,6 +284,18 @@ fn sweep(dir: &Path, of: impl Fn(&str) -> bool) -> io::Result<Vec<PathBuf>> {
         }
     }
     Ok(removed)
+}
+
+/// Whether `name`, an entry of a folder, is what an interrupted `ich` run may leave there and the
+/// next writer of the folder takes over or sweeps: the folder's lock (and a dead lock being moved
+/// aside) or a temporary of this module's naming. A writer that refuses a folder holding other
+/// results does not count these.
+pub fn left_by_an_interrupted_run(name: &str) -> bool {
+    name == crate::lock::LOCK_FILE
+        || name
+            .strip_prefix(crate::lock::LOCK_FILE)
+            .is_some_and(|rest| rest.starts_with(".stale"))
+        || parse_temporary(name).is_some()
 }
 
 /// Whether `rel`, a path read from a manifest, names a file inside the folder it is relative
@@ -481,6 +511,28 @@ mod tests {
         fs::write(dir.join("a.dcm"), b"kept").unwrap();
         assert!(create_dir_owned(&spool, &dir).unwrap().is_empty());
         assert_eq!(fs::read(dir.join("a.dcm")).unwrap(), b"kept");
+    }
+
+    #[test]
+    fn what_an_interrupted_run_leaves_is_told_from_other_files() {
+        for left in [
+            ".ich.lock",
+            ".ich.lock.stale0123456789abcdef",
+            ".report.json.tmp123",
+            ".report.json.tmp123-0123456789abcdef",
+        ] {
+            assert!(left_by_an_interrupted_run(left), "{left}");
+        }
+        for other in [
+            "report.json",
+            ".ich.lockx",
+            ".report.json.tmp",
+            ".report.json.tmp12x",
+            ".hidden",
+            "run.json",
+        ] {
+            assert!(!left_by_an_interrupted_run(other), "{other}");
+        }
     }
 
     #[test]

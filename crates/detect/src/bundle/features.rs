@@ -244,20 +244,10 @@ impl FeaturesWriter {
 /// beside it: the folder may hold other files, so the file is locked, not the folder), with
 /// the temporaries that a killed writer of this file left swept away.
 pub fn lock_features_file(path: &Path, command: &str) -> Result<milbase::atomic::DirLock> {
-    let lock =
-        milbase::atomic::DirLock::take_for_file(path, command).map_err(|e| Error::io(path, e))?;
-    let name = path
-        .file_name()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
-    let note = format!("{name}.shard.json");
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let removed = milbase::atomic::remove_stale_temporaries_of(dir, &[&name, &note], &lock)
-        .map_err(|e| Error::io(dir, e))?;
+    let note = shard_note_path(path);
+    let note = note.file_name().unwrap_or_default().to_string_lossy();
+    let (lock, removed) =
+        milbase::atomic::lock_file(path, &[&note], command).map_err(|e| Error::io(path, e))?;
     if !removed.is_empty() {
         tracing::info!(
             "removed {} temporary file(s) an interrupted writer of {} left",

@@ -361,8 +361,13 @@ pub fn fit_gp(
     let mut written = Vec::new();
     let mut subtypes = Vec::new();
     if let Some(out) = &job.out {
-        output.model.save(out)?;
+        // the head and its trace are locked while written (the folder may hold a user's other
+        // files), what a killed writer of them left swept
         let tp = trace_path(out);
+        let trace_name = tp.file_name().unwrap_or_default().to_string_lossy();
+        let (_lock, _) = milbase::atomic::lock_file(out, &[&trace_name], "fit-gp")
+            .map_err(|e| Error::io(out, e))?;
+        output.model.save(out)?;
         write_atomic(&tp, csv.as_bytes())?;
         written.extend([out.clone(), tp]);
     }

@@ -332,15 +332,20 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
     })
 }
 
-/// The merged folder: new, empty, or written by an earlier merge (which this one replaces);
-/// never a folder holding other results.
+/// The merged folder: new, empty (but for what an interrupted run left: a lock, temporaries), or
+/// written by an earlier merge (which this one replaces); never a folder holding other results.
 fn check_out(out: &Path) -> Result<()> {
     let mut entries = match std::fs::read_dir(out) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(Error::io(out, e)),
     };
-    if entries.next().is_none() {
+    let others = entries.any(|e| {
+        e.map_or(true, |e| {
+            !milbase::atomic::left_by_an_interrupted_run(&e.file_name().to_string_lossy())
+        })
+    });
+    if !others {
         return Ok(());
     }
     match RunMark::read(out)? {

@@ -108,8 +108,13 @@ pub struct EvalFiles {
 
 /// Writes the files asked for, each atomically.
 pub fn write_files(report: &EvalReport, rows: &[SummaryRow], files: &EvalFiles) -> Result<()> {
-    let write =
-        |p: &Path, bytes: Vec<u8>| milbase::write_atomic(p, &bytes).map_err(|e| Error::io(p, e));
+    // each file locked while written (the folder may hold a user's other files), what a killed
+    // writer of it left swept
+    let write = |p: &Path, bytes: Vec<u8>| {
+        let (_lock, _) =
+            milbase::atomic::lock_file(p, &[], "eval-gp").map_err(|e| Error::io(p, e))?;
+        milbase::write_atomic(p, &bytes).map_err(|e| Error::io(p, e))
+    };
     if let Some(p) = &files.csv {
         write(p, summary_csv(rows)?)?;
     }

@@ -387,3 +387,27 @@ pub fn ct_ich_nifti(
     std::fs::write(out.join("slice_labels.csv"), slices).unwrap();
     names
 }
+
+/// A features file of `bags` bags of 6 slices, D = 3: positive bags carry one slice shifted by +4
+/// on feature 0 (a deterministic pattern, no RNG), every slice's feature 0 moved by `shift`
+/// (another site).
+pub fn features_shifted(bags: usize, shift: f64) -> String {
+    let mut s = String::from(
+        "feature_0,feature_1,feature_2,instance_label,instance_name,bag_name,bag_label\n",
+    );
+    for b in 0..bags {
+        let label = b % 2;
+        for i in 0..6 {
+            let pos = label == 1 && i == 2;
+            let f0 =
+                ((b * 7 + i * 3) % 11) as f64 / 11.0 - 0.5 + if pos { 4.0 } else { 0.0 } + shift;
+            let f1 = ((b * 5 + i) % 13) as f64 / 13.0;
+            let f2 = ((b + i * 11) % 17) as f64 / 17.0;
+            s.push_str(&format!(
+                "{f0},{f1},{f2},{},s{b}_{i},scan{b},{label}\n",
+                u8::from(pos)
+            ));
+        }
+    }
+    s
+}

@@ -186,6 +186,10 @@ pub fn synth(out: &Path, opts: &SynthOptions, progress: &dyn Progress) -> Result
     }
     let base = opts.base.as_deref().map(BaseCt::load).transpose()?;
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    // one writer in the folder at a time; what a killed run left is swept (here and in each
+    // scan's folder as it is written)
+    let lock = milbase::atomic::DirLock::take(out, "synth").map_err(|e| Error::io(out, e))?;
+    milbase::atomic::remove_stale_temporaries(out, &lock).map_err(|e| Error::io(out, e))?;
     let mut master = ChaCha8Rng::seed_from_u64(opts.seed);
     let n_pos = (opts.scans as f64 * opts.positive_fraction).round() as usize;
     let mut labels: Vec<bool> = (0..opts.scans).map(|i| i < n_pos).collect();
@@ -198,7 +202,7 @@ pub fn synth(out: &Path, opts: &SynthOptions, progress: &dyn Progress) -> Result
         .map(|(i, &positive)| {
             let mut rng = ChaCha8Rng::seed_from_u64(opts.seed ^ study_root);
             rng.set_stream(i as u64 + 1);
-            let r = write_scan(out, i, positive, opts, base.as_ref(), &mut rng);
+            let r = write_scan(out, &lock, i, positive, opts, base.as_ref(), &mut rng);
             progress.inc(1);
             r
         })
@@ -234,6 +238,7 @@ pub fn synth(out: &Path, opts: &SynthOptions, progress: &dyn Progress) -> Result
 
 fn write_scan(
     out: &Path,
+    lock: &milbase::atomic::DirLock,
     i: usize,
     positive: bool,
     opts: &SynthOptions,
@@ -244,7 +249,9 @@ fn write_scan(
     let vol = &sv.volume;
     let folder = format!("scan-{i:04}");
     let dir = out.join(&folder);
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    // never through a link planted at the scan's folder
+    milbase::atomic::create_dir_under(out, &dir).map_err(|e| Error::io(&dir, e))?;
+    milbase::atomic::remove_stale_temporaries(&dir, lock).map_err(|e| Error::io(&dir, e))?;
     let study = uid(rng);
     let series = uid(rng);
     let frame = uid(rng);
