@@ -469,7 +469,10 @@ pub fn train(
     let sub_weights = subtype_weights(source, train_idx, cfg.subtypes);
     let ad = device.clone().autodiff();
     let ckpt = &paths.checkpoint;
-    std::fs::create_dir_all(ckpt).map_err(|e| CnnError::Io(format!("{}: {e}", ckpt.display())))?;
+    // never through a link planted at the checkpoints' folder
+    let root = ckpt.parent().unwrap_or(Path::new("."));
+    milbase::atomic::create_dir_under(root, ckpt)
+        .map_err(|e| CnnError::Io(format!("{}: {e}", ckpt.display())))?;
     let state_path = ckpt.join("state.json");
     let (mut model, mut optim, mut state, resumed_from) = if resume && state_path.exists() {
         let st: State = serde_json::from_reader(

@@ -1503,6 +1503,33 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
             ],
         ),
         (
+            "train-cnn (a bundle and its checkpoints)",
+            Box::new(|j| {
+                common::synth(&j.p("work/raw"), "6", "3", "32", "4");
+                common::preprocess(&j.p("work/raw"), &j.p("work/ds"), "32", &[]);
+            }),
+            Box::new(move |j| {
+                vec![
+                    "train-cnn".into(),
+                    "--dataset".into(),
+                    path(j, "work/ds"),
+                    "--out".into(),
+                    path(j, "out"),
+                    "--dim".into(),
+                    "8".into(),
+                    "--epochs".into(),
+                    "1".into(),
+                ]
+            }),
+            vec![
+                "manifest.json".into(),
+                "config.json".into(),
+                "model.bpk".into(),
+                "log.csv".into(),
+                "checkpoint/state.json".into(),
+            ],
+        ),
+        (
             "checkpoint --export-npy",
             Box::new(|j| {
                 tfckpt::fixture::write_f32(
