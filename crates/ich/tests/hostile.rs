@@ -1699,6 +1699,8 @@ fn every_input_surface_refuses_what_is_not_a_whole_regular_file_by_name() {
     let cut = j.p("outside/cut.csv");
     fs::write(&cut, FEATURES_CUT).unwrap();
     let model = bundle_copy(&j.p("outside"));
+    let good = j.p("outside/good.csv");
+    fs::write(&good, common::features_shifted(24, 0.0)).unwrap();
     let out = j.p("out");
     // each surface: its name, and the command that reads `file` through it
     type Args = Box<dyn Fn(&str) -> Vec<String>>;
@@ -1732,6 +1734,20 @@ fn every_input_surface_refuses_what_is_not_a_whole_regular_file_by_name() {
             let o = o.clone();
             Box::new(move |f| {
                 owned(&["eval-gp", "--features", f, "--json", &format!("{o}/r.json")])
+            })
+        }),
+        ("eval-gp --splits", {
+            let (o, good) = (o.clone(), s(&good).to_string());
+            Box::new(move |f| {
+                owned(&[
+                    "eval-gp",
+                    "--features",
+                    &good,
+                    "--splits",
+                    f,
+                    "--json",
+                    &format!("{o}/r.json"),
+                ])
             })
         }),
         ("recalibrate --features", {
@@ -1824,6 +1840,76 @@ fn every_input_surface_refuses_what_is_not_a_whole_regular_file_by_name() {
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
         j.run(&a).code(0);
         let _ = fs::remove_dir_all(&out);
+    }
+
+    // DICOM files given to `ich send`, to a PACS that takes everything: `/dev/zero` and a FIFO
+    // under `.dcm` names, a sparse 900 MB file and a slice cut short are refused by name (exit
+    // 1, nothing hangs); the whole slice beside them is stored
+    // the PACS keeps its files outside the jail (the run's promise: nothing outside --out
+    // changes, and the PACS is not the run)
+    let pacs_tmp = tempfile::tempdir().unwrap();
+    let pacs_dir = pacs_tmp.path().join("rx");
+    let port = common::orthanc::free_port();
+    let scp = pacs::scp::Scp::start(
+        &format!("127.0.0.1:{port}"),
+        pacs::scp::ScpOptions {
+            ae_title: "PACS".into(),
+            ..pacs::scp::ScpOptions::default()
+        },
+        Arc::new(TakeAll(pacs_dir.clone())),
+    )
+    .unwrap();
+    let d = j.p("outside/dcm");
+    fs::create_dir_all(&d).unwrap();
+    let clean = fs::read_dir(j.p("in/clean"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "dcm"))
+        .unwrap();
+    let bytes = fs::read(&clean).unwrap();
+    fs::write(d.join("cut.dcm"), &bytes[..bytes.len() / 2]).unwrap();
+    symlink("/dev/zero", d.join("zero.dcm")).unwrap();
+    mkfifo(&d.join("fifo.dcm"));
+    zeros(&d.join("sparse.dcm"), 900);
+    let to = format!("PACS@127.0.0.1:{port}");
+    let send = |f: &Path| {
+        vec![
+            "send".to_string(),
+            s(f).to_string(),
+            "--to".into(),
+            to.clone(),
+            "--send-retries".into(),
+            "0".into(),
+        ]
+    };
+    for (name, why) in [
+        ("zero.dcm", "not a regular file"),
+        ("fifo.dcm", "not a regular file"),
+        ("sparse.dcm", "more than"),
+        ("cut.dcm", "not readable as DICOM"),
+    ] {
+        refused(&j, "send FILE.dcm", &send(&d.join(name)), name);
+        let a = send(&d.join(name));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        j.run(&a).code(1).says(&[name, why]);
+    }
+    let a = send(&clean);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    j.run(&a).code(0);
+    drop(scp);
+}
+
+/// A Storage SCP that takes every instance (and drops its file).
+struct TakeAll(PathBuf);
+
+impl pacs::scp::StoreSink for TakeAll {
+    fn receiving_dir(&self) -> PathBuf {
+        self.0.clone()
+    }
+    fn store(&self, r: &pacs::scp::Received<'_>) -> Result<(), pacs::scp::Refusal> {
+        let _ = fs::remove_file(r.file);
+        Ok(())
     }
 }
 

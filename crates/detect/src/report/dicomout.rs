@@ -524,13 +524,29 @@ pub fn dicom_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             out.push(p.clone());
             continue;
         }
+        if !p.is_dir() {
+            // a FIFO would block the reader, a device never end: named, nothing sent
+            return Err(Error::File {
+                path: p.clone(),
+                problem: "not a regular file or a folder (a FIFO, socket or device): not sent"
+                    .into(),
+            });
+        }
         for e in walkdir::WalkDir::new(p) {
             let e = e.map_err(|e| Error::File {
                 path: e.path().unwrap_or(p).to_path_buf(),
                 problem: e.to_string(),
             })?;
-            if e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "dcm") {
-                out.push(e.into_path());
+            if e.path().extension().is_some_and(|x| x == "dcm") && !e.file_type().is_dir() {
+                if e.file_type().is_file() {
+                    out.push(e.into_path());
+                } else {
+                    // links are not followed inside a folder; FIFOs and devices are not read
+                    tracing::warn!(
+                        "skipped: {}: not a regular file (a link, FIFO, socket or device)",
+                        e.path().display()
+                    );
+                }
             }
         }
     }
@@ -707,5 +723,11 @@ mod tests {
         let found = dicom_files(&[d.to_path_buf()]).unwrap();
         assert_eq!(found, vec![d.join("a/b/sr.dcm"), d.join("a/sc-0002.dcm")]);
         assert!(dicom_files(&[d.join("missing")]).is_err());
+        // a FIFO or a device named directly: refused by name, not read
+        #[cfg(unix)]
+        for odd in ["/dev/zero", "/dev/null"] {
+            let e = dicom_files(&[PathBuf::from(odd)]).unwrap_err().to_string();
+            assert!(e.contains(odd) && e.contains("not a regular file"), "{e}");
+        }
     }
 }
