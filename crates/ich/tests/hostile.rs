@@ -1736,6 +1736,10 @@ fn every_input_surface_refuses_what_is_not_a_whole_regular_file_by_name() {
                 owned(&["eval-gp", "--features", f, "--json", &format!("{o}/r.json")])
             })
         }),
+        ("synth --base", {
+            let o = o.clone();
+            Box::new(move |f| owned(&["synth", "--out", &o, "--scans", "1", "--base", f]))
+        }),
         ("eval-gp --splits", {
             let (o, good) = (o.clone(), s(&good).to_string());
             Box::new(move |f| {

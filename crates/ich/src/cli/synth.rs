@@ -30,8 +30,9 @@ pub struct Args {
     /// Fraction of scans with hemorrhage [0, 1].
     #[arg(long, default_value_t = 0.5, value_parser = range::probability)]
     positive_fraction: f64,
-    /// Draw the bleeds into this real head CT (../shared/data/ct/cranium_hu_i16le_108x256x256.raw.gz)
-    /// instead of the procedural head.
+    /// Draw the bleeds into this real head CT instead of the procedural head: the test data's
+    /// `ct/cranium_hu_i16le_108x256x256.raw.gz` (gzipped little-endian int16 HU, 108 slices of
+    /// 256 × 256).
     #[arg(long)]
     base: Option<PathBuf>,
     /// Subtypes to draw from, comma-separated; all five by default.

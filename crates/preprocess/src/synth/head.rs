@@ -165,9 +165,12 @@ impl BaseCt {
     /// row 0 posterior): rows are flipped so that row 0 is anterior, as in DICOM.
     pub fn load(path: &Path) -> Result<Self> {
         let (nz, n) = (108usize, 256usize);
-        let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-        let mut raw = Vec::with_capacity(nz * n * n * 2);
+        let want = (nz * n * n * 2) as u64;
+        // a regular file (never a FIFO or device), its stream read to one byte past the volume
+        let (f, _) = milbase::bounded::open_regular(path, want).map_err(|e| Error::io(path, e))?;
+        let mut raw = Vec::with_capacity(want as usize);
         flate2::read::GzDecoder::new(f)
+            .take(want + 1)
             .read_to_end(&mut raw)
             .map_err(|e| Error::io(path, e))?;
         if raw.len() != nz * n * n * 2 {

@@ -25,8 +25,8 @@ pub struct EvalArgs {
     /// Hold out this fraction of bags as the test split instead of k folds (0, 1).
     #[arg(long, value_parser = range::open_fraction)]
     holdout: Option<f64>,
-    /// Number of stratified splits [1..=100], or a splits FILE (`split,bag,role` with role
-    /// fit / valid / test, the format of ../shared/data/splits/): then every split is fitted on
+    /// Number of stratified splits [1..=100], or a splits FILE (a CSV of `split,bag,role`, role
+    /// fit, valid or test, one row per bag and split): then every split is fitted on
     /// its fit bags, stopped on its valid bags (the calibration map: see --calibration-folds) and
     /// tested on its test bags, and `{split}` in --features and --test stands for the split's number (one features file per
     /// split, as the RSNA halves).
