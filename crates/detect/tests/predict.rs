@@ -754,6 +754,23 @@ fn a_bundle_recalibrated_on_a_sites_scans_follows_what_the_site_sees() {
     // one interrupted before (a staged file the manifest does not name): the bundle as it was
     let before = std::fs::read(&gp_path).unwrap();
     head2.save(&staged).unwrap();
+    // ...but while a live writer holds the bundle (its update under way, not interrupted) a
+    // reader neither finishes nor drops it: refused, naming the writer
+    {
+        let writer = milbase::atomic::DirLock::take(&c.bundle, "fit-gp").unwrap();
+        let err = detect::bundle::Bundle::open(&c.bundle)
+            .err()
+            .expect("opened during a live update")
+            .to_string();
+        assert!(err.contains("fit-gp"), "{err}");
+        assert!(staged.exists());
+        // the writer itself reads its bundle under its own lock
+        drop(writer);
+        let (_b, _lock) =
+            detect::bundle::Bundle::open_for_update(&c.bundle, "recalibrate").unwrap();
+        assert!(!staged.exists());
+        head2.save(&staged).unwrap();
+    }
     let b = detect::bundle::Bundle::open(&c.bundle).unwrap();
     assert_eq!(b.gp().unwrap().calibration, None);
     assert!(!staged.exists());

@@ -15,6 +15,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use attcnn::training::{EpochLog, TrainPaths};
 use attcnn::{AttCnnConfig, TrainConfig};
 use gphead::GpModel;
+use milbase::atomic::DirLock;
 use preprocess::PreprocessConfig;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -560,7 +561,24 @@ impl Bundle {
     }
 
     /// Opens a bundle: format, checksums of every file, and the parts against each other.
+    /// Reading takes no lock (a bundle may lie in a read-only folder); only an interrupted
+    /// update found in it is finished or dropped under the bundle's lock, and a live writer's
+    /// update in progress is refused, naming it.
     pub fn open(dir: &Path) -> Result<Bundle> {
+        Self::open_with(dir, None)
+    }
+
+    /// Opens a bundle to change it (`fit-gp --bundle`, `recalibrate`): its lock is taken first
+    /// and held by the caller until the change is committed, so that no other writer, and no
+    /// reader finishing an interrupted update, steps in between.
+    pub fn open_for_update(dir: &Path, command: &str) -> Result<(Bundle, DirLock)> {
+        let lock = DirLock::take(dir, command).map_err(|e| Error::io(dir, e))?;
+        milbase::atomic::remove_stale_temporaries(dir, &lock).map_err(|e| Error::io(dir, e))?;
+        let b = Self::open_with(dir, Some(&lock))?;
+        Ok((b, lock))
+    }
+
+    fn open_with(dir: &Path, held: Option<&DirLock>) -> Result<Bundle> {
         let mp = dir.join(MANIFEST);
         if !mp.exists() {
             return Err(Error::file(
@@ -587,7 +605,7 @@ impl Bundle {
         m.preprocess
             .validate()
             .map_err(|why| Error::file(&mp, why))?;
-        roll_forward(dir, &m)?;
+        roll_forward(dir, &m, held)?;
         let mut needed = vec![&m.cnn.config, &m.cnn.weights];
         if let Some(gp) = &m.gp {
             needed.push(&gp.model);
@@ -741,7 +759,8 @@ impl Bundle {
         for name in self.manifest.files.keys() {
             let (from, dest) = (self.dir.join(name), to.join(name));
             if let Some(parent) = dest.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+                // never through a link planted in the new bundle's folder
+                milbase::atomic::create_dir_under(to, parent).map_err(|e| Error::io(parent, e))?;
             }
             milbase::atomic::copy_file(&from, &dest).map_err(|e| Error::io(&dest, e))?;
         }
@@ -1027,9 +1046,22 @@ fn staged(dir: &Path, name: &str) -> PathBuf {
 /// Finishes or drops what an interrupted [`Bundle::commit`] left: a staged file whose checksum
 /// is the manifest's replaces its file (the manifest was written), any other staged file of a
 /// listed name is removed (it was not).
-fn roll_forward(dir: &Path, m: &Manifest) -> Result<()> {
-    for (name, want) in &m.files {
+fn roll_forward(dir: &Path, m: &Manifest, held: Option<&DirLock>) -> Result<()> {
+    for name in m.files.keys() {
         check_name(&dir.join(MANIFEST), name)?;
+    }
+    if !m.files.keys().any(|n| staged(dir, n).exists()) {
+        return Ok(());
+    }
+    // an update is under way or was interrupted: finished or dropped under the bundle's lock
+    // (a live writer's lock refuses this, naming it)
+    let taken = match held {
+        Some(_) => None,
+        None => Some(
+            DirLock::take(dir, "open (an interrupted update)").map_err(|e| Error::io(dir, e))?,
+        ),
+    };
+    for (name, want) in &m.files {
         let s = staged(dir, name);
         if !s.exists() {
             continue;
@@ -1043,6 +1075,7 @@ fn roll_forward(dir: &Path, m: &Manifest) -> Result<()> {
             std::fs::remove_file(&s).map_err(|e| Error::io(&s, e))?;
         }
     }
+    drop(taken);
     Ok(())
 }
 

@@ -299,13 +299,14 @@ pub fn fit_gp(
     }
     let raw = crate::bundle::features::read(&job.features)?;
     let params = job.params.validate()?;
-    let mut bundle = match &job.bundle {
+    // a bundle being changed is locked until its new head is committed
+    let (mut bundle, _bundle_lock) = match &job.bundle {
         Some(dir) => {
-            let b = Bundle::open(dir)?;
+            let (b, lock) = Bundle::open_for_update(dir, "fit-gp")?;
             b.check_features(&job.features, raw.d)?;
-            Some(b)
+            (Some(b), Some(lock))
         }
-        None => None,
+        None => (None, None),
     };
     let split = if job.valid_fraction > 0.0 {
         Some(

@@ -185,6 +185,11 @@ pub fn import_sa_dmil(job: &ImportJob) -> Result<ImportOutcome> {
     )
     .map_err(|e| Error::file(ckpt.index_path(), e.to_string()))?;
     std::fs::create_dir_all(&job.out).map_err(|e| Error::io(&job.out, e))?;
+    // one writer of the bundle at a time; what a killed import left in it is swept
+    let lock =
+        milbase::atomic::DirLock::take(&job.out, "import").map_err(|e| Error::io(&job.out, e))?;
+    milbase::atomic::remove_stale_temporaries(&job.out, &lock)
+        .map_err(|e| Error::io(&job.out, e))?;
     attcnn::training::save_atomic(model, &job.out.join(CNN_WEIGHTS))?;
     let cnn = CnnFolderConfig {
         format_version: MODEL_FORMAT,

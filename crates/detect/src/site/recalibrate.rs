@@ -82,7 +82,13 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
             "at least one Monte Carlo sample is needed".into(),
         ));
     }
-    let mut bundle = Bundle::open(&job.bundle)?;
+    // a bundle being changed is locked until its new map is committed (a dry run only reads)
+    let (mut bundle, _lock) = if job.dry_run {
+        (Bundle::open(&job.bundle)?, None)
+    } else {
+        let (b, lock) = Bundle::open_for_update(&job.bundle, "recalibrate")?;
+        (b, Some(lock))
+    };
     let mut model = bundle.gp()?;
     let raw = crate::bundle::features::read(&job.features)?;
     bundle.check_features(&job.features, raw.d)?;
