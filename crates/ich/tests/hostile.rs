@@ -1213,11 +1213,15 @@ fn plant_links(j: &Jail, names: &[&str]) {
         let path = out.join(name);
         let dir = path.parent().unwrap();
         fs::create_dir_all(dir).unwrap();
-        symlink(
-            j.p(&format!("outside/final-{}", name.replace('/', "-"))),
-            &path,
-        )
-        .unwrap();
+        // a file the writer rewrites (it is in the folder already) keeps its place; the
+        // temporaries' names are planted all the same
+        if fs::symlink_metadata(&path).is_err() {
+            symlink(
+                j.p(&format!("outside/final-{}", name.replace('/', "-"))),
+                &path,
+            )
+            .unwrap();
+        }
         let base = path.file_name().unwrap().to_string_lossy().into_owned();
         for pid in first..first + 400 {
             let tmp = dir.join(format!(".{base}.tmp{pid}"));
@@ -1592,6 +1596,39 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
             Some(Box::new(|j| {
                 fs::create_dir_all(j.p("out")).unwrap();
                 for e in fs::read_dir(j.p("work/cnn")).unwrap().flatten() {
+                    if e.file_type().unwrap().is_file() {
+                        fs::copy(e.path(), j.p("out").join(e.file_name())).unwrap();
+                    }
+                }
+            })),
+        ),
+        (
+            "recalibrate (a bundle's map rewritten in place)",
+            Box::new(|j| {
+                common::synth(&j.p("work/raw"), "32", "3", "32", "4");
+                common::preprocess(&j.p("work/raw"), &j.p("work/ds"), "32", &[]);
+                common::small_cnn(&j.p("work/ds"), &j.p("work/m"));
+                common::gp_head(
+                    &j.p("work/m"),
+                    &j.p("work/ds"),
+                    &j.p("work/f.csv"),
+                    &["--inducing", "6", "--max-epochs", "5", "--no-subtypes"],
+                );
+            }),
+            Box::new(move |j| {
+                vec![
+                    "recalibrate".into(),
+                    "--bundle".into(),
+                    path(j, "out"),
+                    "--features".into(),
+                    path(j, "work/f.csv"),
+                ]
+            }),
+            vec!["gp.json".into(), "manifest.json".into()],
+            // the bundle with its head, in the output folder before each run
+            Some(Box::new(|j| {
+                fs::create_dir_all(j.p("out")).unwrap();
+                for e in fs::read_dir(j.p("work/m")).unwrap().flatten() {
                     if e.file_type().unwrap().is_file() {
                         fs::copy(e.path(), j.p("out").join(e.file_name())).unwrap();
                     }
