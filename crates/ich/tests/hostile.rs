@@ -1636,6 +1636,45 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
             })),
         ),
         (
+            "adapt (a new bundle for a site, with its report)",
+            Box::new(|j| {
+                common::synth(&j.p("work/site"), "24", "3", "32", "23");
+            }),
+            Box::new(move |j| {
+                vec![
+                    "adapt".into(),
+                    "--model".into(),
+                    s(bundle()).into(),
+                    path(j, "work/site"),
+                    "--labels".into(),
+                    path(j, "work/site/labels.csv"),
+                    "--out".into(),
+                    path(j, "out"),
+                    "--folds".into(),
+                    "2".into(),
+                    "--inner-folds".into(),
+                    "2".into(),
+                    "--evidence".into(),
+                    "features".into(),
+                    "--samples".into(),
+                    "50".into(),
+                    "--curve".into(),
+                    "0".into(),
+                    "--no-fine-tune".into(),
+                    "--inducing".into(),
+                    "6".into(),
+                ]
+            }),
+            vec![
+                "manifest.json".into(),
+                "config.json".into(),
+                "model.bpk".into(),
+                "adapt.json".into(),
+                "adapt.html".into(),
+            ],
+            None,
+        ),
+        (
             "checkpoint --export-npy",
             Box::new(|j| {
                 tfckpt::fixture::write_f32(
