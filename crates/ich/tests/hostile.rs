@@ -154,7 +154,6 @@ impl Jail {
     /// As [`Jail::run`], with files limited to `fsize` bytes each (`RLIMIT_FSIZE`, `SIGXFSZ`
     /// ignored: a write past it fails as on a full disk).
     fn run_limited(&self, args: &[&str], fsize: Option<u64>) -> Run {
-        use std::os::unix::process::CommandExt;
         let out = self.p("out");
         let mut before = BTreeMap::new();
         tree(&self.root, &out, &mut before);
@@ -170,20 +169,7 @@ impl Jail {
             .stdout(w.try_clone().unwrap())
             .stderr(w);
         if let Some(limit) = fsize {
-            // SAFETY: only async-signal-safe calls between fork and exec
-            unsafe {
-                cmd.pre_exec(move || {
-                    libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-                    let r = libc::rlimit {
-                        rlim_cur: limit,
-                        rlim_max: limit,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_FSIZE, &r) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    Ok(())
-                });
-            }
+            common::limit_file_size(&mut cmd, limit);
         }
         let started = Instant::now();
         let child = cmd.spawn().expect("run ich");

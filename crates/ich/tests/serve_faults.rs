@@ -116,21 +116,7 @@ impl World {
         let log = self.t.join(format!("serve-{}.log", free_port()));
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_ich"));
         if let Some(limit) = fsize {
-            use std::os::unix::process::CommandExt;
-            // SAFETY: only async-signal-safe calls between fork and exec
-            unsafe {
-                cmd.pre_exec(move || {
-                    libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-                    let r = libc::rlimit {
-                        rlim_cur: limit,
-                        rlim_max: limit,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_FSIZE, &r) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    Ok(())
-                });
-            }
+            common::limit_file_size(&mut cmd, limit);
         }
         let child = cmd
             .args([

@@ -668,6 +668,14 @@ impl Node {
                 .extend(milbase::atomic::create_dir_owned(spool, d).map_err(|e| Error::io(d, e))?);
         }
         let (studies, bytes) = recover(&studies_dir, &mut planted)?;
+        // what a killed node left of its own writes (state.json's and polled.json's
+        // temporaries) is swept under the spool's lock
+        let mut dirs = vec![spool.to_path_buf()];
+        dirs.extend(studies.keys().map(|uid| studies_dir.join(uid)));
+        for d in &dirs {
+            milbase::atomic::remove_stale_temporaries(d, &spool_lock)
+                .map_err(|e| Error::io(d, e))?;
+        }
         let shared = Arc::new(Shared {
             opts: opts.clone(),
             studies: Mutex::new(studies),

@@ -411,3 +411,23 @@ pub fn features_shifted(bags: usize, shift: f64) -> String {
     }
     s
 }
+
+/// Limits each file `cmd`'s process writes to `limit` bytes (`RLIMIT_FSIZE`, `SIGXFSZ` ignored):
+/// a write past it fails with "File too large", as on a full disk.
+pub fn limit_file_size(cmd: &mut Command, limit: u64) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: only async-signal-safe calls between fork and exec
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let r = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &r) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
