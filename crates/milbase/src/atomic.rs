@@ -241,6 +241,22 @@ pub fn remove_stale_temporaries_of(
     sweep(dir, |base| names.contains(&base))
 }
 
+/// The lock of the folder `dir` (`.ich.lock`, [`DirLock::take`]) for `command`, with the
+/// temporaries that a killed writer left in it and in `subfolders` swept away. Returns the lock
+/// and the paths swept. Every writer of a folder starts with this.
+pub fn lock_folder(
+    dir: &Path,
+    subfolders: &[&Path],
+    command: &str,
+) -> io::Result<(DirLock, Vec<PathBuf>)> {
+    let lock = DirLock::take(dir, command)?;
+    let mut removed = remove_stale_temporaries(dir, &lock)?;
+    for sub in subfolders {
+        removed.extend(remove_stale_temporaries(sub, &lock)?);
+    }
+    Ok((lock, removed))
+}
+
 /// The lock of `path`, a file a command writes into a folder it does not own (a features file,
 /// a GP head, an evaluation's results beside a user's other files), and of `companions`, the
 /// names of files beside it that go with it (its note, its trace): `.NAME.ich.lock` beside it

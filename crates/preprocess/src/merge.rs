@@ -93,11 +93,9 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
     }
     let scans_dir = out.join("scans");
     milbase::atomic::create_dir_under(out, &scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
-    let lock = milbase::atomic::DirLock::take(out, "merge").map_err(|e| Error::io(out, e))?;
     // what a killed merge left (its temporaries here and in scans/) is swept under the lock
-    for dir in [out, scans_dir.as_path()] {
-        milbase::atomic::remove_stale_temporaries(dir, &lock).map_err(|e| Error::io(dir, e))?;
-    }
+    let (_lock, _) =
+        milbase::atomic::lock_folder(out, &[&scans_dir], "merge").map_err(|e| Error::io(out, e))?;
     // a merge is rerun over its own earlier output (a shard rerun, then merge again); a dataset
     // that `ich preprocess` wrote is never replaced
     let earlier = if out.join("dataset.json").exists() {

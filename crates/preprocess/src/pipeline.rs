@@ -243,18 +243,16 @@ pub fn preprocess_shard(
     let scans_dir = out.join("scans");
     milbase::atomic::create_dir_under(out, &scans_dir).map_err(|e| Error::io(&scans_dir, e))?;
     // one writer at a time: two runs into one folder would each write a dataset.json of their own
-    let lock = milbase::atomic::DirLock::take(out, "preprocess").map_err(|e| Error::io(out, e))?;
-    // what an interrupted run was writing when it died (the dataset itself is always whole)
-    for dir in [out, scans_dir.as_path()] {
-        let removed =
-            milbase::atomic::remove_stale_temporaries(dir, &lock).map_err(|e| Error::io(dir, e))?;
-        if !removed.is_empty() {
-            tracing::info!(
-                "removed {} temporary file(s) an interrupted run left in {}",
-                removed.len(),
-                dir.display()
-            );
-        }
+    // ...and what an interrupted run was writing when it died is swept (the dataset itself is
+    // always whole)
+    let (_lock, removed) = milbase::atomic::lock_folder(out, &[&scans_dir], "preprocess")
+        .map_err(|e| Error::io(out, e))?;
+    if !removed.is_empty() {
+        tracing::info!(
+            "removed {} temporary file(s) an interrupted run left in {}",
+            removed.len(),
+            out.display()
+        );
     }
     let most = opts.headers_in_memory.unwrap_or(HEADERS_IN_MEMORY);
     let mut batches = scan_batches(inputs, &opts.limits, shard, Some((out, most)), progress)?;

@@ -572,8 +572,8 @@ impl Bundle {
     /// and held by the caller until the change is committed, so that no other writer, and no
     /// reader finishing an interrupted update, steps in between.
     pub fn open_for_update(dir: &Path, command: &str) -> Result<(Bundle, DirLock)> {
-        let lock = DirLock::take(dir, command).map_err(|e| Error::io(dir, e))?;
-        milbase::atomic::remove_stale_temporaries(dir, &lock).map_err(|e| Error::io(dir, e))?;
+        let (lock, _) =
+            milbase::atomic::lock_folder(dir, &[], command).map_err(|e| Error::io(dir, e))?;
         let b = Self::open_with(dir, Some(&lock))?;
         Ok((b, lock))
     }

@@ -267,13 +267,17 @@ impl Shared {
     /// components goes (a link, a file) is removed, never followed, and reported.
     fn spool_dir(&self, dir: &Path) -> std::io::Result<()> {
         for p in milbase::atomic::create_dir_owned(&self.opts.spool, dir)? {
-            self.error(format!(
-                "{}: a link or file was planted where the spool keeps a folder: removed, not \
-                 followed",
-                p.display()
-            ));
+            self.planted(&p);
         }
         Ok(())
+    }
+
+    /// Reports what was found planted, and removed, where the spool keeps a folder.
+    fn planted(&self, p: &Path) {
+        self.error(format!(
+            "{}: a link or file was planted where the spool keeps a folder: removed, not followed",
+            p.display()
+        ));
     }
 
     fn error(&self, msg: String) {
@@ -464,8 +468,9 @@ impl Shared {
         let _one = lock(&self.moving[stripe % self.moving.len()]);
         // a link or anything else planted at the instance's name is not an instance: removed,
         // never read or followed (symlink_metadata does not follow it)
-        match std::fs::symlink_metadata(&dest) {
-            Ok(m) if !m.is_file() => {
+        let stored = match std::fs::symlink_metadata(&dest) {
+            Ok(m) if m.is_file() => true,
+            Ok(_) => {
                 self.error(format!(
                     "{}: a link or other non-file was planted at an instance's name in the \
                      spool: removed, not followed",
@@ -474,10 +479,11 @@ impl Shared {
                 if let Err(e) = std::fs::remove_file(&dest) {
                     return Err(Refusal::new(OUT_OF_RESOURCES, format!("cannot write: {e}")));
                 }
+                false
             }
-            _ => {}
-        }
-        if std::fs::symlink_metadata(&dest).is_ok_and(|m| m.is_file()) {
+            Err(_) => false,
+        };
+        if stored {
             let same = same_file(&dest, file);
             let _ = std::fs::remove_file(file);
             if sop.is_none() || same {
@@ -685,12 +691,8 @@ impl Node {
             errors: Mutex::new(VecDeque::new()),
             started: SystemTime::now(),
         });
-        for p in planted {
-            shared.error(format!(
-                "{}: a link or file was planted where the spool keeps a folder: removed, not \
-                 followed",
-                p.display()
-            ));
+        for p in &planted {
+            shared.planted(p);
         }
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = std::sync::mpsc::channel::<Job>();

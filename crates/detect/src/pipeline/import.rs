@@ -79,9 +79,8 @@ fn npy_name(var: &str, taken: &std::collections::HashSet<String>) -> String {
 pub fn export_npy(checkpoint: &tfckpt::Checkpoint, dir: &std::path::Path) -> Result<NpyExport> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     // the folder's lock while the files are written, and what a killed export left swept away
-    let lock = milbase::atomic::DirLock::take(dir, "checkpoint --export-npy")
+    let (_lock, _) = milbase::atomic::lock_folder(dir, &[], "checkpoint --export-npy")
         .map_err(|e| Error::io(dir, e))?;
-    milbase::atomic::remove_stale_temporaries(dir, &lock).map_err(|e| Error::io(dir, e))?;
     let mut out = NpyExport::default();
     let mut taken = std::collections::HashSet::new();
     // the byte ranges written so far, per shard: (shard, start) → end; they never overlap, so
@@ -186,9 +185,7 @@ pub fn import_sa_dmil(job: &ImportJob) -> Result<ImportOutcome> {
     .map_err(|e| Error::file(ckpt.index_path(), e.to_string()))?;
     std::fs::create_dir_all(&job.out).map_err(|e| Error::io(&job.out, e))?;
     // one writer of the bundle at a time; what a killed import left in it is swept
-    let lock =
-        milbase::atomic::DirLock::take(&job.out, "import").map_err(|e| Error::io(&job.out, e))?;
-    milbase::atomic::remove_stale_temporaries(&job.out, &lock)
+    let (_lock, _) = milbase::atomic::lock_folder(&job.out, &[], "import")
         .map_err(|e| Error::io(&job.out, e))?;
     attcnn::training::save_atomic(model, &job.out.join(CNN_WEIGHTS))?;
     let cnn = CnnFolderConfig {

@@ -182,11 +182,9 @@ pub fn train_cnn(
     }
     std::fs::create_dir_all(&job.out).map_err(|e| Error::io(&job.out, e))?;
     // one writer of the bundle at a time; what a killed run left in it is swept
-    let lock = milbase::atomic::DirLock::take(&job.out, "train-cnn")
+    let checkpoints = job.out.join(crate::bundle::CHECKPOINT);
+    let (_lock, _) = milbase::atomic::lock_folder(&job.out, &[&checkpoints], "train-cnn")
         .map_err(|e| Error::io(&job.out, e))?;
-    for dir in [job.out.clone(), job.out.join(crate::bundle::CHECKPOINT)] {
-        milbase::atomic::remove_stale_temporaries(&dir, &lock).map_err(|e| Error::io(&dir, e))?;
-    }
     let folder = CnnFolderConfig {
         format_version: MODEL_FORMAT,
         model: model.clone(),

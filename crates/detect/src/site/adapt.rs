@@ -1031,10 +1031,8 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
     }
     // one writer of the new bundle at a time; what a killed run left in it is swept
     std::fs::create_dir_all(&job.out).map_err(|e| Error::io(&job.out, e))?;
-    let lock =
-        milbase::atomic::DirLock::take(&job.out, "adapt").map_err(|e| Error::io(&job.out, e))?;
-    milbase::atomic::remove_stale_temporaries(&job.out, &lock)
-        .map_err(|e| Error::io(&job.out, e))?;
+    let (_lock, _) =
+        milbase::atomic::lock_folder(&job.out, &[], "adapt").map_err(|e| Error::io(&job.out, e))?;
     if job.compute.precision != crate::pipeline::device::Precision::F32 {
         return Err(Error::Invalid(
             "adapt computes in f32: its fine-tuning and calibration on a few dozen scans gain \

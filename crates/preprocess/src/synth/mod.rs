@@ -188,8 +188,8 @@ pub fn synth(out: &Path, opts: &SynthOptions, progress: &dyn Progress) -> Result
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     // one writer in the folder at a time; what a killed run left is swept (here and in each
     // scan's folder as it is written)
-    let lock = milbase::atomic::DirLock::take(out, "synth").map_err(|e| Error::io(out, e))?;
-    milbase::atomic::remove_stale_temporaries(out, &lock).map_err(|e| Error::io(out, e))?;
+    let (lock, _) =
+        milbase::atomic::lock_folder(out, &[], "synth").map_err(|e| Error::io(out, e))?;
     let mut master = ChaCha8Rng::seed_from_u64(opts.seed);
     let n_pos = (opts.scans as f64 * opts.positive_fraction).round() as usize;
     let mut labels: Vec<bool> = (0..opts.scans).map(|i| i < n_pos).collect();
