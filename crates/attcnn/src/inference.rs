@@ -48,7 +48,26 @@ pub struct ScanOutput {
     /// Per slice: the classifier's Dense-128 layer on the slice-alone bag (the network's own
     /// projection of the slice's features; `[slices][128]`).
     pub dense: Vec<Vec<f32>>,
+    /// What the classifier read: the scan's pooled features, then each slice-alone bag's,
+    /// `[(slices + 1) × D]` (for [`Trained::dropout_draws`]).
+    pub classifier_input: Vec<f32>,
 }
+
+/// Monte Carlo dropout through the classifier's dropout layer (the one SA-DMIL was trained
+/// with, before its Dense 128): per pass one mask on the pooled features, shared by the scan and
+/// its slice-alone bags, so that a pass is one network. The trunk (encoder and attention) runs
+/// once; only the classifier is sampled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DropoutDraws {
+    /// The scan's probability in each pass.
+    pub scan: Vec<f64>,
+    /// `[slices][passes]`: each slice-alone bag's probability in each pass.
+    pub slices: Vec<Vec<f64>>,
+}
+
+/// Dropout passes evaluated in one batch through the classifier (rows of `(slices + 1) × D`
+/// floats each: 8 passes of a 238-slice scan are 8.8 MB).
+const PASSES_PER_BATCH: usize = 8;
 
 /// Slices to encode: bytes (windowed intensities × 255, as datasets store them) or floats in
 /// [0, 1]; `[slices, 3, size, size]`.
@@ -283,7 +302,7 @@ impl Trained {
         let (dense, logits) = self
             .model
             .classify_dense(self.precision.input(Tensor::from_data(
-                TensorData::new(alone, [slices + 1, d]),
+                TensorData::new(alone.clone(), [slices + 1, d]),
                 &self.device,
             )));
         let width = dense.dims()[1];
@@ -299,6 +318,80 @@ impl Trained {
             slice_logit: logits[1..].iter().map(|&l| l as f64).collect(),
             attention_score: s,
             dense: dense[width..].chunks(width).map(|c| c.to_vec()).collect(),
+            classifier_input: alone,
         })
+    }
+
+    /// The classifier's dropout rate (0: the network has no dropout to sample).
+    pub fn dropout_rate(&self) -> f64 {
+        self.config.head_dropout
+    }
+
+    /// `passes` Monte Carlo dropout passes of the classifier on a scan's output (seeded: the
+    /// same seed gives the same draws). Each pass draws one inverted-dropout mask on the pooled
+    /// features (kept with probability 1 − p, scaled by 1 / (1 − p), as Keras and burn train)
+    /// and runs Dense 128 → Dense 1 on the scan's and every slice-alone bag's pooled features.
+    /// `None` when the network has no dropout (p = 0) or `passes` is 0.
+    pub fn dropout_draws(
+        &self,
+        out: &ScanOutput,
+        passes: usize,
+        seed: u64,
+    ) -> Result<Option<DropoutDraws>> {
+        use rand::{Rng, SeedableRng};
+        let p = self.config.head_dropout;
+        let rows = out.slice_logit.len() + 1;
+        if passes == 0 || !(p > 0.0 && p < 1.0) {
+            return Ok(None);
+        }
+        if out.classifier_input.len() % rows != 0 || out.classifier_input.is_empty() {
+            return Err(CnnError::Data(format!(
+                "{} classifier inputs for {rows} bags",
+                out.classifier_input.len()
+            )));
+        }
+        let d = out.classifier_input.len() / rows;
+        let keep = 1.0 - p;
+        let scale = (1.0 / keep) as f32;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut draws = DropoutDraws {
+            scan: Vec::with_capacity(passes),
+            slices: vec![Vec::with_capacity(passes); rows - 1],
+        };
+        let mut done = 0;
+        while done < passes {
+            let n = PASSES_PER_BATCH.min(passes - done);
+            let mut x = Vec::with_capacity(n * rows * d);
+            for _ in 0..n {
+                let mask: Vec<f32> = (0..d)
+                    .map(|_| {
+                        if rng.random::<f64>() < keep {
+                            scale
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect();
+                for r in out.classifier_input.chunks(d) {
+                    x.extend(r.iter().zip(&mask).map(|(v, m)| v * m));
+                }
+            }
+            let logits = crate::host_f32(
+                self.model
+                    .classify_dense(self.precision.input(Tensor::from_data(
+                        TensorData::new(x, [n * rows, d]),
+                        &self.device,
+                    )))
+                    .1,
+            )?;
+            for pass in logits.chunks(rows) {
+                draws.scan.push(sigmoid(pass[0] as f64));
+                for (k, &l) in pass[1..].iter().enumerate() {
+                    draws.slices[k].push(sigmoid(l as f64));
+                }
+            }
+            done += n;
+        }
+        Ok(Some(draws))
     }
 }

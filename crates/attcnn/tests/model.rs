@@ -253,3 +253,52 @@ fn scan_outputs_do_not_depend_on_how_many_slices_are_encoded_at_a_time() {
         }
     }
 }
+
+/// Monte Carlo dropout through the classifier: the classifier is linear in the pooled features
+/// (Dense 128 → Dense 1, no activation between), so with inverted dropout the mean logit over
+/// passes must converge to the network's deterministic logit, for the scan and every slice-alone
+/// bag; the same seed gives the same draws, another seed others; no dropout, no draws.
+#[test]
+fn dropout_draws_average_to_the_deterministic_network_and_are_seeded() {
+    use attcnn::inference::Trained;
+    let device = attcnn::cpu_device();
+    let cfg = AttCnnConfig {
+        head_dropout: 0.25,
+        pad_bag_to: Some(6),
+        ..small(8)
+    };
+    let net = Trained::from_model(cfg.clone(), cfg.init(&device), &device);
+    let out = net.scan(4, &pixels(4, 32, 9)).unwrap();
+    assert_eq!(out.classifier_input.len(), 5 * 8);
+    let passes = 4000;
+    let d = net.dropout_draws(&out, passes, 7).unwrap().unwrap();
+    assert_eq!(d.scan.len(), passes);
+    assert_eq!(d.slices.len(), 4);
+    let logit = |p: f64| (p / (1.0 - p)).ln();
+    let check = |draws: &[f64], want: f64, what: &str| {
+        let l: Vec<f64> = draws.iter().map(|&p| logit(p)).collect();
+        let n = l.len() as f64;
+        let mean = l.iter().sum::<f64>() / n;
+        let sd = (l.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        assert!(sd > 0.0, "{what}: the passes do not differ");
+        assert!(
+            (mean - want).abs() <= 5.0 * sd / n.sqrt() + 1e-4,
+            "{what}: mean logit {mean} over {passes} passes, the network's {want} (sd {sd})"
+        );
+    };
+    check(&d.scan, out.logit, "scan");
+    for (k, s) in d.slices.iter().enumerate() {
+        check(s, out.slice_logit[k], &format!("slice {k}"));
+    }
+    let again = net.dropout_draws(&out, 16, 7).unwrap().unwrap();
+    assert_eq!(again.scan, d.scan[..16].to_vec());
+    let other = net.dropout_draws(&out, 16, 8).unwrap().unwrap();
+    assert_ne!(other.scan, again.scan);
+    assert!(net.dropout_draws(&out, 0, 7).unwrap().is_none());
+    let none = AttCnnConfig {
+        head_dropout: 0.0,
+        ..cfg.clone()
+    };
+    let plain = Trained::from_model(none, cfg.init(&device), &device);
+    assert!(plain.dropout_draws(&out, 16, 7).unwrap().is_none());
+}

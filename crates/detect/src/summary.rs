@@ -373,6 +373,12 @@ pub fn prediction(o: &Outcome, out: &Path, html: bool) -> String {
         r.scans.len(),
         r.skipped.len()
     );
+    if let Some(w) = r.model.uncalibrated_warning() {
+        let _ = write!(s, "\nWARNING: {w}");
+    }
+    for w in &r.warnings {
+        let _ = write!(s, "\nWARNING: {w}");
+    }
     if r.model.subtypes.is_empty() {
         s.push_str(
             "

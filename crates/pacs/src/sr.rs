@@ -18,6 +18,8 @@
 //!    │  └─ CONTAINS CODE Intracranial hemorrhage = Present | Absent | Indeterminate
 //!    └─ CONTAINER Measurement Group — one per slice, as above, plus
 //!       CONTAINS IMAGE Source of Measurement = the slice (SOP Class / Instance UID)
+//! └─ CONTAINS CONTAINER    Qualitative Evaluations (when there are notes)
+//!    └─ CONTAINS TEXT Comment = what the numbers are calibrated for, why a call stands
 //! ```
 //!
 //! Codes of DCM and SNOMED CT where the standard has one; the probability and its percentiles
@@ -80,6 +82,8 @@ pub const ALGORITHM_PARAMETERS: Code = Code("111002", "DCM", "Algorithm Paramete
 pub const PRESENT: Code = Code("52101004", "SCT", "Present");
 pub const ABSENT: Code = Code("2667000", "SCT", "Absent");
 pub const INDETERMINATE: Code = Code("82334004", "SCT", "Indeterminate");
+pub const QUALITATIVE_EVALUATIONS: Code = Code("C0034375", "UMLS", "Qualitative Evaluations");
+pub const COMMENT: Code = Code("121106", "DCM", "Comment");
 
 /// The codes of one hemorrhage subtype: its finding, and its probability and percentiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -235,6 +239,10 @@ pub struct Document {
     /// Whether the probabilities have a spread (a GP head); without, no sd or percentiles are
     /// written (they would say nothing).
     pub uncertainty: bool,
+    /// Free-text notes a reader must see beside the numbers (what they are calibrated for, the
+    /// slices that drove a call no slice shows), as TEXT Comments under Qualitative
+    /// Evaluations; empty: none.
+    pub notes: Vec<String>,
     /// (DA, TM) of the content.
     pub created: (String, String),
 }
@@ -431,7 +439,8 @@ impl Document {
         let a = &self.algorithm;
         let ascii = [&a.name, &a.version, &a.parameters]
             .iter()
-            .all(|t| t.is_ascii());
+            .all(|t| t.is_ascii())
+            && self.notes.iter().all(|n| n.is_ascii());
         put_common(&mut o, &self.context, &self.equipment, &self.created, ascii);
         // SR Document Series
         put_series(
@@ -565,6 +574,14 @@ impl Document {
             ));
         }
         root.push(container(None, IMAGING_MEASUREMENTS, groups).with_rel("CONTAINS"));
+        if !self.notes.is_empty() {
+            let notes = self
+                .notes
+                .iter()
+                .map(|n| text("CONTAINS", COMMENT, n))
+                .collect();
+            root.push(container(None, QUALITATIVE_EVALUATIONS, notes).with_rel("CONTAINS"));
+        }
         put_seq(&mut o, tags::CONTENT_SEQUENCE, root);
         Ok(o)
     }
@@ -628,6 +645,7 @@ mod tests {
             }],
             subtypes: Vec::new(),
             uncertainty: true,
+            notes: Vec::new(),
             created: ("20261122".into(), "120000".into()),
         }
     }
@@ -672,6 +690,62 @@ mod tests {
         assert_eq!(count_nums(&d), 2 * 4, "scan and slice: p, sd, 5th, 95th");
         d.uncertainty = false;
         assert_eq!(count_nums(&d), 2);
+    }
+
+    /// Notes become TEXT Comments under one Qualitative Evaluations container at the root, in
+    /// order; without notes there is no such container.
+    #[test]
+    fn notes_are_comments_under_qualitative_evaluations() {
+        let mut d = doc();
+        let none = d.dataset().unwrap();
+        let mut v = Vec::new();
+        items(&none, &mut v);
+        assert!(!v.iter().any(|(_, n, _)| n == "Qualitative Evaluations"));
+        d.notes = vec!["not calibrated for this site".into(), "slices 3, 4".into()];
+        let o = d.dataset().unwrap();
+        let root = o.element(tags::CONTENT_SEQUENCE).unwrap().items().unwrap();
+        let last = root.last().unwrap();
+        let name = |it: &InMemDicomObject| {
+            it.element(tags::CONCEPT_NAME_CODE_SEQUENCE)
+                .unwrap()
+                .items()
+                .unwrap()[0]
+                .element(tags::CODE_MEANING)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .trim()
+                .to_string()
+        };
+        assert_eq!(name(last), "Qualitative Evaluations");
+        let texts: Vec<(String, String)> = last
+            .element(tags::CONTENT_SEQUENCE)
+            .unwrap()
+            .items()
+            .unwrap()
+            .iter()
+            .map(|it| {
+                (
+                    name(it),
+                    it.element(tags::TEXT_VALUE)
+                        .unwrap()
+                        .to_str()
+                        .unwrap()
+                        .trim()
+                        .to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            vec![
+                (
+                    "Comment".to_string(),
+                    "not calibrated for this site".to_string()
+                ),
+                ("Comment".to_string(), "slices 3, 4".to_string()),
+            ]
+        );
     }
 
     /// Every item of the content tree, depth first, as (value type, concept name's code

@@ -252,6 +252,8 @@ impl Geometry {
                 patient_id: None,
                 body_part: None,
                 series_description: None,
+                contrast_agent: None,
+                kernel: None,
             });
         }
         (headers, z)

@@ -41,6 +41,13 @@ pub struct SliceHeader {
     /// SeriesDescription (0008,103E) as [`series_description`] keeps it.
     #[serde(default)]
     pub series_description: Option<String>,
+    /// ContrastBolusAgent (0018,0010) as [`series_description`] keeps it: present and not
+    /// "none" on a contrast-enhanced series.
+    #[serde(default)]
+    pub contrast_agent: Option<String>,
+    /// ConvolutionKernel (0018,1210), trimmed (e.g. "H30s", "BONE"); None when absent.
+    #[serde(default)]
+    pub kernel: Option<String>,
 }
 
 /// BodyPartExamined values (PS3.16 Annex L and common variants) that say the image is not of the
@@ -434,6 +441,12 @@ fn header_from(path: &Path, obj: &DefaultDicomObject) -> Result<SliceHeader, Fil
             .filter(|b| !b.is_empty()),
         series_description: str_opt(obj, tags::SERIES_DESCRIPTION)
             .and_then(|d| series_description(&d)),
+        contrast_agent: str_opt(obj, tags::CONTRAST_BOLUS_AGENT)
+            .and_then(|d| series_description(&d))
+            .filter(|d| !d.trim().is_empty()),
+        kernel: str_opt(obj, tags::CONVOLUTION_KERNEL)
+            .and_then(|d| series_description(&d))
+            .filter(|d| !d.trim().is_empty()),
         modality,
         sop_class,
     };

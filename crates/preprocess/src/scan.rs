@@ -244,6 +244,8 @@ pub(crate) mod tests {
             patient_id: None,
             body_part: None,
             series_description: None,
+            contrast_agent: None,
+            kernel: None,
         }
     }
 

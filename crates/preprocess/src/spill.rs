@@ -171,6 +171,8 @@ mod tests {
             patient_id: Some("P".into()),
             body_part: Some("HEAD".into()),
             series_description: Some("HEAD 5mm".into()),
+            contrast_agent: None,
+            kernel: None,
         }
     }
 

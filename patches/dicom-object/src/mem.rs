@@ -633,8 +633,11 @@ where
         S: Read,
         R: TransferSyntaxIndex,
     {
-        // read metadata header
-        let mut meta = FileMetaTable::from_reader(&mut src).context(ParseMetaDataSetSnafu)?;
+        // read metadata header (a group without its group length too, as pydicom reads it:
+        // the bytes read past it belong to the data set)
+        let (mut meta, rest) =
+            FileMetaTable::from_reader_lenient(&mut src).context(ParseMetaDataSetSnafu)?;
+        let src = std::io::Cursor::new(rest).chain(src);
 
         let ts_uid = meta.transfer_syntax();
         // read rest of data according to metadata, feed it to object

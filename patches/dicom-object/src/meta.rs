@@ -270,6 +270,14 @@ where
     Ok(out)
 }
 
+/// The longest short text (SH, AE) a file meta group may hold: 16 bytes by the standard, more
+/// where a writer overran it (RSNA 2019's 20-byte ImplementationVersionName), as pydicom reads.
+const MAX_SHORT_TEXT: u32 = 64;
+/// The most elements a file meta group without a group length is read for.
+const MAX_META_ELEMENTS: usize = 64;
+static NO_GROUP_LENGTH: std::sync::Once = std::sync::Once::new();
+static OVER_LONG: std::sync::Once = std::sync::Once::new();
+
 impl FileMetaTable {
     /// Construct a file meta group table
     /// by parsing a DICOM data set from a reader.
@@ -635,187 +643,275 @@ impl FileMetaTable {
             file.read_exact(&mut buff).context(ReadValueDataSnafu)?;
             LittleEndian::read_u32(&buff)
         };
+        Self::read_group(file, builder.group_length(group_length), group_length, &text)
+    }
 
+    /// The elements of a file meta group of `group_length` bytes after its group length.
+    fn read_group<S: Read>(
+        mut file: S,
+        mut builder: FileMetaTableBuilder,
+        group_length: u32,
+        text: &text::DefaultCharacterSetCodec,
+    ) -> Result<Self> {
+        let decoder = decode::file_header_decoder();
         let mut total_bytes_read = 0;
-        let mut builder = builder.group_length(group_length);
-
         // Fetch optional data elements
         while total_bytes_read < group_length {
             let (elem, header_bytes_read) = decoder
                 .decode_header(&mut file)
                 .context(DecodeElementSnafu)?;
-            let elem_len = match elem.length().get() {
-                None => {
-                    return UndefinedValueLengthSnafu { tag: elem.tag() }.fail();
-                }
-                Some(len) => len,
-            };
-            builder = match elem.tag() {
-                Tag(0x0002, 0x0001) => {
-                    // Implementation Version
-                    if elem.length() != Length(2) {
-                        return UnexpectedDataValueLengthSnafu {
-                            tag: elem.tag(),
-                            length: elem.length(),
-                        }
-                        .fail();
-                    }
-                    let mut hbuf = [0u8; 2];
-                    file.read_exact(&mut hbuf[..]).context(ReadValueDataSnafu)?;
-
-                    builder.information_version(hbuf)
-                }
-                // Media Storage SOP Class UID
-                Tag(0x0002, 0x0002) => {
-                    builder.media_storage_sop_class_uid(read_str_body(&mut file, &text, elem_len)?)
-                }
-                // Media Storage SOP Instance UID
-                Tag(0x0002, 0x0003) => builder
-                    .media_storage_sop_instance_uid(read_str_body(&mut file, &text, elem_len)?),
-                // Transfer Syntax
-                Tag(0x0002, 0x0010) => {
-                    builder.transfer_syntax(read_str_body(&mut file, &text, elem_len)?)
-                }
-                // Implementation Class UID
-                Tag(0x0002, 0x0012) => {
-                    builder.implementation_class_uid(read_str_body(&mut file, &text, elem_len)?)
-                }
-                tag @ Tag(0x0002, 0x0013) => {
-                    // Implementation Version Name
-                    ensure!(
-                        elem_len <= 16,
-                        UnexpectedDataValueLengthSnafu {
-                            length: elem_len,
-                            tag,
-                        }
-                    );
-                    let v = read_body(&mut file, elem_len)?;
-
-                    builder.implementation_version_name(
-                        text.decode(&v)
-                            .context(DecodeTextSnafu { name: text.name() })?,
-                    )
-                }
-                tag @ Tag(0x0002, 0x0016) => {
-                    // Source Application Entity Title
-                    ensure!(
-                        elem_len <= 16,
-                        UnexpectedDataValueLengthSnafu {
-                            length: elem_len,
-                            tag,
-                        }
-                    );
-                    let v = read_body(&mut file, elem_len)?;
-
-                    builder.source_application_entity_title(
-                        text.decode(&v)
-                            .context(DecodeTextSnafu { name: text.name() })?,
-                    )
-                }
-                tag @ Tag(0x0002, 0x0017) => {
-                    // Sending Application Entity Title
-                    ensure!(
-                        elem_len <= 16,
-                        UnexpectedDataValueLengthSnafu {
-                            length: elem_len,
-                            tag,
-                        }
-                    );
-                    let v = read_body(&mut file, elem_len)?;
-
-                    builder.sending_application_entity_title(
-                        text.decode(&v)
-                            .context(DecodeTextSnafu { name: text.name() })?,
-                    )
-                }
-                tag @ Tag(0x0002, 0x0018) => {
-                    // Receiving Application Entity Title
-                    ensure!(
-                        elem_len <= 16,
-                        UnexpectedDataValueLengthSnafu {
-                            length: elem_len,
-                            tag,
-                        }
-                    );
-                    let v = read_body(&mut file, elem_len)?;
-
-                    builder.receiving_application_entity_title(
-                        text.decode(&v)
-                            .context(DecodeTextSnafu { name: text.name() })?,
-                    )
-                }
-                tag @ Tag(0x0002, 0x0100) => {
-                    // Private Information Creator UID
-                    ensure!(
-                        elem_len <= 64,
-                        UnexpectedDataValueLengthSnafu {
-                            length: elem_len,
-                            tag,
-                        }
-                    );
-                    let v = read_body(&mut file, elem_len)?;
-
-                    builder.private_information_creator_uid(
-                        text.decode(&v)
-                            .context(DecodeTextSnafu { name: text.name() })?,
-                    )
-                }
-                tag @ Tag(0x0002, 0x0102) => {
-                    // Private Information
-                    ensure!(
-                        elem_len <= META_FILE_INFO_ELEM_SIZE_LIMIT,
-                        UnexpectedDataValueLengthSnafu {
-                            length: elem_len,
-                            tag,
-                        }
-                    );
-                    let v = read_body(&mut file, elem_len)?;
-
-                    builder.private_information(v)
-                }
-                tag @ Tag(0x0002, _) => {
-                    // unknown tag, do nothing
-                    // could be an unsupported or non-standard attribute
-                    tracing::info!("Unknown tag {}", tag);
-                    // consume value without saving it
-                    let bytes_read =
-                        std::io::copy(&mut (&mut file).take(elem_len as u64), &mut std::io::sink())
-                            .context(ReadValueDataSnafu)?;
-                    if bytes_read != elem_len as u64 {
-                        // reported element length longer than actual stream
-                        return UnexpectedDataValueLengthSnafu {
-                            tag: elem.tag(),
-                            length: elem_len,
-                        }
-                        .fail();
-                    }
-                    builder
-                }
-                tag => {
-                    // unexpected tag from another group! do nothing for now,
-                    // but this could pose an issue up ahead (see #50)
-                    tracing::warn!("Unexpected off-group tag {}", tag);
-                    // consume value without saving it
-                    let bytes_read =
-                        std::io::copy(&mut (&mut file).take(elem_len as u64), &mut std::io::sink())
-                            .context(ReadValueDataSnafu)?;
-                    if bytes_read != elem_len as u64 {
-                        // reported element length longer than actual stream
-                        return UnexpectedDataValueLengthSnafu {
-                            tag: elem.tag(),
-                            length: elem_len,
-                        }
-                        .fail();
-                    }
-                    builder
-                }
-            };
+            let elem_len = elem.length().get().unwrap_or(0);
+            builder = Self::read_element(&mut file, builder, &elem, text)?;
             total_bytes_read = total_bytes_read
                 .saturating_add(header_bytes_read as u32)
                 .saturating_add(elem_len);
         }
 
         builder.build()
+    }
+
+    /// As [`FileMetaTable::from_reader`], and a file meta group without its (0002,0000) group
+    /// length is read too, as pydicom and dcmtk read it: element after element while their group
+    /// is 0002 (RSNA 2019 wrote half of its challenge's files so). Returns the table and the
+    /// bytes read past the group (the first data set element's tag, when the group length was
+    /// missing), which belong to the data set that follows.
+    pub fn from_reader_lenient<R: Read>(mut file: R) -> Result<(Self, Vec<u8>)> {
+        let mut buff: [u8; 4] = [0; 4];
+        file.read_exact(&mut buff).context(ReadMagicCodeSnafu)?;
+        ensure!(buff == DICM_MAGIC_CODE, NotDicomSnafu);
+        let decoder = decode::file_header_decoder();
+        let text = text::DefaultCharacterSetCodec;
+        let mut tag = [0u8; 4];
+        file.read_exact(&mut tag).context(ReadValueDataSnafu)?;
+        let group = |t: &[u8; 4]| LittleEndian::read_u16(&t[0..2]);
+        let first = Tag(group(&tag), LittleEndian::read_u16(&tag[2..4]));
+        if first == Tag(0x0002, 0x0000) {
+            let (elem, _) = decoder
+                .decode_header(&mut (&tag[..]).chain(&mut file))
+                .context(DecodeElementSnafu)?;
+            if elem.length() != Length(4) {
+                return UnexpectedDataValueLengthSnafu {
+                    tag: elem.tag(),
+                    length: elem.length(),
+                }
+                .fail();
+            }
+            let mut buff: [u8; 4] = [0; 4];
+            file.read_exact(&mut buff).context(ReadValueDataSnafu)?;
+            let group_length = LittleEndian::read_u32(&buff);
+            let builder = FileMetaTableBuilder::new().group_length(group_length);
+            return Ok((Self::read_group(file, builder, group_length, &text)?, Vec::new()));
+        }
+        if first.group() != 0x0002 {
+            return UnexpectedTagSnafu { tag: first }.fail();
+        }
+        NO_GROUP_LENGTH.call_once(|| {
+            tracing::warn!(
+                "a file meta group without its (0002,0000) group length (as RSNA 2019 wrote half of its files): read element by element, as pydicom and dcmtk read it"
+            )
+        });
+        let mut builder = FileMetaTableBuilder::new();
+        // bounded: each element is at most the limits of read_element, and a group holds at
+        // most this many
+        for _ in 0..MAX_META_ELEMENTS {
+            if group(&tag) != 0x0002 {
+                return Ok((builder.build()?, tag.to_vec()));
+            }
+            let (elem, _) = decoder
+                .decode_header(&mut (&tag[..]).chain(&mut file))
+                .context(DecodeElementSnafu)?;
+            builder = Self::read_element(&mut file, builder, &elem, &text)?;
+            file.read_exact(&mut tag).context(ReadValueDataSnafu)?;
+        }
+        UnexpectedTagSnafu {
+            tag: Tag(group(&tag), LittleEndian::read_u16(&tag[2..4])),
+        }
+        .fail()
+    }
+
+    /// One element of the file meta group, its header read, into the builder.
+    fn read_element<S: Read>(
+        mut file: S,
+        builder: FileMetaTableBuilder,
+        elem: &dicom_core::header::DataElementHeader,
+        text: &text::DefaultCharacterSetCodec,
+    ) -> Result<FileMetaTableBuilder> {
+        let elem_len = match elem.length().get() {
+            None => {
+                return UndefinedValueLengthSnafu { tag: elem.tag() }.fail();
+            }
+            Some(len) => len,
+        };
+        let text = *text;
+        Ok(match elem.tag() {
+            Tag(0x0002, 0x0001) => {
+                // Implementation Version
+                if elem.length() != Length(2) {
+                    return UnexpectedDataValueLengthSnafu {
+                        tag: elem.tag(),
+                        length: elem.length(),
+                    }
+                    .fail();
+                }
+                let mut hbuf = [0u8; 2];
+                file.read_exact(&mut hbuf[..]).context(ReadValueDataSnafu)?;
+
+                builder.information_version(hbuf)
+            }
+            // Media Storage SOP Class UID
+            Tag(0x0002, 0x0002) => {
+                builder.media_storage_sop_class_uid(read_str_body(&mut file, &text, elem_len)?)
+            }
+            // Media Storage SOP Instance UID
+            Tag(0x0002, 0x0003) => builder
+                .media_storage_sop_instance_uid(read_str_body(&mut file, &text, elem_len)?),
+            // Transfer Syntax
+            Tag(0x0002, 0x0010) => {
+                builder.transfer_syntax(read_str_body(&mut file, &text, elem_len)?)
+            }
+            // Implementation Class UID
+            Tag(0x0002, 0x0012) => {
+                builder.implementation_class_uid(read_str_body(&mut file, &text, elem_len)?)
+            }
+            tag @ Tag(0x0002, 0x0013) => {
+                // Implementation Version Name
+                ensure!(
+                    elem_len <= MAX_SHORT_TEXT,
+                    UnexpectedDataValueLengthSnafu {
+                        length: elem_len,
+                        tag,
+                    }
+                );
+                if elem_len > 16 {
+                    OVER_LONG.call_once(|| {
+                        tracing::warn!(
+                            "a file meta element longer than its VR allows ({} of {} bytes, e.g. ImplementationVersionName \"RSNA Challenge 2019\"): read as pydicom and dcmtk read it",
+                            tag,
+                            elem_len
+                        )
+                    });
+                }
+                let v = read_body(&mut file, elem_len)?;
+
+                builder.implementation_version_name(
+                    text.decode(&v)
+                        .context(DecodeTextSnafu { name: text.name() })?,
+                )
+            }
+            tag @ Tag(0x0002, 0x0016) => {
+                // Source Application Entity Title
+                ensure!(
+                    elem_len <= MAX_SHORT_TEXT,
+                    UnexpectedDataValueLengthSnafu {
+                        length: elem_len,
+                        tag,
+                    }
+                );
+                let v = read_body(&mut file, elem_len)?;
+
+                builder.source_application_entity_title(
+                    text.decode(&v)
+                        .context(DecodeTextSnafu { name: text.name() })?,
+                )
+            }
+            tag @ Tag(0x0002, 0x0017) => {
+                // Sending Application Entity Title
+                ensure!(
+                    elem_len <= MAX_SHORT_TEXT,
+                    UnexpectedDataValueLengthSnafu {
+                        length: elem_len,
+                        tag,
+                    }
+                );
+                let v = read_body(&mut file, elem_len)?;
+
+                builder.sending_application_entity_title(
+                    text.decode(&v)
+                        .context(DecodeTextSnafu { name: text.name() })?,
+                )
+            }
+            tag @ Tag(0x0002, 0x0018) => {
+                // Receiving Application Entity Title
+                ensure!(
+                    elem_len <= MAX_SHORT_TEXT,
+                    UnexpectedDataValueLengthSnafu {
+                        length: elem_len,
+                        tag,
+                    }
+                );
+                let v = read_body(&mut file, elem_len)?;
+
+                builder.receiving_application_entity_title(
+                    text.decode(&v)
+                        .context(DecodeTextSnafu { name: text.name() })?,
+                )
+            }
+            tag @ Tag(0x0002, 0x0100) => {
+                // Private Information Creator UID
+                ensure!(
+                    elem_len <= 64,
+                    UnexpectedDataValueLengthSnafu {
+                        length: elem_len,
+                        tag,
+                    }
+                );
+                let v = read_body(&mut file, elem_len)?;
+
+                builder.private_information_creator_uid(
+                    text.decode(&v)
+                        .context(DecodeTextSnafu { name: text.name() })?,
+                )
+            }
+            tag @ Tag(0x0002, 0x0102) => {
+                // Private Information
+                ensure!(
+                    elem_len <= META_FILE_INFO_ELEM_SIZE_LIMIT,
+                    UnexpectedDataValueLengthSnafu {
+                        length: elem_len,
+                        tag,
+                    }
+                );
+                let v = read_body(&mut file, elem_len)?;
+
+                builder.private_information(v)
+            }
+            tag @ Tag(0x0002, _) => {
+                // unknown tag, do nothing
+                // could be an unsupported or non-standard attribute
+                tracing::info!("Unknown tag {}", tag);
+                // consume value without saving it
+                let bytes_read =
+                    std::io::copy(&mut (&mut file).take(elem_len as u64), &mut std::io::sink())
+                        .context(ReadValueDataSnafu)?;
+                if bytes_read != elem_len as u64 {
+                    // reported element length longer than actual stream
+                    return UnexpectedDataValueLengthSnafu {
+                        tag: elem.tag(),
+                        length: elem_len,
+                    }
+                    .fail();
+                }
+                builder
+            }
+            tag => {
+                // unexpected tag from another group! do nothing for now,
+                // but this could pose an issue up ahead (see #50)
+                tracing::warn!("Unexpected off-group tag {}", tag);
+                // consume value without saving it
+                let bytes_read =
+                    std::io::copy(&mut (&mut file).take(elem_len as u64), &mut std::io::sink())
+                        .context(ReadValueDataSnafu)?;
+                if bytes_read != elem_len as u64 {
+                    // reported element length longer than actual stream
+                    return UnexpectedDataValueLengthSnafu {
+                        tag: elem.tag(),
+                        length: elem_len,
+                    }
+                    .fail();
+                }
+                builder
+            }
+        })
     }
 
     /// Create an iterator over the defined data elements

@@ -24,6 +24,7 @@ use preprocess::dataset::{read_json, write_atomic, write_json};
 
 use crate::error::{Error, Result};
 
+pub mod envelope;
 pub mod evidence;
 pub mod features;
 
@@ -168,6 +169,10 @@ pub struct CnnPart {
     /// probabilities fitted on the site's scan labels (then the bundle has no GP head).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site: Option<NetworkSite>,
+    /// The scans the network was made for ([`envelope::Envelope`]): series outside it are left
+    /// out or flagged before they are scored. Absent: every series is scored as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub envelope: Option<envelope::Envelope>,
 }
 
 /// The site's maps of the network's own probabilities (`ich adapt` chose the network as it
@@ -178,6 +183,12 @@ pub struct CnnPart {
 pub struct NetworkSite {
     pub scan_map: gphead::calibrate::Platt,
     pub slice_map: gphead::calibrate::Platt,
+    /// The same two maps fitted again on bootstrap resamples of the site's patients (`ich
+    /// adapt`): the uncertainty of the maps themselves. Dropout pass `t` of a prediction goes
+    /// through pair `t mod n`, so a site of few patients gets wider intervals than one of many.
+    /// Empty in bundles adapted before they were kept: then only the network's own spread.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub map_draws: Vec<MapPair>,
     /// The site's out-of-distribution summary (a bundle file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ood: Option<String>,
@@ -194,6 +205,13 @@ pub struct NetworkSite {
     /// What the subtype heads see of a slice (the CNN's features by default).
     #[serde(default, skip_serializing_if = "is_features")]
     pub evidence: crate::bundle::evidence::Evidence,
+}
+
+/// A scan map and a slice map fitted together (on one bootstrap resample of a site's patients).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MapPair {
+    pub scan: gphead::calibrate::Platt,
+    pub slice: gphead::calibrate::Platt,
 }
 
 /// The provenance of imported weights.
@@ -474,6 +492,7 @@ impl Bundle {
                 }),
                 imported: None,
                 float_input: false,
+                envelope: None,
             },
             gp: None,
             files: BTreeMap::new(),
@@ -509,6 +528,7 @@ impl Bundle {
                 site: None,
                 imported: Some(imported),
                 float_input: true,
+                envelope: Some(envelope::Envelope::sa_dmil()),
             },
             gp: None,
             files: BTreeMap::new(),

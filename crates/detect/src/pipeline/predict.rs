@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
 use attcnn::inference::{Pixels, Trained};
+use gphead::calibrate::Platt;
 use gphead::pca::Pca;
 use gphead::{GpModel, MilData};
 use milbase::Progress;
@@ -108,8 +109,7 @@ pub struct Timing {
 
 pub use crate::report::ScanPrediction;
 
-/// What the head of a bundle gives besides the CNN's own classifier.
-pub const CNN_ONLY: &str = "CNN classifier (no GP head)";
+pub use crate::report::CNN_ONLY;
 
 /// One scan's subtypes, and each of its slices'.
 type Subtypes = (
@@ -206,6 +206,12 @@ impl Predictor {
                 uncertainty: true,
                 imported,
                 subtypes: self.subtype_heads.iter().map(|(n, _)| n.clone()).collect(),
+                interval: Some(format!(
+                    "the 5th and 95th percentiles of {} Monte Carlo draws of the GP head's posterior{}, the same draws as the probability and its sd",
+                    self.opts.samples,
+                    if gp.calibration.is_some() { ", each through its calibration map" } else { "" }
+                )),
+                calibration: Some(self.calibration()),
             },
             None => ModelInfo {
                 bundle: self.bundle.dir.display().to_string(),
@@ -226,20 +232,101 @@ impl Predictor {
                         s.training.train_scans, s.training.train_positive, s.training.source
                     )
                 }),
-                uncertainty: false,
+                uncertainty: self.network_spread(),
                 imported,
                 subtypes: self.subtype_heads.iter().map(|(n, _)| n.clone()).collect(),
+                interval: self.network_interval(),
+                calibration: Some(self.calibration()),
             },
         }
+    }
+
+    /// Whether the network's probabilities get a spread: dropout passes of its classifier, or
+    /// the site maps' bootstrap pairs.
+    fn network_spread(&self) -> bool {
+        let dropout = self.net.dropout_rate() > 0.0 && self.opts.samples > 0;
+        NetworkMapsAt::of(self.bundle.manifest.cnn.site.as_ref()).spread(dropout)
+    }
+
+    /// How a network bundle's intervals are made, in words.
+    fn network_interval(&self) -> Option<String> {
+        let site = self.bundle.manifest.cnn.site.as_ref();
+        let maps = site.map_or(0, |s| s.map_draws.len());
+        let p = self.net.dropout_rate();
+        let dropout = (p > 0.0).then(|| {
+            format!(
+                "{} Monte Carlo dropout passes of the network's classifier (rate {p}, the dropout it was trained with; the slices are encoded once)",
+                self.opts.samples
+            )
+        });
+        let mapped = match (site, maps) {
+            (Some(_), 0) => Some("each through the site's maps".to_string()),
+            (Some(_), n) => Some(format!(
+                "each through one of {n} pairs of the site's maps refitted on bootstrap resamples of its patients (the maps' own uncertainty)"
+            )),
+            (None, _) => None,
+        };
+        match (dropout, mapped) {
+            (None, None) => None,
+            (Some(d), None) => Some(format!("the 5th and 95th percentiles of {d}, the same draws as the probability and its sd")),
+            (Some(d), Some(m)) => Some(format!("the 5th and 95th percentiles of {d}, {m}: the same draws as the probability and its sd")),
+            (None, Some(m)) => Some(format!("the network's probability {m}: the 5th and 95th percentiles of those, the same draws as the probability and its sd")),
+        }
+    }
+
+    /// What this bundle's probabilities are calibrated for.
+    pub fn calibration(&self) -> crate::report::Calibration {
+        use crate::report::{Calibration, CalibrationKind};
+        let m = &self.bundle.manifest;
+        let adapted = |reports: &[String]| reports.iter().any(|r| r == "adapt.json");
+        let (kind, text) = match (&self.gp, &m.gp, &m.cnn.site) {
+            (None, _, Some(s)) => (
+                CalibrationKind::Site,
+                format!(
+                    "calibrated for the site whose {} labelled scans ({} positive) `ich adapt` fitted it to ({})",
+                    s.training.train_scans, s.training.train_positive, s.training.source
+                ),
+            ),
+            (Some(_), Some(g), _) if g.site_calibration.is_some() || adapted(&g.reports) => (
+                CalibrationKind::Site,
+                format!(
+                    "calibrated for the site whose labelled scans fitted it ({})",
+                    g.site_calibration.as_ref().map_or(g.training.source.clone(), |c| c.source.clone())
+                ),
+            ),
+            (Some(gp), Some(g), _) if gp.calibration.is_some() => (
+                CalibrationKind::Validation,
+                format!(
+                    "calibrated on the validation scans of {}; not fitted to another site: on scans from elsewhere run `ich adapt`",
+                    g.training.source
+                ),
+            ),
+            _ => {
+                let what = match &m.cnn.imported {
+                    Some(i) => format!("the scores of {}", i.name),
+                    None => "the model's scores".to_string(),
+                };
+                (
+                    CalibrationKind::None,
+                    format!(
+                        "NOT CALIBRATED FOR THIS SITE: {what}, not probabilities a site has checked; fit it to your own labelled scans with `ich adapt --model {} DICOM --labels labels.csv -o MODEL-site`",
+                        self.bundle.dir.display()
+                    ),
+                )
+            }
+        };
+        Calibration { kind, text }
     }
 
     /// The Monte Carlo draws behind the numbers: none without a GP head or subtype heads (the
     /// CNN's point estimates draw nothing).
     pub fn sampling(&self) -> Option<crate::report::Sampling> {
-        (self.gp.is_some() || !self.subtype_heads.is_empty()).then_some(crate::report::Sampling {
-            samples: self.opts.samples,
-            seed: self.opts.seed,
-        })
+        (self.gp.is_some() || !self.subtype_heads.is_empty() || self.network_spread()).then_some(
+            crate::report::Sampling {
+                samples: self.opts.samples,
+                seed: self.opts.seed,
+            },
+        )
     }
 
     pub fn thresholds(&self) -> Thresholds {
@@ -379,9 +466,14 @@ impl Predictor {
                 None => (Vec::new(), vec![Vec::new(); n]),
             };
             time.gp += t.elapsed();
-            let point = |p: f64| (p, 0.0, p, p);
+            // the network's own spread: dropout passes of its classifier, each through the
+            // site's maps (pass t through bootstrap pair t mod n: the maps' own uncertainty)
+            let draws = self
+                .net
+                .dropout_draws(&cnn, opts.samples, opts.seed ^ fnv1a(&id))
+                .map_err(|e| Error::scan(&id, e))?;
             let site = self.bundle.manifest.cnn.site.as_ref();
-            let (scan_map, slice_map) = (site.map(|s| s.scan_map), site.map(|s| s.slice_map));
+            let maps = NetworkMapsAt::of(site);
             let slices = meta
                 .slices
                 .iter()
@@ -389,15 +481,15 @@ impl Predictor {
                 .zip(&cnn.attention)
                 .enumerate()
                 .map(|(i, ((s, &p), &att))| {
-                    let p = slice_map.map_or(p, |m| m.apply(p));
-                    let mut r = slice_report(i, s, point(p), att, &thr);
+                    let d = draws.as_ref().map(|d| d.slices[i].as_slice());
+                    let mut r = slice_report(i, s, maps.summary(d, p, false), att, &thr);
                     r.subtypes = std::mem::take(&mut slice_subtypes[i]);
                     r
                 })
                 .collect();
-            let p = scan_map.map_or(cnn.probability, |m| m.apply(cnn.probability));
-            let report =
-                self.scan_report(meta, (slices, scan_subtypes), point(p), &cnn, &thr, &pixels);
+            let d = draws.as_ref().map(|d| d.scan.as_slice());
+            let est = maps.summary(d, cnn.probability, true);
+            let report = self.scan_report(meta, (slices, scan_subtypes), est, &cnn, &thr, &pixels);
             return Ok(ScanPrediction {
                 report,
                 pixels,
@@ -586,6 +678,7 @@ impl Predictor {
         for sub in &mut scan_subtypes {
             sub.uncertain |= forced_scan;
         }
+        let why = crate::report::why_no_slice(thr.positive(p), &slices, thr.positive);
         ScanReport {
             n_slices: meta.n_slices,
             probability: p,
@@ -606,6 +699,7 @@ impl Predictor {
             patient_id: meta.patient_id.filter(|_| opts.keep_phi),
             nifti: meta.nifti,
             warnings,
+            why,
             page: None,
             dicom: None,
             subtypes: scan_subtypes,
@@ -645,6 +739,58 @@ impl Predictor {
             .collect::<Result<Vec<_>>>()?;
         let note = images::source(p).note(size);
         Ok(scan_page(head, &p.report, &pictures, &note))
+    }
+}
+
+/// The site's maps of a network bundle as each dropout pass sees them.
+struct NetworkMapsAt<'a> {
+    main: Option<(Platt, Platt)>,
+    draws: &'a [crate::bundle::MapPair],
+}
+
+impl<'a> NetworkMapsAt<'a> {
+    fn of(site: Option<&'a crate::bundle::NetworkSite>) -> Self {
+        Self {
+            main: site.map(|s| (s.scan_map, s.slice_map)),
+            draws: site.map_or(&[], |s| s.map_draws.as_slice()),
+        }
+    }
+
+    /// The map pass `t` goes through: bootstrap pair `t mod n`, else the site's map, else none.
+    fn map(&self, t: usize, scan: bool) -> Platt {
+        let pick = |s: Platt, l: Platt| if scan { s } else { l };
+        match (self.draws.len(), self.main) {
+            (0, Some((s, l))) => pick(s, l),
+            (0, None) => Platt::IDENTITY,
+            (n, _) => pick(self.draws[t % n].scan, self.draws[t % n].slice),
+        }
+    }
+
+    /// (mean, sd, lo, hi) of a probability: from the network's dropout passes through the maps
+    /// (`draws`); without passes (a network without dropout) from the point `p` through each
+    /// bootstrap map; with neither, the point through the site's map, with no spread.
+    fn summary(&self, draws: Option<&[f64]>, p: f64, scan: bool) -> (f64, f64, f64, f64) {
+        let mut v: Vec<f64> = match draws {
+            Some(d) => d
+                .iter()
+                .enumerate()
+                .map(|(t, &q)| self.map(t, scan).apply(q))
+                .collect(),
+            None => (0..self.draws.len())
+                .map(|t| self.map(t, scan).apply(p))
+                .collect(),
+        };
+        if v.is_empty() {
+            let q = self.map(0, scan).apply(p);
+            return (q, 0.0, q, q);
+        }
+        let s = gphead::predict::Summary::of(&mut v);
+        (s.mean, s.sd, s.lo, s.hi)
+    }
+
+    /// Whether the probabilities get a spread at all.
+    fn spread(&self, dropout: bool) -> bool {
+        dropout || !self.draws.is_empty()
     }
 }
 
@@ -829,6 +975,25 @@ pub fn run_with(
         find_scans_counting_others(&dicom_paths, &predictor.opts.limits, shard, progress)?
     };
     time.preprocess += t.elapsed();
+    // series outside what the model was made for: left out with the reason, or flagged
+    let (scans, outside) =
+        crate::bundle::envelope::screen(scans, predictor.bundle().manifest.cnn.envelope.as_ref());
+    for w in &outside {
+        tracing::warn!("{w}");
+    }
+    let (scans, unusual): (Vec<Scan>, std::collections::HashMap<String, Vec<String>>) = {
+        let mut u = std::collections::HashMap::new();
+        let s = scans
+            .into_iter()
+            .map(|(scan, flags)| {
+                if !flags.is_empty() {
+                    u.insert(scan.id.clone(), flags);
+                }
+                scan
+            })
+            .collect();
+        (s, u)
+    };
     let mut work: Vec<Source> = Vec::new();
     for ds in &datasets {
         work.extend((0..ds.manifest.scans.len()).map(|i| Source::Dataset(ds, i)));
@@ -852,6 +1017,25 @@ pub fn run_with(
     // a shard may hold none of a small cohort's scans: its reports are empty, not an error
     // (the files of other shards' scans, or a dataset that `preprocess --shard` wrote empty)
     let shard_datasets = datasets.iter().any(|d| d.manifest.shard.is_some());
+    if in_datasets == 0 && from_dicom == 0 && others == 0 && !shard_datasets && !outside.is_empty()
+    {
+        return Err(Error::NoScan(format!(
+            "{}: every series lies outside what the model was made for ({}): {}",
+            inputs
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            predictor
+                .bundle()
+                .manifest
+                .cnn
+                .envelope
+                .as_ref()
+                .map_or("", |e| e.made_for.as_str()),
+            outside.join("; ")
+        )));
+    }
     if in_datasets == 0 && from_dicom == 0 && others == 0 && !shard_datasets {
         return Err(Error::NoScan(format!(
             "{} (skipped: {:?})",
@@ -892,6 +1076,7 @@ pub fn run_with(
             dicom: job.pacs.dicom.is_some(),
         }),
         viewer_url: job.options.viewer_url.clone(),
+        warnings: Vec::new(),
     };
     // files that belong to no scan are reported by one shard, the first
     let mut skipped = if shard.index == 0 {
@@ -904,6 +1089,7 @@ pub fn run_with(
     let skipped = Mutex::new(skipped);
     let mut failed: Vec<String> = pull_failed.into_iter().collect();
     report.skipped.extend(failed.iter().cloned());
+    report.skipped.extend(outside.iter().cloned());
     let identity = match &job.pacs.dicom {
         Some(_) => Some(ModelIdentity::of_bundle(
             &job.model,
@@ -938,6 +1124,15 @@ pub fn run_with(
         };
         // a scan that cannot be read or predicted is reported and skipped; the rest go on
         let done = one.and_then(|mut p| {
+            // what is unusual about a series the model was not made for, and its call unsure
+            if let Some(flags) = unusual.get(&p.report.id) {
+                for f in flags {
+                    let w = format!("outside what the model was made for: {f}");
+                    tracing::warn!("scan {}: {w}", p.report.id);
+                    p.report.warnings.push(w);
+                }
+                p.report.uncertain = true;
+            }
             let t = Instant::now();
             // the page is made now, so that no scan's thumbnails stay in memory; it is written
             // below, where a failure to write is the run's (the disk), not the scan's
@@ -1029,6 +1224,10 @@ pub fn run_with(
     let extents: Vec<Extent>;
     (report.scans, extents) = scans.into_iter().unzip();
     report.skipped.sort();
+    report.warnings = crate::report::site_check(&report.model, &report.scans);
+    for w in &report.warnings {
+        tracing::warn!("{w}");
+    }
     let slices_of = store.loader(&extents);
     report.metrics = metrics_with(&report.scans, &slices_of)?;
     produced.extend(write_reports_with(&report, &slices_of, &job.out, job.html)?);

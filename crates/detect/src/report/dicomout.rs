@@ -116,7 +116,7 @@ impl ModelIdentity {
     }
 
     fn algorithm_name(&self) -> String {
-        if self.info.uncertainty {
+        if self.info.gp_family != crate::report::CNN_ONLY {
             format!(
                 "ich attention CNN + {} head on {} features",
                 self.info.gp_family, self.info.feature_dim
@@ -365,6 +365,13 @@ pub fn write_scan(
         slices,
         subtypes,
         uncertainty: unc,
+        notes: model
+            .info
+            .calibration
+            .iter()
+            .map(|c| c.text.clone())
+            .chain(report.why.iter().map(|w| format!("Why this call: {w}")))
+            .collect(),
         created: created.clone(),
     };
     let dir = out.join(DICOM_DIR).join(&report.id);

@@ -78,7 +78,7 @@ table{border-collapse:collapse}td,th{padding:.25em .6em;border-bottom:1px solid 
 th{background:#eee}td.l,th.l{text-align:left}.pos{color:#b00;font-weight:600}.unc{color:#a60}\
 .grid{display:flex;flex-wrap:wrap;gap:8px}.tile{background:#111;color:#eee;padding:4px;border:4px solid #111;\
 font-size:12px;text-align:center}.tile.pos{border-color:#e00}.tile.unc{outline:2px dashed #f90}\
-.tile img{display:block;image-rendering:pixelated}.tile a{display:block}.note{color:#666;font-size:.9em}.zoom{display:none;position:fixed;inset:0;z-index:9;overflow:auto;background:#000;color:#eee;padding:1em}.zoom:target{display:block}.zoom a{color:#9cf}.zoom .pos{color:#f66}.zoom .unc{color:#fb4}.zoom .panels{display:flex;flex-wrap:wrap;gap:1em}.zoom figure{margin:0}.zoom img{display:block;max-width:calc(50vw - 2.5em);height:auto;image-rendering:pixelated}.zoom figcaption{font-size:13px;margin-top:.3em}";
+.tile img{display:block;image-rendering:pixelated}.tile a{display:block}.note{color:#666;font-size:.9em}.zoom{display:none;position:fixed;inset:0;z-index:9;overflow:auto;background:#000;color:#eee;padding:1em}.zoom:target{display:block}.zoom a{color:#9cf}.zoom .pos{color:#f66}.zoom .unc{color:#fb4}.zoom .panels{display:flex;flex-wrap:wrap;gap:1em}.zoom figure{margin:0}.zoom img{display:block;max-width:calc(50vw - 2.5em);height:auto;image-rendering:pixelated}.zoom figcaption{font-size:13px;margin-top:.3em}.warn{background:#fff3cd;border:1px solid #e0a800;padding:.5em .8em;font-weight:600}";
 
 pub(crate) fn page(title: &str, body: &str) -> String {
     format!(
@@ -490,12 +490,24 @@ fn source_of(s: &ScanReport) -> String {
 
 /// The page of one scan. `pictures[i]` are slice i's pictures; `source` says where they come
 /// from ([`crate::report::images::Source::note`]).
+/// What the numbers are calibrated for, as every page shows it: a warning banner when they are
+/// the network's scores (calibrated for nothing), a note otherwise; nothing in reports written
+/// before it was recorded.
+pub fn calibration_banner(r: &Report) -> String {
+    match (&r.model.calibration, r.model.uncalibrated_warning()) {
+        (_, Some(w)) => format!("<p class=\"warn\">{}</p>", esc(&w)),
+        (Some(c), None) => format!("<p class=\"note\">{}</p>", esc(&c.text)),
+        (None, None) => String::new(),
+    }
+}
+
 pub fn scan_page(r: &Report, s: &ScanReport, pictures: &[SlicePictures], source: &str) -> String {
     let mut b = String::new();
     let _ = write!(
         b,
-        "<p><a href=\"../index.html\">← all scans</a></p><h1>Scan {}</h1>",
-        esc(&s.id)
+        "<p><a href=\"../index.html\">← all scans</a></p><h1>Scan {}</h1>{}",
+        esc(&s.id),
+        calibration_banner(r)
     );
     if s.patient_name.is_some() || s.patient_id.is_some() {
         let _ = write!(
@@ -543,8 +555,14 @@ pub fn scan_page(r: &Report, s: &ScanReport, pictures: &[SlicePictures], source:
             .map(|l| format!("<tr><th class=\"l\">label</th><td>{l}</td></tr>"))
             .unwrap_or_default()
     );
+    if let Some(why) = &s.why {
+        let _ = write!(b, "<p class=\"warn\">Why this call: {}</p>", esc(why));
+    }
     for w in &s.warnings {
         let _ = write!(b, "<p class=\"note\">warning: {}</p>", esc(w));
+    }
+    if let Some(i) = &r.model.interval {
+        let _ = write!(b, "<p class=\"note\">The interval: {}.</p>", esc(i));
     }
     let _ = write!(
         b,
@@ -753,6 +771,10 @@ pub fn index_page(r: &Report, k: usize) -> String {
             (None, false) => " (uncalibrated head)".into(),
         }
     );
+    b.push_str(&calibration_banner(r));
+    for w in &r.warnings {
+        let _ = write!(b, "<p class=\"warn\">{}</p>", esc(w));
+    }
     let nav = if pages == 1 {
         String::new()
     } else {

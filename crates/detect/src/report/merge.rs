@@ -157,6 +157,18 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
     let first = &shards[0];
     let count = first.shard.count;
     let html = |s: &ShardRun| s.mark.files.iter().any(|f| f.path == INDEX_HTML);
+    for s in &shards {
+        // a shard's report is a file anyone could have edited: its viewer address is checked as
+        // `--viewer-url` itself is, before it becomes links in the merged pages
+        if let Some(u) = &s.report.viewer_url {
+            crate::report::viewer_url_template(u).map_err(|e| {
+                Error::Invalid(format!(
+                    "{}: {e}",
+                    s.dir.join(crate::report::REPORT_JSON).display()
+                ))
+            })?;
+        }
+    }
     for s in &shards[1..] {
         let differs = |what: &str| {
             Err(Error::file(
@@ -296,6 +308,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
         sampling: head.sampling,
         options: head.options,
         viewer_url: head.viewer_url.clone(),
+        warnings: Vec::new(),
     };
     // moved, not copied: the shards' reports are held once
     for s in &mut shards {
@@ -320,6 +333,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
     drop(by_id);
     let slices_of = store.loader(&extents);
     report.metrics = metrics_with(&report.scans, &slices_of)?;
+    report.warnings = crate::report::site_check(&report.model, &report.scans);
     produced.extend(write_reports_with(&report, &slices_of, out, with_html)?);
     drop(slices_of);
     drop(store);

@@ -73,6 +73,10 @@ pub struct Report {
     /// standing for the scan's UIDs ([`viewer_url`]); the pages link each DICOM scan there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub viewer_url: Option<String>,
+    /// What the run as a whole must tell its reader (the label-free check that its calls look
+    /// like a site's, [`crate::pipeline::predict::site_check`]); empty: nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// The options of `ich predict` that change what a report holds.
@@ -122,6 +126,61 @@ pub struct ModelInfo {
     /// probabilities); empty: subtypes not available (format 2 reports lack the field).
     #[serde(default)]
     pub subtypes: Vec<String>,
+    /// How every interval was made, in words (absent: no interval, or a report written before
+    /// it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<String>,
+    /// What the probabilities are calibrated for (absent in reports written before it was
+    /// recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<Calibration>,
+}
+
+/// What a report's model family says when the network predicts alone (no GP head).
+pub const CNN_ONLY: &str = "CNN classifier (no GP head)";
+
+/// What a bundle's probabilities are calibrated for, as every output states it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Calibration {
+    pub kind: CalibrationKind,
+    /// The same in a sentence a reader understands.
+    pub text: String,
+}
+
+/// `site`: fitted to a site's own labelled scans (`ich adapt`, `ich recalibrate`);
+/// `validation`: calibrated on the validation scans of the data the model was trained on;
+/// `none`: not calibrated at all (the network's scores).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CalibrationKind {
+    Site,
+    Validation,
+    None,
+}
+
+impl CalibrationKind {
+    /// The word of `scans.csv`'s `calibration` column.
+    pub fn word(self) -> &'static str {
+        match self {
+            CalibrationKind::Site => "site",
+            CalibrationKind::Validation => "validation",
+            CalibrationKind::None => "none",
+        }
+    }
+}
+
+impl ModelInfo {
+    /// The warning every output carries when the numbers are calibrated for nothing (the
+    /// network's scores), with the command that fixes it; `None` otherwise.
+    pub fn uncalibrated_warning(&self) -> Option<String> {
+        let c = self.calibration.as_ref()?;
+        (c.kind == CalibrationKind::None).then(|| c.text.clone())
+    }
+
+    /// `calibration`'s kind as `scans.csv` writes it (empty in reports without one).
+    pub fn calibration_word(&self) -> &'static str {
+        self.calibration.as_ref().map_or("", |c| c.kind.word())
+    }
 }
 
 /// One subtype's probability of a scan or a slice, from its own GP head: the mean, standard
@@ -226,6 +285,10 @@ pub struct ScanReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nifti: Option<String>,
     pub warnings: Vec<String>,
+    /// Why the scan's call stands where none of its slices shows it (a likely bleed with no
+    /// slice at the threshold): the slices whose attention made the scan's probability.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
     /// The HTML page, relative to the output folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<String>,
@@ -390,6 +453,9 @@ struct ScanRow<'a> {
     nifti: Cow<'a, str>,
     /// [`Call`]: likely bleed, unsure or unlikely.
     call: &'static str,
+    /// What the probabilities are calibrated for ([`CalibrationKind::word`]): `site`,
+    /// `validation` or `none` (the network's scores, not calibrated for this site).
+    calibration: &'static str,
 }
 
 /// Checks a `--viewer-url` template: an `http://` or `https://` address holding `{study}` (and
@@ -629,6 +695,7 @@ pub fn write_scans_csv<W: std::io::Write>(r: &Report, out: W) -> Result<W> {
                 ),
                 nifti: spreadsheet_text(sc.nifti.as_deref().unwrap_or("")),
                 call: Call::of(sc.positive, sc.uncertain).text(),
+                calibration: r.model.calibration_word(),
             },
             &sc.subtypes,
         )?;
@@ -669,7 +736,7 @@ impl Serialize for ReportView<'_, '_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let r = self.r;
-        let mut st = s.serialize_struct("Report", 13)?;
+        let mut st = s.serialize_struct("Report", 14)?;
         st.serialize_field("format_version", &r.format_version)?;
         st.serialize_field("tool", &r.tool)?;
         st.serialize_field("created", &r.created)?;
@@ -698,6 +765,11 @@ impl Serialize for ReportView<'_, '_> {
             Some(v) => st.serialize_field("viewer_url", v)?,
             None => st.skip_field("viewer_url")?,
         }
+        if r.warnings.is_empty() {
+            st.skip_field("warnings")?;
+        } else {
+            st.serialize_field("warnings", &r.warnings)?;
+        }
         st.end()
     }
 }
@@ -719,6 +791,66 @@ impl Serialize for ScansView<'_, '_> {
         seq.end()
     }
 }
+
+/// Why a scan called positive stands when none of its slices reaches the threshold: the (at
+/// most three) slices its attention weighed most, which made its probability; `None` when the
+/// scan is not positive or a slice shows the call. Slices are counted from 1, as on the pages,
+/// the SR and the captures.
+pub fn why_no_slice(positive: bool, slices: &[SliceReport], threshold: f64) -> Option<String> {
+    if !positive || slices.is_empty() || slices.iter().any(|s| s.positive) {
+        return None;
+    }
+    let mut by: Vec<&SliceReport> = slices.iter().collect();
+    by.sort_by(|a, b| {
+        b.attention
+            .total_cmp(&a.attention)
+            .then(a.index.cmp(&b.index))
+    });
+    let n = slices.len();
+    let named: Vec<String> = by
+        .iter()
+        .take(3)
+        .map(|s| {
+            format!(
+                "slice {} of {n} ({:.0} % of the attention, its own probability {:.2})",
+                s.index + 1,
+                100.0 * s.attention,
+                s.probability
+            )
+        })
+        .collect();
+    Some(format!(
+        "no slice alone reaches {threshold:.2}: the scan's probability comes from the slices the network's attention weighed most, {}",
+        named.join(", ")
+    ))
+}
+
+/// The label-free check of a run's calls against any site's: the share of scans called likely
+/// bleed beside the share of bleeds a head CT service sees (about 5–20 %; below half even in
+/// research cohorts enriched for bleeds). A warning with the command that fixes it when at least
+/// [`SITE_CHECK_MIN_SCANS`] scans were predicted and more than [`SITE_CHECK_MAX_SHARE`] of them
+/// are positive; none otherwise.
+pub fn site_check(model: &ModelInfo, scans: &[ScanReport]) -> Vec<String> {
+    let n = scans.len();
+    let k = scans.iter().filter(|s| s.positive).count();
+    if n < SITE_CHECK_MIN_SCANS || (k as f64) <= SITE_CHECK_MAX_SHARE * n as f64 {
+        return Vec::new();
+    }
+    let fix = match model.calibration.as_ref().map(|c| c.kind) {
+        Some(CalibrationKind::Site) => "the site's scans may have changed since the model was fitted to them (a new scanner or protocol): check these calls, and fit it again with `ich adapt` on recent labelled scans",
+        _ => "the model is most likely not calibrated for these scans: fit it to your site with `ich adapt --model MODEL DICOM --labels labels.csv -o MODEL-site` (5 bleeds and 5 without at least)",
+    };
+    vec![format!(
+        "{k} of {n} scans ({:.0} %) are called likely bleed, more than any head CT service sees (about 5–20 %, under {:.0} % even in cohorts enriched for bleeds); {fix}",
+        100.0 * k as f64 / n as f64,
+        100.0 * SITE_CHECK_MAX_SHARE
+    )]
+}
+
+/// The fewest scans [`site_check`] judges.
+pub const SITE_CHECK_MIN_SCANS: usize = 5;
+/// The largest share of positive calls [`site_check`] lets pass.
+pub const SITE_CHECK_MAX_SHARE: f64 = 0.5;
 
 /// File names of a report folder.
 pub const SLICES_CSV: &str = "slices.csv";
@@ -762,6 +894,8 @@ pub(crate) fn fixture_report() -> Report {
             calibrated: true,
             site_calibration: None,
             subtypes: vec![],
+            interval: None,
+            calibration: None,
         },
         thresholds: Thresholds {
             positive: 0.5,
@@ -788,6 +922,7 @@ pub(crate) fn fixture_report() -> Report {
             patient_id: None,
             nifti: None,
             warnings: vec![],
+            why: None,
             page: None,
             dicom: None,
             subtypes: vec![],
@@ -806,6 +941,7 @@ pub(crate) fn fixture_report() -> Report {
             dicom: true,
         }),
         viewer_url: None,
+        warnings: vec![],
     }
 }
 
@@ -926,7 +1062,7 @@ mod tests {
             ("", "0.0625", "0.5", "0", "1", "0")
         );
         let scans = String::from_utf8(scans_csv(&r).unwrap()).unwrap();
-        assert!(scans.starts_with("scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction,study_instance_uid,series_instance_uid,series_description,nifti,call\n"));
+        assert!(scans.starts_with("scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction,study_instance_uid,series_instance_uid,series_description,nifti,call,calibration\n"));
         // not checked against a summary of training slices: the two columns are empty; no
         // study, series or file recorded: empty too
         assert!(
@@ -958,7 +1094,7 @@ mod tests {
         let scans = String::from_utf8(scans_csv(&r).unwrap()).unwrap();
         let want_head = "scan_id,n_slices,probability,sd,lo,hi,positive,uncertain,cnn_probability,\
 positive_slices,uncertain_slices,label,out_of_distribution,ood_outside_fraction,\
-study_instance_uid,series_instance_uid,series_description,nifti,call,epidural_probability,epidural_sd,epidural_lo,epidural_hi,epidural_positive,epidural_uncertain,\
+study_instance_uid,series_instance_uid,series_description,nifti,call,calibration,epidural_probability,epidural_sd,epidural_lo,epidural_hi,epidural_positive,epidural_uncertain,\
 epidural_label,subdural_probability,subdural_sd,subdural_lo,subdural_hi,subdural_positive,\
 subdural_uncertain,subdural_label\n";
         assert!(scans.starts_with(want_head), "{scans}");
@@ -978,5 +1114,70 @@ subdural_uncertain,subdural_label\n";
             slices.contains("\"'=HYPERLINK(\"\"x\"\"),1.2\n3\""),
             "{slices}"
         );
+    }
+
+    /// The label-free check fires on a run whose calls no site would see (5 of 6 scans likely
+    /// bleed), not on a plausible one (1 of 6) nor on too few scans to judge (4 of 4); its
+    /// advice follows what the model is calibrated for.
+    #[test]
+    fn the_site_check_fires_on_implausibly_many_positive_calls_only() {
+        let r = fixture_report();
+        let scans = |pos: usize, n: usize| -> Vec<ScanReport> {
+            (0..n)
+                .map(|i| ScanReport {
+                    positive: i < pos,
+                    ..r.scans[0].clone()
+                })
+                .collect()
+        };
+        let mut model = r.model.clone();
+        model.calibration = Some(Calibration {
+            kind: CalibrationKind::None,
+            text: "scores".into(),
+        });
+        let w = site_check(&model, &scans(5, 6));
+        assert_eq!(w.len(), 1);
+        assert!(
+            w[0].starts_with("5 of 6 scans (83 %)") && w[0].contains("ich adapt --model"),
+            "{}",
+            w[0]
+        );
+        assert!(site_check(&model, &scans(1, 6)).is_empty());
+        assert!(
+            site_check(&model, &scans(3, 6)).is_empty(),
+            "half is not more than half"
+        );
+        assert!(site_check(&model, &scans(4, 4)).is_empty());
+        model.calibration.as_mut().unwrap().kind = CalibrationKind::Site;
+        assert!(site_check(&model, &scans(6, 6))[0].contains("may have changed"));
+    }
+
+    /// A positive scan with no positive slice names its three most attended slices, counted
+    /// from 1, most attended first; a negative scan, or one with a positive slice, needs no why.
+    #[test]
+    fn a_positive_scan_without_a_positive_slice_names_its_attended_slices() {
+        let base = fixture_report().scans[0].slices[0].clone();
+        let slices: Vec<SliceReport> = [0.1f64, 0.5, 0.05, 0.3, 0.05]
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| SliceReport {
+                index: i,
+                attention: a,
+                probability: 0.1 * i as f64,
+                positive: false,
+                ..base.clone()
+            })
+            .collect();
+        let why = why_no_slice(true, &slices, 0.5).unwrap();
+        assert!(why.contains("no slice alone reaches 0.50"), "{why}");
+        let a = why.find("slice 2 of 5 (50 %").unwrap();
+        let b = why.find("slice 4 of 5 (30 %").unwrap();
+        let c = why.find("slice 1 of 5 (10 %").unwrap();
+        assert!(a < b && b < c, "{why}");
+        assert!(!why.contains("slice 3 of 5") && !why.contains("slice 5 of 5"));
+        assert!(why_no_slice(false, &slices, 0.5).is_none());
+        let mut one = slices.clone();
+        one[3].positive = true;
+        assert!(why_no_slice(true, &one, 0.5).is_none());
     }
 }

@@ -246,6 +246,49 @@ impl NetworkMaps {
     }
 }
 
+/// Bootstrap pairs of site maps a network bundle keeps ([`crate::bundle::NetworkSite::map_draws`]).
+pub const MAP_DRAWS: usize = 32;
+
+impl NetworkMaps {
+    /// The maps fitted again on `n` bootstrap resamples of `train`'s patients (drawn with
+    /// replacement, all of a patient's scans together; seeded): how much the maps themselves
+    /// move with the site's sample. A resample with fewer than two scans of either label is
+    /// drawn again (at most `8 n` draws in all).
+    pub fn bootstrap(
+        train: &[&SiteScan],
+        n: usize,
+        folds: usize,
+        seed: u64,
+    ) -> Vec<crate::bundle::MapPair> {
+        use rand::{Rng, SeedableRng};
+        let mut patients: Vec<u64> = train.iter().map(|s| s.patient).collect();
+        patients.sort_unstable();
+        patients.dedup();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x6d61_7073);
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..8 * n {
+            if out.len() == n || patients.is_empty() {
+                break;
+            }
+            let mut sample: Vec<&SiteScan> = Vec::with_capacity(train.len());
+            for _ in 0..patients.len() {
+                let p = patients[rng.random_range(0..patients.len())];
+                sample.extend(train.iter().copied().filter(|s| s.patient == p));
+            }
+            let pos = sample.iter().filter(|s| s.label == 1).count();
+            if pos < 2 || sample.len() - pos < 2 {
+                continue;
+            }
+            let m = NetworkMaps::fit(&sample, folds, seed ^ out.len() as u64);
+            out.push(crate::bundle::MapPair {
+                scan: m.scan,
+                slice: m.slice,
+            });
+        }
+        out
+    }
+}
+
 /// How many neighbouring slices see much the same, from the network's one-slice logits along z
 /// on `scans` (no labels: [`gphead::calibrate::correlation_length`]); a slice map's noisy-OR
 /// runs over stretches that long.
@@ -1613,9 +1656,11 @@ fn write_bundle(
                 }
                 _ => (Vec::new(), Vec::new(), Evidence::default()),
             };
+            let all: Vec<&SiteScan> = scans.iter().collect();
             let site = crate::bundle::NetworkSite {
                 scan_map: maps.scan,
                 slice_map: maps.slice,
+                map_draws: NetworkMaps::bootstrap(&all, MAP_DRAWS, job.inner_folds, job.seed),
                 ood: Some(OOD.into()),
                 reports: vec![ADAPT_JSON.into(), ADAPT_HTML.into()],
                 training,
