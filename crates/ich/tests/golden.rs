@@ -25,6 +25,7 @@ const NEW_COLUMNS: [&str; 7] = [
     "series_instance_uid",
     "series_description",
     "nifti",
+    "calibration",
 ];
 
 fn is_new(column: &str) -> bool {

@@ -55,18 +55,35 @@ fn import_predict_then_fit_a_gp_head_on_the_imported_features() {
         s(&dir.join("ID_000012eaf.dcm")),
         "--out",
         s(&r1),
+        // one slice is no head CT series: the envelope leaves it out unless asked
+        "--all-series",
     ]);
     let tf = json(&dir.join("reference_tf.json"));
     let want = tf["models"]["baseline"]["d"]["probability"]
         .as_f64()
         .unwrap();
     let rep = json(&r1.join("report.json"));
-    let got = rep["scans"][0]["probability"].as_f64().unwrap();
+    // the network's own output is TensorFlow's; the reported probability is the mean of its
+    // dropout passes, with an interval that holds TensorFlow's number
+    let sc = &rep["scans"][0];
+    let got = sc["cnn_probability"].as_f64().unwrap();
     assert!(
         ((got - want) / want).abs() < 1e-4,
         "{got} vs TensorFlow {want}"
     );
-    assert_eq!(rep["model"]["uncertainty"], false);
+    assert_eq!(rep["model"]["uncertainty"], true);
+    let (lo, hi) = (sc["lo"].as_f64().unwrap(), sc["hi"].as_f64().unwrap());
+    assert!(
+        lo <= want && want <= hi && sc["sd"].as_f64().unwrap() > 0.0,
+        "{sc}"
+    );
+    assert_eq!(rep["model"]["calibration"]["kind"], "none");
+    assert!(
+        sc["warnings"]
+            .to_string()
+            .contains("too few for a head CT series"),
+        "{sc}"
+    );
     // Kaggle's de-identified "ID_…" identifiers are no DICOM UIDs: no SR can reference them, so
     // the scan gets a warning instead of DICOM results, and the job still succeeds
     let warnings = rep["scans"][0]["warnings"].to_string();
@@ -313,7 +330,8 @@ fn the_imported_network_on_256_squared_scans_gives_tensorflows_probabilities() {
     let mut worst = 0.0f64;
     for sc in scans {
         let id = sc["patient_id"].as_str().unwrap();
-        let (got, tf) = (sc["probability"].as_f64().unwrap(), want[id]);
+        // the network's deterministic output (the reported probability is its dropout mean)
+        let (got, tf) = (sc["cnn_probability"].as_f64().unwrap(), want[id]);
         eprintln!("{id}: ich {got:.6}, TensorFlow {tf:.6}");
         worst = worst.max((got - tf).abs());
     }
@@ -381,6 +399,7 @@ fn the_shipped_model_is_what_import_makes_from_the_published_checkpoint() {
             "-o",
             s(&out),
             "--no-html",
+            "--all-series",
         ]);
         json(&out.join("report.json"))["scans"][0].clone()
     };
@@ -390,6 +409,6 @@ fn the_shipped_model_is_what_import_makes_from_the_published_checkpoint() {
     let tf = json(&dir.join("reference_tf.json"))["models"]["baseline"]["d"]["probability"]
         .as_f64()
         .unwrap();
-    let got = a["probability"].as_f64().unwrap();
+    let got = a["cnn_probability"].as_f64().unwrap();
     assert!(((got - tf) / tf).abs() < 1e-4, "{got} vs TensorFlow {tf}");
 }

@@ -517,6 +517,29 @@ fn refuses_bad_report_shards(work: &Path, whole: &Path, n: usize, model: &Path) 
     std::fs::write(&page, "<html>not ours</html>").unwrap();
     refused(&with_copy, &out, "changed since its run");
     refused(&[shard(0), shard(0)], &out, "given more than once");
+    // a shard whose viewer address was edited into a script, its checksum recomputed: refused
+    // as --viewer-url refuses it, before it becomes links in the merged index
+    let js = work.join("js-0");
+    let cp = Command::new("cp")
+        .args(["-a", s(&shard(0)), s(&js)])
+        .status()
+        .unwrap();
+    assert!(cp.success());
+    let sha = |p: &Path| {
+        let o = Command::new("sha256sum").arg(p).output().unwrap();
+        String::from_utf8(o.stdout).unwrap()[..64].to_string()
+    };
+    let rj = js.join("report.json");
+    let before = sha(&rj);
+    let mut r: serde_json::Value = serde_json::from_slice(&std::fs::read(&rj).unwrap()).unwrap();
+    r["viewer_url"] = serde_json::json!("javascript:alert(1)//{study}");
+    std::fs::write(&rj, serde_json::to_vec_pretty(&r).unwrap()).unwrap();
+    let mark = std::fs::read_to_string(js.join("run.json")).unwrap();
+    assert!(mark.contains(&before));
+    std::fs::write(js.join("run.json"), mark.replace(&before, &sha(&rj))).unwrap();
+    let mut js_set = all.clone();
+    js_set[0] = js.clone();
+    refused(&js_set, &out, "viewer URL \"javascript:");
     // shard 1 predicted again from its dataset, with other Monte Carlo draws
     let reseeded = work.join("reseeded-1");
     ok(&[

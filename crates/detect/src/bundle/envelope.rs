@@ -178,15 +178,33 @@ pub fn judge(scan: &Scan, env: &Envelope) -> Verdict {
 
 /// A run's series against the envelope: the scans to predict, each with what is unusual about
 /// it, and `scan id: reason` for each left out. A series thinner than the envelope is left out
-/// where its study has a series within it (that one is read instead). No envelope: every scan is
-/// predicted as it is.
-pub fn screen(scans: Vec<Scan>, env: Option<&Envelope>) -> (Vec<(Scan, Vec<String>)>, Vec<String>) {
+/// where its study has a series within it (that one is read instead). Not `strict` (`ich predict
+/// --all-series`): nothing is left out, and what would have left a series out is named among
+/// what is unusual about it. No envelope: every scan is predicted as it is.
+pub fn screen(
+    scans: Vec<Scan>,
+    env: Option<&Envelope>,
+    strict: bool,
+) -> (Vec<(Scan, Vec<String>)>, Vec<String>) {
     let Some(env) = env else {
         return (
             scans.into_iter().map(|s| (s, Vec::new())).collect(),
             Vec::new(),
         );
     };
+    if !strict {
+        let keep = scans
+            .into_iter()
+            .map(|s| {
+                let flags = match judge(&s, env) {
+                    Verdict::Skip(why) => vec![why],
+                    Verdict::Predict(u) => u,
+                };
+                (s, flags)
+            })
+            .collect();
+        return (keep, Vec::new());
+    }
     let verdicts: Vec<Verdict> = scans.iter().map(|s| judge(s, env)).collect();
     // per study: whether a series lies within the envelope's spacing and is predicted
     let mut study_has_thick: BTreeMap<&str, String> = BTreeMap::new();
@@ -353,6 +371,7 @@ mod tests {
         let (keep, left) = screen(
             vec![scan("thin", 238, 0.625), scan("thick", 30, 5.0)],
             Some(&env),
+            true,
         );
         assert_eq!(keep.len(), 1);
         assert_eq!(keep[0].0.series_uid, "thick");
@@ -360,9 +379,12 @@ mod tests {
             left.len() == 1 && left[0].contains("thin reconstruction"),
             "{left:?}"
         );
-        let (keep, left) = screen(vec![scan("thin", 238, 0.625)], Some(&env));
+        let (keep, left) = screen(vec![scan("thin", 238, 0.625)], Some(&env), true);
         assert!(left.is_empty() && keep.len() == 1 && !keep[0].1.is_empty());
-        let (keep, left) = screen(vec![scan("one", 1, 5.0)], None);
+        let (keep, left) = screen(vec![scan("one", 1, 5.0)], None, true);
         assert!(left.is_empty() && keep.len() == 1 && keep[0].1.is_empty());
+        // --all-series: the one-slice series is predicted, flagged with why it would be left out
+        let (keep, left) = screen(vec![scan("one", 1, 5.0)], Some(&env), false);
+        assert!(left.is_empty() && keep.len() == 1 && keep[0].1[0].contains("too few"));
     }
 }

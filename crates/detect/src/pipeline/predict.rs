@@ -48,6 +48,10 @@ pub struct PredictOptions {
     pub seed: u64,
     /// Keep patient name and ID in the reports.
     pub keep_phi: bool,
+    /// Predict every series, even those the bundle's envelope leaves out (too few slices,
+    /// contrast, not axial, a thin series beside its study's thick one): each is then flagged
+    /// with why, and its call is unsure. Default: left out, with the reason in the report.
+    pub all_series: bool,
     pub compute: Compute,
     /// Ceilings on one DICOM file's size and one slice's decoded size.
     pub limits: preprocess::read::Limits,
@@ -64,6 +68,7 @@ impl Default for PredictOptions {
             samples: 1000,
             seed: 0,
             keep_phi: false,
+            all_series: false,
             compute: Compute::cpu(),
             limits: Default::default(),
             viewer_url: None,
@@ -976,8 +981,11 @@ pub fn run_with(
     };
     time.preprocess += t.elapsed();
     // series outside what the model was made for: left out with the reason, or flagged
-    let (scans, outside) =
-        crate::bundle::envelope::screen(scans, predictor.bundle().manifest.cnn.envelope.as_ref());
+    let (scans, outside) = crate::bundle::envelope::screen(
+        scans,
+        predictor.bundle().manifest.cnn.envelope.as_ref(),
+        !predictor.opts.all_series,
+    );
     for w in &outside {
         tracing::warn!("{w}");
     }

@@ -1066,7 +1066,7 @@ mod tests {
         // not checked against a summary of training slices: the two columns are empty; no
         // study, series or file recorded: empty too
         assert!(
-            scans.contains("scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,,unsure\n"),
+            scans.contains("scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,,unsure,\n"),
             "{scans}"
         );
         // a scan tied to its study and series

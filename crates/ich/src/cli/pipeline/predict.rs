@@ -61,6 +61,11 @@ pub struct PredictFlags {
     /// Put patient name and ID into the reports (left out by default).
     #[arg(long)]
     keep_phi: bool,
+    /// Predict every series, even those outside what the model was made for (too few slices,
+    /// contrast, not axial, a thin series beside its study's thick one); they are flagged and
+    /// called unsure. By default they are left out, with the reason in the report.
+    #[arg(long)]
+    all_series: bool,
     /// Monte Carlo samples per scan for the probabilities and their standard deviations
     /// [1..=1000000].
     #[arg(long, default_value_t = 1000, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
@@ -93,6 +98,7 @@ impl PredictFlags {
             samples: self.samples,
             seed: self.seed,
             keep_phi: self.keep_phi,
+            all_series: self.all_series,
             compute: self.device.compute(),
             limits: self.limits.limits(),
             viewer_url: self.viewer_url.clone(),
