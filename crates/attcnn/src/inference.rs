@@ -344,7 +344,7 @@ impl Trained {
         if passes == 0 || !(p > 0.0 && p < 1.0) {
             return Ok(None);
         }
-        if out.classifier_input.len() % rows != 0 || out.classifier_input.is_empty() {
+        if !out.classifier_input.len().is_multiple_of(rows) || out.classifier_input.is_empty() {
             return Err(CnnError::Data(format!(
                 "{} classifier inputs for {rows} bags",
                 out.classifier_input.len()
