@@ -376,6 +376,9 @@ pub fn prediction(o: &Outcome, out: &Path, html: bool) -> String {
     if let Some(w) = r.model.uncalibrated_warning() {
         let _ = write!(s, "\nWARNING: {w}");
     }
+    if let Some(op) = &r.model.operating_point {
+        let _ = write!(s, "\ncalls at the site's operating point: {op}");
+    }
     for w in &r.warnings {
         let _ = write!(s, "\nWARNING: {w}");
     }

@@ -17,7 +17,7 @@ const TOL: f64 = 1e-5;
 /// Columns added since the stored report was written (the out-of-distribution check): the
 /// stored report has none of them; every column it has is compared. So are the seven columns of
 /// each subtype head (`<subtype>_probability`, … `_label`; report format 3).
-const NEW_COLUMNS: [&str; 7] = [
+const NEW_COLUMNS: [&str; 8] = [
     "call",
     "out_of_distribution",
     "ood_outside_fraction",

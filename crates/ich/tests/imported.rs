@@ -412,3 +412,134 @@ fn the_shipped_model_is_what_import_makes_from_the_published_checkpoint() {
     let got = a["cnn_probability"].as_f64().unwrap();
     assert!(((got - tf) / tf).abs() < 1e-4, "{got} vs TensorFlow {tf}");
 }
+
+/// The envelope on real scans (ct-ich patient 53, a bleed, at 256²): one study holding its 5 mm
+/// series and a thin (1.25 mm) series of the same slices; a study with only the thin series; a
+/// one-slice series; a contrast-enhanced copy (ContrastBolusAgent set); a sagittal reformat's
+/// orientation. The imported SA-DMIL predicts the 5 mm series and the lone thin one (flagged,
+/// unsure) and leaves out the rest, each with its reason; `--all-series` predicts all six,
+/// flagged. Every output of the shipped network says it is not calibrated for this site.
+#[test]
+fn series_outside_what_the_model_was_made_for_are_left_out_or_flagged() {
+    let (Some(src), Some(w)) = (shared("ct-ich"), shared("pretrained/sa-dmil")) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dicom");
+    let hu = common::ct_ich_hu(&src, 53, 256);
+    let write = |name: &str, study: &str, series: &str, dz: f64, take: usize, sagittal: bool| {
+        let d = dir.join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        for (n, _, h) in hu.iter().take(take) {
+            let slice = preprocess::dicomfile::CtSlice {
+                study_uid: study.into(),
+                series_uid: series.into(),
+                sop_uid: format!("{series}.{n}"),
+                frame_of_reference_uid: format!("{study}.9"),
+                patient_name: "ctich_053".into(),
+                patient_id: "ctich_053".into(),
+                instance_number: Some(*n as i32),
+                position: Some([0.0, 0.0, dz * *n as f64]),
+                orientation: sagittal.then_some([0.0, 1.0, 0.0, 0.0, 0.0, -1.0]),
+                pixel_spacing: [250.0 / 256.0; 2],
+                rows: 256,
+                cols: 256,
+                stored: h.iter().map(|&v| v as i32 + 1024).collect(),
+                series_description: name.into(),
+                ..Default::default()
+            };
+            std::fs::write(d.join(format!("{n:03}.dcm")), slice.to_bytes().unwrap()).unwrap();
+        }
+        d
+    };
+    let all = hu.len();
+    write("thick", "2.25.51", "2.25.511", 5.0, all, false);
+    write("thin-beside-thick", "2.25.51", "2.25.512", 1.25, all, false);
+    write("thin-alone", "2.25.52", "2.25.521", 1.25, all, false);
+    write("one-slice", "2.25.53", "2.25.531", 5.0, 1, false);
+    let contrast = write("contrast", "2.25.54", "2.25.541", 5.0, all, false);
+    write("sagittal", "2.25.55", "2.25.551", 5.0, all, true);
+    for e in std::fs::read_dir(&contrast).unwrap() {
+        let p = e.unwrap().path();
+        let mut o = dicom_object::open_file(&p).unwrap();
+        o.put(dicom_core::DataElement::new(
+            dicom_dictionary_std::tags::CONTRAST_BOLUS_AGENT,
+            dicom_core::VR::LO,
+            dicom_core::PrimitiveValue::from("OMNIPAQUE 350"),
+        ));
+        o.write_to_file(&p).unwrap();
+    }
+    let bundle = tmp.path().join("sa-dmil");
+    ok(&[
+        "-q",
+        "import",
+        s(&w.join("baseline.ckpt")),
+        "--out",
+        s(&bundle),
+    ]);
+    let rep = tmp.path().join("r");
+    let out = ok(&["predict", "--model", s(&bundle), s(&dir), "--out", s(&rep)]);
+    assert!(out.contains("NOT CALIBRATED FOR THIS SITE"), "{out}");
+    let r = json(&rep.join("report.json"));
+    let scans = r["scans"].as_array().unwrap();
+    let names: std::collections::BTreeSet<&str> = scans
+        .iter()
+        .map(|s| s["series_description"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["thick", "thin-alone"].into_iter().collect());
+    let skipped = r["skipped"].to_string();
+    for why in [
+        "a thin reconstruction",
+        "too few for a head CT series",
+        "contrast-enhanced (ContrastBolusAgent \\\"OMNIPAQUE 350\\\")",
+        "not axial",
+    ] {
+        assert!(skipped.contains(why), "{why}: {skipped}");
+    }
+    for sc in scans {
+        let thin = sc["series_description"] == "thin-alone";
+        let warned = sc["warnings"]
+            .to_string()
+            .contains("thin slices (1.25 mm apart)");
+        assert_eq!(warned, thin, "{sc}");
+        if thin {
+            assert_eq!(sc["uncertain"], true);
+        }
+        // the page and the SR carry the warning too
+        let page = std::fs::read_to_string(rep.join(sc["page"].as_str().unwrap())).unwrap();
+        assert!(page.contains("NOT CALIBRATED FOR THIS SITE"));
+        let sr = std::fs::read(rep.join(sc["dicom"]["sr"].as_str().unwrap())).unwrap();
+        assert!(String::from_utf8_lossy(&sr).contains("NOT CALIBRATED FOR THIS SITE"));
+    }
+    let index = std::fs::read_to_string(rep.join("index.html")).unwrap();
+    assert!(index.contains("NOT CALIBRATED FOR THIS SITE"));
+    let csv = std::fs::read_to_string(rep.join("scans.csv")).unwrap();
+    assert!(csv.lines().skip(1).all(|l| l.ends_with(",none")), "{csv}");
+    // --all-series: all six, the four left out above flagged with why
+    let every = tmp.path().join("every");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&dir),
+        "--out",
+        s(&every),
+        "--no-html",
+        "--no-dicom",
+        "--all-series",
+    ]);
+    let r = json(&every.join("report.json"));
+    let scans = r["scans"].as_array().unwrap();
+    assert_eq!(scans.len(), 6);
+    let flagged = scans
+        .iter()
+        .filter(|s| {
+            s["uncertain"] == true
+                && s["warnings"]
+                    .to_string()
+                    .contains("outside what the model was made for")
+        })
+        .count();
+    assert_eq!(flagged, 5, "all but the 5 mm series");
+}

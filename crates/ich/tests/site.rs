@@ -182,6 +182,8 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
         "6",
         "--evidence",
         "logit,logit-scan",
+        "--sensitivity",
+        "0.9",
     ]);
     assert!(
         out.contains("14 site scans (7 positive)"),
@@ -498,6 +500,45 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
         .filter(|s| s["out_of_distribution"]["flagged"].as_bool().unwrap())
         .count();
     assert!(flagged <= 1, "{flagged} of the site's own scans flagged");
+    // the operating point: --sensitivity 0.9 of 7 positive scans must catch ceil(6.3) = 7, so
+    // the threshold is the lowest cross-fitted probability of a positive scan; predict calls at
+    // it and says what to expect there
+    let op = &m["operating_point"];
+    let lowest = preds
+        .iter()
+        .filter(|p| p["label"] == 1)
+        .map(|p| p["p"][0].as_f64().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(op["threshold"].as_f64().unwrap(), lowest, "{op}");
+    assert_eq!(op["target_sensitivity"], 0.9);
+    let sens = &op["sensitivity"];
+    assert!(sens["lo"].as_f64().unwrap() <= sens["value"].as_f64().unwrap());
+    assert_eq!(r["operating_point"], *op);
+    let table = r["trade_off"].as_array().unwrap();
+    assert_eq!(table.len(), 5);
+    for w in table.windows(2) {
+        assert!(w[1]["threshold"].as_f64().unwrap() <= w[0]["threshold"].as_f64().unwrap());
+    }
+    assert_eq!(pr["thresholds"]["positive"], op["threshold"]);
+    assert!(
+        pr["model"]["operating_point"]
+            .as_str()
+            .is_some_and(|t| t.contains("sensitivity of at least 0.90")),
+        "{}",
+        pr["model"]
+    );
+    // every probability of the adapted network has an interval: its dropout passes through the
+    // site's bootstrap maps
+    for sc in scans {
+        for x in std::iter::once(sc).chain(sc["slices"].as_array().unwrap()) {
+            let f = |k: &str| x[k].as_f64().unwrap();
+            assert!(
+                f("sd") > 0.0 && f("lo") < f("probability") && f("probability") < f("hi"),
+                "{x}"
+            );
+        }
+    }
+    assert_eq!(pr["model"]["calibration"]["kind"], "site");
     assert!(std::fs::read_to_string(rep.join("scans.csv"))
         .unwrap()
         .lines()

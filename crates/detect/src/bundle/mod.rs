@@ -27,6 +27,7 @@ use crate::error::{Error, Result};
 pub mod envelope;
 pub mod evidence;
 pub mod features;
+pub mod operating;
 
 /// Version of `manifest.json`.
 pub const BUNDLE_FORMAT: u32 = 1;
@@ -133,6 +134,10 @@ pub struct Manifest {
     pub gp: Option<GpPart>,
     /// Every file of the bundle (relative path) → SHA-256, hex.
     pub files: BTreeMap<String, String>,
+    /// The site's operating point (`ich adapt --sensitivity`): `ich predict` calls a scan
+    /// likely bleed at this threshold unless `--positive-threshold` says otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operating_point: Option<operating::OperatingPoint>,
 }
 
 /// The attention CNN of a bundle.
@@ -496,6 +501,7 @@ impl Bundle {
             },
             gp: None,
             files: BTreeMap::new(),
+            operating_point: None,
         };
         Self::seal(dir, &mut m)?;
         Ok(m)
@@ -532,6 +538,7 @@ impl Bundle {
             },
             gp: None,
             files: BTreeMap::new(),
+            operating_point: None,
         };
         Self::seal(dir, &mut m)?;
         Ok(m)

@@ -52,6 +52,9 @@ pub struct PredictOptions {
     /// contrast, not axial, a thin series beside its study's thick one): each is then flagged
     /// with why, and its call is unsure. Default: left out, with the reason in the report.
     pub all_series: bool,
+    /// Call at the bundle's operating point (`ich adapt --sensitivity`) where it has one, in
+    /// place of `positive_threshold`; `ich predict --positive-threshold` turns this off.
+    pub operating_point: bool,
     pub compute: Compute,
     /// Ceilings on one DICOM file's size and one slice's decoded size.
     pub limits: preprocess::read::Limits,
@@ -69,6 +72,7 @@ impl Default for PredictOptions {
             seed: 0,
             keep_phi: false,
             all_series: false,
+            operating_point: true,
             compute: Compute::cpu(),
             limits: Default::default(),
             viewer_url: None,
@@ -143,10 +147,18 @@ pub struct Predictor {
 impl Predictor {
     /// Opens and verifies a bundle and loads the CNN on the options' backend. A bundle with a GP
     /// head predicts with it; one without (imported weights) with the CNN's own classifier.
-    pub fn open(dir: &Path, opts: PredictOptions) -> Result<Self> {
+    pub fn open(dir: &Path, mut opts: PredictOptions) -> Result<Self> {
         opts.validate()?;
         let t = Instant::now();
         let bundle = Bundle::open(dir)?;
+        if let Some(op) = bundle
+            .manifest
+            .operating_point
+            .as_ref()
+            .filter(|_| opts.operating_point)
+        {
+            opts.positive_threshold = op.threshold;
+        }
         let gp = match bundle.manifest.gp {
             Some(_) => Some(bundle.gp()?),
             None if bundle.manifest.cnn.imported.is_some()
@@ -217,6 +229,7 @@ impl Predictor {
                     if gp.calibration.is_some() { ", each through its calibration map" } else { "" }
                 )),
                 calibration: Some(self.calibration()),
+                operating_point: self.operating_point_text(),
             },
             None => ModelInfo {
                 bundle: self.bundle.dir.display().to_string(),
@@ -242,8 +255,16 @@ impl Predictor {
                 subtypes: self.subtype_heads.iter().map(|(n, _)| n.clone()).collect(),
                 interval: self.network_interval(),
                 calibration: Some(self.calibration()),
+                operating_point: self.operating_point_text(),
             },
         }
+    }
+
+    /// The operating point the calls are made at, when it is the bundle's.
+    fn operating_point_text(&self) -> Option<String> {
+        let op = self.bundle.manifest.operating_point.as_ref()?;
+        (self.opts.operating_point && self.opts.positive_threshold == op.threshold)
+            .then(|| op.text())
     }
 
     /// Whether the network's probabilities get a spread: dropout passes of its classifier, or

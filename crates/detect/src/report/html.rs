@@ -494,11 +494,19 @@ fn source_of(s: &ScanReport) -> String {
 /// the network's scores (calibrated for nothing), a note otherwise; nothing in reports written
 /// before it was recorded.
 pub fn calibration_banner(r: &Report) -> String {
-    match (&r.model.calibration, r.model.uncalibrated_warning()) {
+    let mut b = match (&r.model.calibration, r.model.uncalibrated_warning()) {
         (_, Some(w)) => format!("<p class=\"warn\">{}</p>", esc(&w)),
         (Some(c), None) => format!("<p class=\"note\">{}</p>", esc(&c.text)),
         (None, None) => String::new(),
+    };
+    if let Some(op) = &r.model.operating_point {
+        let _ = write!(
+            b,
+            "<p class=\"note\">Calls at the site's operating point: {}.</p>",
+            esc(op)
+        );
     }
+    b
 }
 
 pub fn scan_page(r: &Report, s: &ScanReport, pictures: &[SlicePictures], source: &str) -> String {

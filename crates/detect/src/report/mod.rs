@@ -134,6 +134,10 @@ pub struct ModelInfo {
     /// recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<Calibration>,
+    /// The site's operating point the calls were made at (`ich adapt --sensitivity`), with the
+    /// sensitivity and specificity to expect there; absent: the default or given threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operating_point: Option<String>,
 }
 
 /// What a report's model family says when the network predicts alone (no GP head).
@@ -896,6 +900,7 @@ pub(crate) fn fixture_report() -> Report {
             subtypes: vec![],
             interval: None,
             calibration: None,
+            operating_point: None,
         },
         thresholds: Thresholds {
             positive: 0.5,

@@ -37,6 +37,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::bundle::evidence::{Evidence, OodSummary};
+use crate::bundle::operating::{Held, OperatingPoint};
 use crate::bundle::{
     rfc3339, Bundle, DataSummary, GpPart, GpValidation, ADAPT_HTML, ADAPT_JSON, GP_MODEL, GP_TRACE,
     OOD,
@@ -79,7 +80,13 @@ pub struct AdaptJob {
     pub seed: u64,
     pub compute: Compute,
     pub limits: preprocess::read::Limits,
+    /// The sensitivity the site's operating point must reach on the cross-fitted predictions
+    /// (`--sensitivity`; `None`: predict calls at its default threshold, 0.5).
+    pub sensitivity: Option<f64>,
 }
+
+/// The sensitivities of the trade-off table in adapt's report.
+pub const TRADE_OFF: [f64; 5] = [0.8, 0.85, 0.9, 0.95, 1.0];
 
 impl AdaptJob {
     pub fn new(model: PathBuf, inputs: Vec<PathBuf>, labels: Vec<PathBuf>, out: PathBuf) -> Self {
@@ -100,6 +107,7 @@ impl AdaptJob {
             seed: 0,
             compute: Compute::cpu(),
             limits: Default::default(),
+            sensitivity: None,
         }
     }
 
@@ -538,6 +546,13 @@ pub struct AdaptReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsure: Option<UnsureReport>,
     /// Every test prediction, for checking the figures independently.
+    /// The sensitivity–specificity trade-off at [`TRADE_OFF`]'s sensitivities, on the
+    /// cross-fitted predictions (each measured on patients not used to choose its threshold).
+    #[serde(default)]
+    pub trade_off: Vec<OperatingPoint>,
+    /// The operating point `--sensitivity` fixed (the bundle calls at its threshold).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operating_point: Option<OperatingPoint>,
     pub predictions: Vec<ScanPred>,
     pub seconds: f64,
 }
@@ -1235,6 +1250,34 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
     )?;
     let head = score(&cv.preds, Who::Head);
     let unsure = unsure_report(&cv.spread, cv.spread_heads, job.folds);
+    // the sensitivity–specificity trade-off of the cross-fitted scan probabilities, each point
+    // measured on patients not used to choose its threshold
+    let patient_of: std::collections::HashMap<&str, u64> =
+        scans.iter().map(|s| (s.id.as_str(), s.patient)).collect();
+    let held: Vec<Held> = cv
+        .preds
+        .iter()
+        .map(|p| Held {
+            p: p.p[0],
+            label: p.label,
+            fold: p.fold,
+            patient: patient_of.get(p.id.as_str()).copied().unwrap_or(0),
+        })
+        .collect();
+    let trade_off: Vec<OperatingPoint> = TRADE_OFF
+        .iter()
+        .filter_map(|&t| crate::bundle::operating::choose(&held, t, job.seed))
+        .collect();
+    let operating_point = match job.sensitivity {
+        Some(t) => Some(
+            crate::bundle::operating::choose(&held, t, job.seed).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "--sensitivity {t}: no operating point without scans of both labels"
+                ))
+            })?,
+        ),
+        None => None,
+    };
     let report = AdaptReport {
         tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
         created: rfc3339(std::time::SystemTime::now()),
@@ -1270,6 +1313,8 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         }),
         learning_curve,
         unsure,
+        trade_off,
+        operating_point,
         predictions: cv.preds,
         seconds: t0.elapsed().as_secs_f64(),
     };
@@ -1615,6 +1660,7 @@ fn write_bundle(
     );
     let ood = serde_json::to_vec_pretty(ood).map_err(|e| Error::Invalid(e.to_string()))?;
     let mut b = source.copy_to(&job.out)?;
+    b.manifest.operating_point = report.operating_point.clone();
     if let Some(net) = tuned {
         // the fine-tuned weights replace the copy's; the manifest's checksums follow below
         attcnn::training::save_atomic(net.model().clone(), &b.weights())?;
@@ -1931,6 +1977,37 @@ slice's and the scan's probability may exceed its most suspicious slice's.</p>",
         esc(&r.chosen_per_fold.join(", ")),
         r.slice_correlation
     );
+    if !r.trade_off.is_empty() {
+        body.push_str(
+            "<h2>Sensitivity and specificity: the site's operating point</h2>\
+<p>Each row: the threshold on the scan probability that catches at least that share of the \
+site's bleeds on the cross-fitted predictions, and what it gives on patients not used to choose \
+it (each fold called at a threshold chosen on the other folds), with 95 % intervals from a \
+bootstrap over patients. Fix one with <code>ich adapt --sensitivity S</code>: ich predict then \
+calls at its threshold.</p>\
+<table><tr><th>sensitivity asked</th><th>threshold</th><th>sensitivity (95 %)</th><th>specificity (95 %)</th></tr>",
+        );
+        for o in &r.trade_off {
+            body.push_str(&format!(
+                "<tr><td>{:.2}</td><td>{:.3}</td><td>{:.2} ({:.2}–{:.2})</td><td>{:.2} ({:.2}–{:.2})</td></tr>",
+                o.target_sensitivity,
+                o.threshold,
+                o.sensitivity.value,
+                o.sensitivity.lo,
+                o.sensitivity.hi,
+                o.specificity.value,
+                o.specificity.lo,
+                o.specificity.hi
+            ));
+        }
+        body.push_str("</table>");
+        if let Some(o) = &r.operating_point {
+            body.push_str(&format!(
+                "<p><b>Operating point of this bundle:</b> {}.</p>",
+                esc(&o.text())
+            ));
+        }
+    }
     if !r.comparison.is_empty() {
         body.push_str(
             "<h2>The shipped choice beside the network (cross-validated, paired over patients)</h2>\
@@ -2013,4 +2090,73 @@ as many of its training scans (stratified draw), tested on the same held-out sca
     }
     body.push_str("</table>");
     body
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` site scans, one a patient, half positive, whose network probabilities separate the
+    /// labels with noise (seeded): three slices each.
+    fn site(n: usize, seed: u64) -> Vec<SiteScan> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        (0..n)
+            .map(|i| {
+                let label = (i % 2) as u8;
+                let z = |rng: &mut rand::rngs::StdRng| {
+                    (if label == 1 { 1.0 } else { -1.0 }) + 1.5 * (rng.random::<f64>() - 0.5) * 2.0
+                };
+                let logit = z(&mut rng);
+                let slice_logit: Vec<f64> = (0..3).map(|_| z(&mut rng) - 1.0).collect();
+                let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
+                SiteScan {
+                    id: format!("s{i}"),
+                    patient: i as u64,
+                    label,
+                    slice_labels: vec![None; 3],
+                    subtypes: Vec::new(),
+                    out: ScanOutput {
+                        features: vec![vec![0.0; 2]; 3],
+                        attention: vec![1.0 / 3.0; 3],
+                        padding_attention: 0.0,
+                        probability: sig(logit),
+                        logit,
+                        slice_probability: slice_logit.iter().map(|&l| sig(l)).collect(),
+                        slice_logit,
+                        attention_score: vec![0.0; 3],
+                        dense: Vec::new(),
+                        classifier_input: Vec::new(),
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// The maps' own uncertainty shrinks with the site: the spread of the bootstrap scan maps at
+    /// a network probability of 0.7 is wider on 12 patients than on 400 (the same generator), and
+    /// the pairs are seeded.
+    #[test]
+    fn a_small_site_gets_wider_map_draws_than_a_large_one() {
+        let spread = |n: usize| {
+            let scans = site(n, 11);
+            let all: Vec<&SiteScan> = scans.iter().collect();
+            let pairs = NetworkMaps::bootstrap(&all, MAP_DRAWS, 3, 5);
+            assert_eq!(pairs.len(), MAP_DRAWS);
+            assert_eq!(
+                pairs,
+                NetworkMaps::bootstrap(&all, MAP_DRAWS, 3, 5),
+                "seeded"
+            );
+            let v: Vec<f64> = pairs.iter().map(|m| m.scan.apply(0.7)).collect();
+            let mean = v.iter().sum::<f64>() / v.len() as f64;
+            (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (v.len() - 1) as f64).sqrt()
+        };
+        let (small, large) = (spread(12), spread(400));
+        assert!(
+            small > 2.0 * large,
+            "12 patients: sd {small}; 400: sd {large}"
+        );
+        assert!(large > 0.0);
+    }
 }

@@ -51,8 +51,9 @@ pub struct Args {
 #[derive(clap::Args, Debug)]
 pub struct PredictFlags {
     /// A slice or scan is flagged positive when its probability is at least this [0, 1].
-    #[arg(long, default_value_t = 0.5, value_parser = range::probability)]
-    positive_threshold: f64,
+    /// Default: the bundle's operating point (`ich adapt --sensitivity`), else 0.5.
+    #[arg(long, value_parser = range::probability)]
+    positive_threshold: Option<f64>,
     /// A slice or scan is uncertain when its 90 % interval crosses the positive threshold, when
     /// the standard deviation of its probability is at least this (≥ 0), or when the scan lies
     /// outside the slices the model was fitted on.
@@ -93,7 +94,8 @@ fn viewer_url(s: &str) -> Result<String, String> {
 impl PredictFlags {
     pub fn options(&self) -> PredictOptions {
         PredictOptions {
-            positive_threshold: self.positive_threshold,
+            positive_threshold: self.positive_threshold.unwrap_or(0.5),
+            operating_point: self.positive_threshold.is_none(),
             uncertain_sd: self.uncertain_sd,
             samples: self.samples,
             seed: self.seed,

@@ -79,6 +79,11 @@ pub struct Args {
     /// the same bundle and report.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Fix the site's operating point: the threshold that catches at least this share of the
+    /// site's bleeds (cross-fitted), e.g. 0.9 for triage; `ich predict` then calls at it, and
+    /// its report states the sensitivity and specificity to expect (0, 1].
+    #[arg(long, value_parser = range::rate)]
+    sensitivity: Option<f64>,
     /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).
     #[arg(long, value_enum, default_value = "cpu")]
     device: detect::Backend,
@@ -101,6 +106,7 @@ pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode
     job.samples = a.samples;
     job.curve = a.curve.iter().copied().filter(|&n| n > 0).collect();
     job.seed = a.seed;
+    job.sensitivity = a.sensitivity;
     job.fine_tune = (!a.no_fine_tune).then(|| attcnn::finetune::FineTune {
         epochs: a.fine_tune_epochs,
         lr: a.fine_tune_lr,
