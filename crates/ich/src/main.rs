@@ -110,9 +110,11 @@ fn run() -> anyhow::Result<ExitCode> {
     // wgpu's kernel compiler (cubecl) logs every autotuning candidate, and logs the whole shader
     // of each candidate a driver rejects as an error although autotuning just moves on: shown
     // with -v, hidden by default (a kernel that really fails still fails the command).
+    // the JPEG 2000 decoder (jpeg2k over openjp2) reports every header it decodes at info: decoder chatter,
+    // not news; its warnings and errors still show
     let default = match cli.verbose {
-        0 => format!("{level},cubecl=off"),
-        _ => level.to_string(),
+        0 => format!("{level},cubecl=off,jpeg2k=warn"),
+        _ => format!("{level},jpeg2k=warn"),
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));

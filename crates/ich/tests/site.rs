@@ -539,6 +539,15 @@ fn a_site_adapts_the_imported_network_and_the_report_holds_up() {
         }
     }
     assert_eq!(pr["model"]["calibration"]["kind"], "site");
+    // the out-of-distribution flag's false flags over more random patient splits
+    let splits = r["ood_splits"].as_array().unwrap();
+    assert_eq!(splits.len(), detect::site::adapt::OOD_SPLITS);
+    for o in splits {
+        assert_eq!(
+            o["positive"].as_u64().unwrap() + o["negative"].as_u64().unwrap(),
+            14
+        );
+    }
     assert!(std::fs::read_to_string(rep.join("scans.csv"))
         .unwrap()
         .lines()

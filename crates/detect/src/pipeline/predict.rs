@@ -768,6 +768,29 @@ impl Predictor {
     }
 }
 
+/// What a folder without a CT scan held, in words, and what to do about it.
+pub fn what_was_found(counts: &std::collections::BTreeMap<String, usize>) -> String {
+    if counts.is_empty() {
+        return "no file at all: give a folder of DICOM files (.dcm, any layout) or a NIfTI volume (.nii, .nii.gz)".into();
+    }
+    let files: Vec<String> = counts
+        .iter()
+        .map(|(why, n)| format!("{n} file(s) {why}"))
+        .collect();
+    let mut s = format!("{} and none a head CT image", files.join(", "));
+    let has = |k: &str| counts.contains_key(k);
+    if has("not DICOM") {
+        s.push_str(". ich reads DICOM files and NIfTI volumes; pictures (JPEG, PNG) hold no Hounsfield units: export the series from the PACS or the scanner as DICOM (or as NIfTI, e.g. with dcm2niix)");
+    }
+    if has("not a CT image") || has("not a head CT") {
+        s.push_str(". Only CT series of the head are predicted: check that the folder holds the head CT series, not another modality or body part");
+    }
+    if has("corrupt DICOM") || has("bad header") {
+        s.push_str(". Broken files are named one by one with --verbose (RUST_LOG=info)");
+    }
+    s
+}
+
 /// The site's maps of a network bundle as each dropout pass sees them.
 struct NetworkMapsAt<'a> {
     main: Option<(Platt, Platt)>,
@@ -1067,13 +1090,13 @@ pub fn run_with(
     }
     if in_datasets == 0 && from_dicom == 0 && others == 0 && !shard_datasets {
         return Err(Error::NoScan(format!(
-            "{} (skipped: {:?})",
+            "{}: {}",
             inputs
                 .iter()
                 .map(|p| p.display().to_string())
                 .collect::<Vec<_>>()
                 .join(", "),
-            skipped.counts
+            what_was_found(&skipped.counts)
         )));
     }
     let pages = job.out.join(SCAN_PAGES);

@@ -535,6 +535,10 @@ pub struct AdaptReport {
     /// Out-of-distribution flags on the site's own held-out scans, by label.
     #[serde(default)]
     pub ood_flags: OodFlags,
+    /// The same over [`OOD_SPLITS`] more random splits of the patients (each split a
+    /// cross-validation of its own seed): every flag of a site's own scan is a false one.
+    #[serde(default)]
+    pub ood_splits: Vec<OodFlags>,
     /// The slices' correlation length on every scan ([`slice_correlation`]), over which the
     /// slice maps' noisy-OR runs.
     #[serde(default)]
@@ -1303,6 +1307,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         chosen: chosen.name(),
         comparison: comparison(&scans, &cv.preds, job.seed),
         ood_flags,
+        ood_splits: ood_over_splits(&scans, job.folds, OOD_SPLITS, job.seed)?,
         slice_correlation: slice_correlation(&scans.iter().collect::<Vec<_>>()),
         cnn,
         cnn_platt,
@@ -1592,6 +1597,39 @@ fn unsure_report(spread: &[ScanPred], heads: Vec<String>, folds: usize) -> Optio
 
 /// The site's summary fitted on `train`'s slices, `test`'s scans checked against it, counted
 /// by label into `flags`.
+/// Random patient splits over which the out-of-distribution flag's false flags are counted.
+pub const OOD_SPLITS: usize = 10;
+
+/// The out-of-distribution flag on the site's own scans over `splits` random patient splits,
+/// each a `folds`-fold cross-validation of its own seed: every scan checked against the summary
+/// of the other folds' scans.
+fn ood_over_splits(
+    scans: &[SiteScan],
+    folds: usize,
+    splits: usize,
+    seed: u64,
+) -> Result<Vec<OodFlags>> {
+    let labels: Vec<u8> = scans.iter().map(|s| s.label).collect();
+    let patients: Vec<u64> = scans.iter().map(|s| s.patient).collect();
+    let mut out = Vec::with_capacity(splits);
+    for r in 0..splits {
+        let split_seed = seed ^ (0x6f6f_6400 + r as u64);
+        let parts = milbase::grouped_stratified_folds(&labels, &patients, folds, split_seed)
+            .map_err(|e| Error::Invalid(e.to_string()))?;
+        let mut flags = OodFlags::default();
+        for test_idx in &parts {
+            let test: Vec<&SiteScan> = test_idx.iter().map(|&i| &scans[i]).collect();
+            let train: Vec<&SiteScan> = (0..scans.len())
+                .filter(|i| !test_idx.contains(i))
+                .map(|i| &scans[i])
+                .collect();
+            ood_flags(&mut flags, &train, &test, split_seed)?;
+        }
+        out.push(flags);
+    }
+    Ok(out)
+}
+
 fn ood_flags(
     flags: &mut OodFlags,
     train: &[&SiteScan],
@@ -2041,6 +2079,26 @@ stricter of the two for a head whose inner fits disagree.</p>",
 training scans): {} of {} positive and {} of {} negative scans flagged.</p>",
         o.positive_flagged, o.positive, o.negative_flagged, o.negative
     ));
+    if !r.ood_splits.is_empty() {
+        let sum = |f: fn(&OodFlags) -> usize| r.ood_splits.iter().map(f).sum::<usize>();
+        let most = r
+            .ood_splits
+            .iter()
+            .map(|o| o.positive_flagged)
+            .max()
+            .unwrap_or(0);
+        body.push_str(&format!(
+            "<p>Over {} more random splits of the patients: {} of {} held-out positive and {} of {} \
+negative checks flagged (at most {} positive scans in one split). A site's own scans are no other \
+kind of scan: each of these flags is a false one.</p>",
+            r.ood_splits.len(),
+            sum(|o| o.positive_flagged),
+            sum(|o| o.positive),
+            sum(|o| o.negative_flagged),
+            sum(|o| o.negative),
+            most
+        ));
+    }
     body.push_str("<h2>Reliability (cross-validated)</h2><div class=\"grid\">");
     for (name, bins) in [
         ("scans, adapted head", &r.head.scan_reliability),
