@@ -96,6 +96,7 @@ enum Command {
     Import(cli::pipeline::checkpoint::ImportArgs),
     Send(cli::pipeline::pacs::SendCmd),
     Serve(cli::node::Args),
+    Models(cli::models::Args),
 }
 
 fn run() -> anyhow::Result<ExitCode> {
@@ -146,6 +147,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Demo(a) => cli::pipeline::demo::run(a, &bars),
         Command::Send(a) => cli::pipeline::pacs::send(a, &bars),
         Command::Serve(a) => cli::node::run(a),
+        Command::Models(a) => cli::models::run(a),
     }
 }
 

@@ -67,3 +67,102 @@ fn the_jpeg2000_decoder_does_not_chatter_in_the_log() {
         "{log}"
     );
 }
+
+/// `predict IN --out IN` (or an --out that holds the input) is refused before anything is
+/// written, and the input folder is left exactly as it was (a file named like a temporary too).
+#[test]
+fn an_output_folder_that_is_or_holds_an_input_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let input = t.path().join("scans");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(input.join(".report.json.ich-tmp-keep"), b"the user's").unwrap();
+    std::fs::write(input.join("notes.txt"), b"mine").unwrap();
+    let listing = |d: &std::path::Path| {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = listing(&input);
+    let bundle = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/sa-dmil");
+    for out in [input.clone(), t.path().to_path_buf()] {
+        let o = ich(&[
+            "predict",
+            "--model",
+            s(&bundle),
+            s(&input),
+            "--out",
+            s(&out),
+        ]);
+        let msg = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{msg}");
+        assert!(
+            msg.contains("write the report to a folder of its own"),
+            "{msg}"
+        );
+        assert_eq!(listing(&input), before);
+    }
+    assert_eq!(
+        std::fs::read(input.join(".report.json.ich-tmp-keep")).unwrap(),
+        b"the user's"
+    );
+}
+
+/// Right after `cargo install`, from an empty folder of one's own: `ich predict DICOM -o report`
+/// with no `--model` uses the SA-DMIL network built into the binary (written once into the
+/// user's cache), and `ich models` lists it; a model name that is neither a folder nor built in
+/// is refused naming what exists.
+#[test]
+fn the_shipped_model_is_found_from_anywhere() {
+    let Some(src) = preprocess::shared_data_or_skip("ct-ich") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let (home, work) = (t.path().join("home"), t.path().join("work"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    common::ct_ich_dicom(&src, &work.join("dicom"), &[53], 256);
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ich"))
+            .current_dir(&work)
+            .env("HOME", &home)
+            .env_remove("XDG_CACHE_HOME")
+            .env("RUST_LOG", "warn")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let o = run(&["predict", "dicom", "-o", "report", "--no-dicom"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let r: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(work.join("report/report.json")).unwrap()).unwrap();
+    assert_eq!(r["scans"].as_array().unwrap().len(), 1);
+    assert!(r["model"]["imported"].as_str().unwrap().contains("SA-DMIL"));
+    let cached = std::fs::read_dir(home.join(".cache/ich/models"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect::<Vec<_>>();
+    assert!(
+        cached.len() == 1 && cached[0].starts_with("sa-dmil-"),
+        "{cached:?}"
+    );
+    let o = run(&["models"]);
+    let listed = text(&o);
+    assert!(
+        o.status.success() && listed.contains("sa-dmil (default)"),
+        "{listed}"
+    );
+    let o = run(&["predict", "--model", "sa-dmi", "dicom", "-o", "other"]);
+    let msg = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{msg}");
+    assert!(
+        msg.contains("sa-dmi") && msg.contains("Built into ich: sa-dmil"),
+        "{msg}"
+    );
+    assert!(
+        !work.join("other").exists(),
+        "a refused model leaves no output folder"
+    );
+}

@@ -213,6 +213,8 @@ fn import_predict_then_fit_a_gp_head_on_the_imported_features() {
         "--out",
         s(&r3),
         "--no-html",
+        // synthetic 4-slice scans: outside SA-DMIL's envelope, predicted here on purpose
+        "--all-series",
     ]);
     let from_dicom = json(&r3.join("report.json"));
     let probs = |r: &serde_json::Value| {
@@ -440,7 +442,12 @@ fn series_outside_what_the_model_was_made_for_are_left_out_or_flagged() {
                 patient_id: "ctich_053".into(),
                 instance_number: Some(*n as i32),
                 position: Some([0.0, 0.0, dz * *n as f64]),
-                orientation: sagittal.then_some([0.0, 1.0, 0.0, 0.0, 0.0, -1.0]),
+                orientation: Some(if sagittal {
+                    [0.0, 1.0, 0.0, 0.0, 0.0, -1.0]
+                } else {
+                    [1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+                }),
+                slice_thickness: dz,
                 pixel_spacing: [250.0 / 256.0; 2],
                 rows: 256,
                 cols: 256,
@@ -486,8 +493,12 @@ fn series_outside_what_the_model_was_made_for_are_left_out_or_flagged() {
         .iter()
         .map(|s| s["series_description"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["thick", "thin-alone"].into_iter().collect());
     let skipped = r["skipped"].to_string();
+    assert_eq!(
+        names,
+        ["thick", "thin-alone"].into_iter().collect(),
+        "{skipped}"
+    );
     for why in [
         "a thin reconstruction",
         "too few for a head CT series",

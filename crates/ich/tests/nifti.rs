@@ -190,8 +190,18 @@ fn nifti_and_dicom_of_one_volume_give_the_same_pixels_and_probabilities() {
     assert!(worst < 1e-5, "largest difference {worst}");
     // two sets of 1000 dropout passes: means within Monte Carlo noise
     assert!(mc < 0.02, "largest difference of a dropout mean {mc}");
-    assert_eq!(d["metrics"]["scan"], n["metrics"]["scan"]);
-    assert_eq!(d["metrics"]["slice"], n["metrics"]["slice"]);
+    // the metrics of two sets of dropout means: the same ranking, the rest within the noise
+    for set in ["scan", "slice"] {
+        let (a, b) = (&d["metrics"][set], &n["metrics"][set]);
+        assert_eq!(a["auc"], b["auc"], "{set}");
+        for key in ["accuracy", "ece", "log_likelihood"] {
+            let (x, y) = (a[key].as_f64().unwrap(), b[key].as_f64().unwrap());
+            assert!(
+                (x - y).abs() <= 0.02 * (1.0 + y.abs()),
+                "{set} {key}: {x} vs {y}"
+            );
+        }
+    }
     // each scan is tied to its file by its path under the input (scans.csv's nifti column,
     // report.json), without --keep-phi too; no patient name or ID comes with it
     let rows = common::csv_rows(&rn.join("scans.csv"));

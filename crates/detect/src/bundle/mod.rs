@@ -24,6 +24,7 @@ use preprocess::dataset::{read_json, write_atomic, write_json};
 
 use crate::error::{Error, Result};
 
+pub mod builtin;
 pub mod envelope;
 pub mod evidence;
 pub mod features;
@@ -611,8 +612,8 @@ impl Bundle {
             return Err(Error::file(
                 dir,
                 format!(
-                    "not a model bundle (no {MANIFEST}). The repository ships one: \
-                     `--model models/sa-dmil` (published weights trained on RSNA data). \
+                    "not a model bundle (no {MANIFEST}). Built into ich: `--model sa-dmil` \
+                     (published weights trained on RSNA data; `ich models` lists them). \
                      `ich import CHECKPOINT --out DIR` makes one from published weights, and \
                      `ich train-cnn --out {}` writes one when training ends",
                     dir.display()

@@ -768,6 +768,28 @@ impl Predictor {
     }
 }
 
+/// An output folder that is an input, or holds one, is refused before anything is written: the
+/// run's sweep of stale temporaries and its rerun's removal of what an earlier run wrote would
+/// reach the user's own files, and the next run would read this one's results as input.
+pub fn refuse_out_over_inputs(out: &Path, inputs: &[PathBuf]) -> Result<()> {
+    let Ok(o) = out.canonicalize() else {
+        return Ok(()); // not there yet: it holds nothing
+    };
+    for i in inputs {
+        let Ok(c) = i.canonicalize() else { continue };
+        if c.starts_with(&o) {
+            return Err(Error::Invalid(format!(
+                "--out {} {} the input {}: write the report to a folder of its own (e.g. {}-report)",
+                out.display(),
+                if c == o { "is" } else { "holds" },
+                i.display(),
+                i.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// What a folder without a CT scan held, in words, and what to do about it.
 pub fn what_was_found(counts: &std::collections::BTreeMap<String, usize>) -> String {
     if counts.is_empty() {
@@ -977,6 +999,7 @@ pub fn run_with(
     progress: &dyn Progress,
 ) -> Result<Outcome> {
     // the folder's lock and run mark before anything is written into it
+    refuse_out_over_inputs(&job.out, &job.inputs)?;
     let run_mark = crate::runmark::Run::start(&job.out, "predict")?;
     let mut produced: Vec<PathBuf> = Vec::new();
     let mut time = Timing {

@@ -150,10 +150,11 @@ pub fn slice_plot_svg(s: &ScanReport, thr: &Thresholds) -> String {
         let z = sl.z.map(|z| format!(" (z {z:.1} mm)")).unwrap_or_default();
         let _ = write!(
             svg,
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{c}\"><title>slice #{}{z}: {:.3} [{:.3}–{:.3}]</title></circle>",
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{c}\"><title>slice {} of {}{z}: {:.3} [{:.3}–{:.3}]</title></circle>",
             x(i),
             y(sl.probability),
-            sl.index,
+            sl.index + 1,
+            s.n_slices,
             sl.probability,
             sl.lo,
             sl.hi
@@ -187,7 +188,7 @@ pub fn slice_plot_svg(s: &ScanReport, thr: &Thresholds) -> String {
             h - b,
             h - b + 10.0,
             h - b + 22.0,
-            sl.index
+            sl.index + 1
         );
         if let Some(z) = sl.z {
             let _ = write!(
@@ -201,7 +202,7 @@ pub fn slice_plot_svg(s: &ScanReport, thr: &Thresholds) -> String {
     let has_z = s.slices.iter().any(|sl| sl.z.is_some());
     let _ = write!(
         svg,
-        "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">slice # in z order{} — line: probability, band: 90 % interval, dashed: threshold, red marks: labelled positive</text></svg>",
+        "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">slice (from 1, in z order){} — line: probability, band: 90 % interval, dashed: threshold, red marks: labelled positive</text></svg>",
         (l + w - r) / 2.0,
         h - 6.0,
         if has_z { " (under it: z, mm)" } else { "" }
@@ -641,20 +642,22 @@ pub fn scan_page(r: &Report, s: &ScanReport, pictures: &[SlicePictures], source:
         let (w, h) = pics.tile.shown(128);
         let _ = write!(
             b,
-            "<div class=\"{class}\"><a href=\"#z{i}\" title=\"enlarge slice #{i}\"><img src=\"{}\" width=\"{w}\" height=\"{h}\" alt=\"slice {i}\"></a>\
-<div>#{i} {call}</div><div>att {:.3}{label}</div></div>",
+            "<div class=\"{class}\"><a href=\"#z{i}\" title=\"enlarge slice #{k}\"><img src=\"{}\" width=\"{w}\" height=\"{h}\" alt=\"slice {k}\"></a>\
+<div>#{k} {call}</div><div>att {:.3}{label}</div></div>",
             pics.tile.uri,
             sl.attention,
             i = sl.index,
+            k = sl.index + 1,
         );
         // the slice enlarged, shown when its tile is clicked (no script: the page's #fragment)
         let _ = write!(
             zoom,
-            "<div class=\"zoom\" id=\"z{i}\"><p><a href=\"#slices\">× close</a> · slice #{i} of {}{}: {call} · {}{label}</p><div class=\"panels\">",
+            "<div class=\"zoom\" id=\"z{i}\"><p><a href=\"#slices\">× close</a> · slice {k} of {}{}: {call} · {}{label}</p><div class=\"panels\">",
             s.n_slices,
             sl.z.map(|z| format!(" (z {z:.1} mm)")).unwrap_or_default(),
             flags(sl.positive, sl.uncertain),
             i = sl.index,
+            k = sl.index + 1,
         );
         for p in &pics.large {
             let (w, h) = p.shown(512);
@@ -662,7 +665,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, pictures: &[SlicePictures], source:
                 zoom,
                 "<figure><img src=\"{}\" width=\"{w}\" height=\"{h}\" alt=\"slice {}, {}\"><figcaption>{}</figcaption></figure>",
                 p.uri,
-                sl.index,
+                sl.index + 1,
                 esc(&p.title),
                 esc(&p.title)
             );
@@ -1032,18 +1035,23 @@ mod tests {
                 ..one.clone()
             })
             .collect();
+        r.scans[0].n_slices = 30;
         let svg = slice_plot_svg(&r.scans[0], &r.thresholds);
-        // the ticked slices by number, with their z under them (slice 17 lies at 45 mm)
+        // the ticked slices by number (from 1, as the SR and the captures count), with their z
+        // under them (slice 18, index 17, lies at 45 mm)
         for (i, z) in [(0, "-40.0"), (6, "-10.0"), (17, "45.0"), (29, "105.0")] {
-            assert!(svg.contains(&format!(">#{i}</text>")), "#{i}");
+            assert!(svg.contains(&format!(">#{}</text>", i + 1)), "#{i}");
             assert!(svg.contains(&format!(">{z}</text>")), "z {z}");
         }
-        assert!(!svg.contains(">#5</text>") && svg.contains("(under it: z, mm)"));
+        assert!(!svg.contains(">#6</text>") && svg.contains("(under it: z, mm)"));
         for v in ["0", "0.25", "0.5", "0.75", "1"] {
             assert!(svg.contains(&format!(">{v}</text>")), "{v}");
         }
         // a point's tooltip gives its interval, not a symmetric ± sd
-        assert!(svg.contains("slice #3 (z -25.0 mm): 0.250 [0.062–0.500]"));
+        assert!(
+            svg.contains("slice 4 of 30 (z -25.0 mm): 0.250 [0.062–0.500]"),
+            "{svg}"
+        );
         assert!(!svg.contains('±'));
         // reliability: both axes ticked at 0, 0.5 and 1
         let rel = reliability_svg(&[(0.0, 0.2, 0.1, 5), (0.5, 0.7, 0.8, 5)]);

@@ -1080,7 +1080,7 @@ mod tests {
         tied.scans[0].series_instance_uid = Some("1.2.3.4".into());
         tied.scans[0].series_description = Some("=HEAD 5mm".into());
         let t = String::from_utf8(scans_csv(&tied).unwrap()).unwrap();
-        assert!(t.contains(",1.2.3,1.2.3.4,'=HEAD 5mm,,unsure\n"), "{t}");
+        assert!(t.contains(",1.2.3,1.2.3.4,'=HEAD 5mm,,unsure,\n"), "{t}");
         // with subtype heads: seven columns per subtype, by name, empty where a row lacks one
         let mut r = r;
         r.model.subtypes = vec!["epidural".into(), "subdural".into()];

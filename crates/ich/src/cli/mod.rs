@@ -4,6 +4,7 @@
 //! reports).
 
 pub mod merge;
+pub mod models;
 pub mod node;
 pub mod pipeline;
 pub mod preprocess;

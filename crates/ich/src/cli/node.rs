@@ -15,7 +15,8 @@ use pacs::scp::{Allow, ScpOptions};
 /// TLS proxy in front where the network needs it. Stops on SIGINT or SIGTERM.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Model bundle.
+    /// Model bundle: a folder (a site's, from `ich adapt`), or the name of one built into ich
+    /// (`ich models`).
     #[arg(long)]
     model: PathBuf,
     /// The spool: received instances, reports, results and each study's state.
@@ -96,7 +97,7 @@ extern "C" fn on_signal(_: libc::c_int) {
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let opts = ServeOptions {
-        model: a.model.clone(),
+        model: detect::bundle::builtin::resolve(&a.model)?,
         spool: a.spool.clone(),
         listen: format!("{}:{}", a.host, a.port),
         scp: ScpOptions {

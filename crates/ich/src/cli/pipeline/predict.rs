@@ -12,8 +12,9 @@ use milbase::range;
 /// volumes or preprocessed datasets; write slices.csv, scans.csv, report.json and HTML pages.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Model bundle (`ich train-cnn --out` followed by `ich fit-gp --bundle`).
-    #[arg(long)]
+    /// Model bundle: a folder (`ich adapt`, `ich import`, `ich train-cnn` + `ich fit-gp`), or
+    /// the name of one built into ich (`ich models`): the shipped SA-DMIL network by default.
+    #[arg(long, default_value = detect::bundle::builtin::DEFAULT_MODEL)]
     model: PathBuf,
     /// DICOM files, NIfTI files (`.nii`, `.nii.gz`; no DICOM results for them) or folders
     /// holding them (searched recursively), or datasets written by `ich preprocess` (folders
@@ -111,7 +112,7 @@ impl PredictFlags {
 pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
     let pacs = a.pacs.job()?;
     let job = PredictJob {
-        model: a.model.clone(),
+        model: detect::bundle::builtin::resolve(&a.model)?,
         inputs: a.inputs.clone(),
         out: a.out.clone(),
         labels: a.labels.clone(),

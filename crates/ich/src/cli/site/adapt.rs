@@ -17,8 +17,9 @@ use milbase::range;
 /// (adapt.html, adapt.json).
 #[derive(Parser, Debug)]
 pub struct Args {
-    /// The bundle to adapt (left unchanged).
-    #[arg(long)]
+    /// The bundle to adapt (left unchanged): a folder, or the name of one built into ich
+    /// (`ich models`): the shipped SA-DMIL network by default.
+    #[arg(long, default_value = detect::bundle::builtin::DEFAULT_MODEL)]
     model: PathBuf,
     /// The site's labelled scans: DICOM or NIfTI files or folders (searched recursively), or
     /// datasets preprocessed with the bundle's preprocessing. A NIfTI file counts as a patient
@@ -93,7 +94,7 @@ pub struct Args {
 
 pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode> {
     let mut job = detect::site::adapt::AdaptJob::new(
-        a.model.clone(),
+        detect::bundle::builtin::resolve(&a.model)?,
         a.inputs.clone(),
         a.labels.clone(),
         a.out.clone(),

@@ -1,0 +1,148 @@
+//! The bundles built into the binary: `sa-dmil` (the published SA-DMIL weights, the same files as
+//! the repository's `models/sa-dmil`), so that `ich predict DICOM -o report` works from any
+//! folder right after `cargo install`.
+//!
+//! `--model NAME` resolves as follows ([`resolve`]): a folder of that name (a bundle on disk) is
+//! used as it is; otherwise a built-in bundle of that name is written once into the user's cache
+//! (`$XDG_CACHE_HOME/ich/models/NAME-<manifest digest>`, else `~/.cache/…`, else the temporary
+//! folder), into a fresh folder renamed into place, and opened from there with every checksum
+//! checked like any bundle's. Anything else is refused, naming what exists.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// A bundle carried in the binary: its name, what it is, and its files.
+pub struct Builtin {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub files: &'static [(&'static str, &'static [u8])],
+}
+
+/// Every built-in bundle.
+pub const BUILTIN: &[Builtin] = &[Builtin {
+    name: "sa-dmil",
+    about: "SA-DMIL (Wu et al., MICCAI 2023): the authors' published weights, trained on RSNA 2019 head CT (non-commercial research); the network's scores, not calibrated for your site (fit it with ich adapt)",
+    files: &[
+        ("manifest.json", include_bytes!("../../../../models/sa-dmil/manifest.json")),
+        ("config.json", include_bytes!("../../../../models/sa-dmil/config.json")),
+        ("model.bpk", include_bytes!("../../../../models/sa-dmil/model.bpk")),
+        ("LICENSE.txt", include_bytes!("../../../../models/sa-dmil/LICENSE.txt")),
+        ("README.md", include_bytes!("../../../../models/sa-dmil/README.md")),
+    ],
+}];
+
+/// The model `ich predict` uses when `--model` is not given.
+pub const DEFAULT_MODEL: &str = "sa-dmil";
+
+/// Where built-in bundles are written: `$XDG_CACHE_HOME/ich/models`, else `$HOME/.cache/ich/
+/// models`, else the temporary folder's `ich-models`.
+pub fn cache_dir() -> PathBuf {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    match (env("XDG_CACHE_HOME"), env("HOME")) {
+        (Some(x), _) => x.join("ich").join("models"),
+        (None, Some(h)) => h.join(".cache").join("ich").join("models"),
+        (None, None) => std::env::temp_dir().join("ich-models"),
+    }
+}
+
+fn digest(b: &Builtin) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for (name, bytes) in b.files {
+        h.update(name.as_bytes());
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    }
+    h.finalize()[..6]
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
+}
+
+/// The built-in bundle `b` on disk under `root`, written there first if it is not yet.
+pub fn materialise(b: &Builtin, root: &Path) -> Result<PathBuf> {
+    let dir = root.join(format!("{}-{}", b.name, digest(b)));
+    if dir.join(crate::bundle::MANIFEST).is_file() {
+        return Ok(dir);
+    }
+    std::fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
+    // a fresh folder of this process, filled, then renamed into place: a reader sees no bundle
+    // or the whole one; when another process got there first, its copy is as good
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = root.join(format!(".{}.{}-{nanos}.tmp", b.name, std::process::id()));
+    std::fs::create_dir(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    for (name, bytes) in b.files {
+        milbase::atomic::write_atomic(&tmp.join(name), bytes).map_err(|e| Error::io(&tmp, e))?;
+    }
+    match std::fs::rename(&tmp, &dir) {
+        Ok(()) => Ok(dir),
+        Err(_) if dir.join(crate::bundle::MANIFEST).is_file() => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Ok(dir)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Err(Error::io(&dir, e))
+        }
+    }
+}
+
+/// The bundle `--model` names: a folder on disk, else a built-in bundle (written into
+/// [`cache_dir`] once), else a refusal that names what exists.
+pub fn resolve(model: &Path) -> Result<PathBuf> {
+    if model.is_dir() {
+        return Ok(model.to_path_buf());
+    }
+    let name = model.to_string_lossy();
+    if let Some(b) = BUILTIN.iter().find(|b| b.name == name) {
+        return materialise(b, &cache_dir());
+    }
+    let names: Vec<&str> = BUILTIN.iter().map(|b| b.name).collect();
+    Err(Error::file(
+        model,
+        format!(
+            "no model bundle here. Built into ich: {} (`--model {}`, the default); `ich models` lists them. \
+             A bundle of your own is a folder: `ich adapt` fits one to your site, `ich import` \
+             makes one from published weights, `ich train-cnn` writes one when training ends",
+            names.join(", "),
+            DEFAULT_MODEL
+        ),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The built-in bundle is the repository's `models/sa-dmil`, byte for byte; it is written
+    /// once into a cache and opens there with every checksum checked; a folder on disk wins
+    /// over a name; an unknown name is refused naming the built-in bundle.
+    #[test]
+    fn the_built_in_bundle_is_the_shipped_one_and_opens_from_a_cache() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/sa-dmil");
+        let b = &BUILTIN[0];
+        for (name, bytes) in b.files {
+            assert_eq!(std::fs::read(repo.join(name)).unwrap(), *bytes, "{name}");
+        }
+        let t = tempfile::tempdir().unwrap();
+        let dir = materialise(b, t.path()).unwrap();
+        assert!(crate::bundle::Bundle::open(&dir).is_ok());
+        let again = materialise(b, t.path()).unwrap();
+        assert_eq!(dir, again);
+        let left: Vec<_> = std::fs::read_dir(t.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary left beside the bundle");
+        assert_eq!(resolve(&repo).unwrap(), repo);
+        let e = resolve(Path::new("no-such-model")).unwrap_err().to_string();
+        assert!(
+            e.contains("no-such-model") && e.contains("sa-dmil") && e.contains("ich models"),
+            "{e}"
+        );
+    }
+}
