@@ -8,6 +8,7 @@ prints that crate's edges instead.
 
     python3 scripts/module-graph.py            # every crate; exit 1 on a circle
     python3 scripts/module-graph.py --edges detect
+    python3 scripts/module-graph.py --self-test  # the checker on planted circles (CI runs it)
 """
 import os
 import re
@@ -34,9 +35,57 @@ def modules(src):
 
 
 def strip(text):
-    text = re.sub(r"//[^\n]*", "", text)
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    return re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+    """The code of a Rust file with every comment removed and every string, byte string, raw
+    string and char literal emptied, read token by token as rustc lexes them: a string may run
+    over lines (a backslash continues it), a raw string holds quotes (`r#"a " b"#`), a char may be
+    a quote (`'"'`), a lifetime (`'a`) is no char, block comments nest, and doc comments (their
+    intra-doc links too) are comments."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        if text.startswith("/*", i):
+            depth, i = 1, i + 2
+            while i < n and depth:
+                if text.startswith("/*", i):
+                    depth, i = depth + 1, i + 2
+                elif text.startswith("*/", i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    i += 1
+            out.append(" ")
+            continue
+        # raw strings: r"…", r#"…"#, br"…", cr"…" (no escapes; closed by a quote and as many #)
+        m = re.match(r'(?:b|c)?r(#*)"', text[i:i + 260])
+        if m and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+            close = '"' + m.group(1)
+            j = text.find(close, i + m.end())
+            i = n if j < 0 else j + len(close)
+            out.append('""')
+            continue
+        # strings and byte strings: escapes, and lines joined by a backslash, are inside
+        if c == '"' or (c in "bc" and text.startswith('"', i + 1)
+                        and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_"))):
+            i += 1 if c == '"' else 2
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+            out.append('""')
+            continue
+        # char and byte literals ('x', '\'', '"', '\u{1F600}', b'x'); a lifetime is none
+        if c == "'":
+            m = re.match(r"'(?:\\(?:u\{[0-9a-fA-F]{1,6}\}|x[0-9a-fA-F]{2}|.)|[^\\'\n])'", text[i:i + 12])
+            if m:
+                i += m.end()
+                out.append("' '")
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def test_free(text):
@@ -123,8 +172,8 @@ def related(a, b):
     return a[: len(b)] == b or b[: len(a)] == a
 
 
-def graph(crate):
-    src = os.path.join(ROOT, crate, "src")
+def graph(crate, root=ROOT):
+    src = os.path.join(root, crate, "src")
     mods = modules(src)
     edges = {m: set() for m in mods}
     for m, f in mods.items():
@@ -174,7 +223,57 @@ def name(m):
     return "::".join(m) or "(root)"
 
 
+# The checker's own cases: each a crate of two modules `a` and `b` where `b` uses `a`, and `a`
+# holds the text below; `circle` says whether that text makes `a` use `b` (a circle) or only
+# seems to (inside a string, a comment, a doc link).
+SELF_TEST = [
+    # each `use` sits between two strings: a reader that loses step inside the first string
+    # pairs its closing quote with the next string's opening one and reads the use as text
+    ("a use after a string continued on the next line by a backslash",
+     'pub const S: &str = "a bomb \\\n    in two lines";\nuse crate::b::B;\npub const T: &str = "t";\n', True),
+    ("a use after a string holding an escaped quote",
+     'pub const S: &str = "say \\"hi\\"";\nuse crate::b::B;\npub const T: &str = "t";\n', True),
+    ("a use after a raw string holding a quote",
+     'pub const S: &str = r#"a " b"#;\nuse crate::b::B;\npub const T: &str = "t";\n', True),
+    ("a use after the char \'\"\'",
+     "pub const Q: char = '\"';\nuse crate::b::B;\npub const T: &str = \"t\";\n", True),
+    ("a use after a lifetime (no char)",
+     "pub fn f<'a>(x: &'a str) -> &'a str { x }\nuse crate::b::B;\npub const C: char = 'c';\n", True),
+    ("a use after a nested block comment",
+     "/* outer /* inner */ still comment */\nuse crate::b::B;\n", True),
+    ("a path inside a string only", 'pub const S: &str = "crate::b::B";\n', False),
+    ("a path inside a raw string only", 'pub const S: &str = r"crate::b::B";\n', False),
+    ("a doc link only", "/// See [`crate::b::B`].\npub struct A;\n", False),
+    ("a path inside a block comment only", "/* crate::b::B */\npub struct A;\n", False),
+]
+
+
+def self_test():
+    """Plants each SELF_TEST case in a crate of its own and checks that the circle is found, or
+    that none is; 0 when every case holds."""
+    import tempfile
+    failed = 0
+    for what, a_text, circle in SELF_TEST:
+        with tempfile.TemporaryDirectory() as root:
+            src = os.path.join(root, "t", "src")
+            os.makedirs(src)
+            with open(os.path.join(src, "lib.rs"), "w") as f:
+                f.write("pub mod a;\npub mod b;\n")
+            with open(os.path.join(src, "a.rs"), "w") as f:
+                f.write(a_text)
+            with open(os.path.join(src, "b.rs"), "w") as f:
+                f.write("use crate::a::A;\npub struct B;\n")
+            found = bool(circles(graph("t", root)))
+            if found != circle:
+                failed += 1
+                print(f"self-test FAILED: {what}: circle {'missed' if circle else 'seen where there is none'}")
+    print(f"self-test: {len(SELF_TEST) - failed} of {len(SELF_TEST)} planted cases read right")
+    return 1 if failed else 0
+
+
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--self-test":
+        return self_test()
     if len(sys.argv) == 3 and sys.argv[1] == "--edges":
         for m, ts in sorted(graph(sys.argv[2]).items()):
             print(f"{name(m)} -> {', '.join(name(t) for t in sorted(ts))}")

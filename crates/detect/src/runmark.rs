@@ -121,7 +121,7 @@ impl Run {
             tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
             command: command.to_string(),
             pid: std::process::id(),
-            started: crate::bundle::rfc3339(now),
+            started: milbase::time::rfc3339(now),
             finished: None,
             state: RunState::Running,
             files: Vec::new(),
@@ -166,7 +166,7 @@ impl Run {
         listed.dedup_by(|a, b| a.path == b.path);
         self.mark.files = listed;
         self.mark.state = RunState::Complete;
-        self.mark.finished = Some(crate::bundle::rfc3339(SystemTime::now()));
+        self.mark.finished = Some(milbase::time::rfc3339(SystemTime::now()));
         self.write()?;
         Ok(self.mark.clone())
     }

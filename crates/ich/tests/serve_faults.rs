@@ -960,3 +960,66 @@ fn links_planted_in_the_spool_are_removed_not_followed() {
         "each planted link reported:\n{log}"
     );
 }
+
+/// A `state.json` edited while the node is down to name files outside the study as its results
+/// (another patient's instance by an absolute path, and by a `../` path) sends neither: the
+/// study is predicted again from its own instances and only its own results reach the PACS.
+#[test]
+fn a_state_naming_files_outside_its_study_sends_none_of_them() {
+    let w = World::new("4");
+    let mut sv = w.serve("1", "200");
+    let (uid, other) = (w.study(0), w.study(1));
+    w.store(&w.files(0));
+    w.store(&w.files(1));
+    // no destination yet: both studies wait, predicted, for the PACS to return
+    wait_for(60, &sv, "both studies predicted", || {
+        [&uid, &other].iter().all(|u| {
+            w.state(u).is_some_and(|s| {
+                s["phase"] == "predicted" && !s["sends"].as_array().unwrap().is_empty()
+            })
+        })
+    });
+    kill9(&mut sv);
+    let theirs = spooled(&w, &other, &w.files(1)[0]);
+    let sop_of = |p: &Path| {
+        dicom_object::open_file(p)
+            .unwrap()
+            .meta()
+            .media_storage_sop_instance_uid()
+            .trim_end_matches('\0')
+            .to_string()
+    };
+    let their_sop = sop_of(&theirs);
+    let state_path = w.spool.join("studies").join(&uid).join("state.json");
+    let mut st: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&state_path).unwrap()).unwrap();
+    let rel = theirs
+        .strip_prefix(w.spool.join("studies"))
+        .unwrap()
+        .to_path_buf();
+    st["files"] = serde_json::json!([
+        theirs.display().to_string(),
+        format!("../{}", rel.display()),
+    ]);
+    std::fs::write(&state_path, serde_json::to_vec_pretty(&st).unwrap()).unwrap();
+    let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
+    let sv = w.serve("1", "200");
+    wait_for(90, &sv, "the edited study predicted again and sent", || {
+        w.phase(&uid) == "sent" && w.phase(&other) == "sent"
+    });
+    let got = d.got();
+    assert!(
+        !got.contains(&their_sop),
+        "another patient's instance was sent"
+    );
+    let ours = w.results(&uid);
+    assert!(
+        ours.iter().all(|s| got.contains(s)),
+        "the study's own results are sent"
+    );
+    let log = std::fs::read_to_string(&sv.log).unwrap_or_default();
+    assert!(
+        log.contains("not a regular file inside the study's folder"),
+        "{log}"
+    );
+}

@@ -8,7 +8,8 @@
 //! - [`bounded`]: read a file only when it is a regular file under a size ceiling;
 //! - [`auc`]: ROC AUC (Mann–Whitney, ties count one half);
 //! - [`split`]: seeded stratified hold-outs and folds of bags;
-//! - [`progress`]: the one progress trait that preprocessing, training and prediction report to.
+//! - [`progress`]: the one progress trait that preprocessing, training and prediction report to;
+//! - [`time`]: calendar time in UTC (RFC 3339, DICOM dates).
 //!
 //! No dependency on DICOM, tensors or linear algebra, so that `preprocess`, `attcnn` and `gphead`
 //! can all use it without knowing each other.
@@ -21,6 +22,7 @@ pub mod progress;
 pub mod range;
 pub mod shard;
 pub mod split;
+pub mod time;
 
 pub use atomic::{stays_inside, write_atomic, write_atomic_with};
 pub use auc::roc_auc;

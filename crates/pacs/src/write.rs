@@ -1,6 +1,6 @@
 //! Building DICOM objects: element helpers, codes, dates and the Part 10 file.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use dicom_core::value::{DataSetSequence, PrimitiveValue};
 use dicom_core::{DataElement, Tag, VR};
@@ -62,26 +62,10 @@ pub fn ds(v: f64) -> String {
 
 /// (DA, TM) of a moment, in UTC (written with TimezoneOffsetFromUTC +0000).
 pub fn date_time(t: SystemTime) -> (String, String) {
-    let secs = t
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // civil from days (H. Hinnant's algorithm)
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
+    let (y, m, d, hh, mm, ss) = milbase::time::civil(t);
     (
         format!("{y:04}{m:02}{d:02}"),
-        format!("{:02}{:02}{:02}", rem / 3600, (rem / 60) % 60, rem % 60),
+        format!("{hh:02}{mm:02}{ss:02}"),
     )
 }
 
@@ -238,7 +222,7 @@ pub fn to_file_bytes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+    use std::time::{Duration, UNIX_EPOCH};
 
     #[test]
     fn dates_are_the_calendar() {

@@ -383,13 +383,13 @@ pub fn read_geometry(path: &Path, limits: &Limits) -> Result<Geometry, FileError
     let g = geometry_of(path, &head, limits)?;
     // each slice becomes three windowed channels of the output size, however small it is in
     // the file: a 1×1×6000 volume of 12 kB would otherwise cost gigabytes downstream
-    if g.n_slices() > crate::scan::MAX_SCAN_SLICES {
+    if g.n_slices() > crate::read::MAX_SCAN_SLICES {
         return Err(bad(
             path,
             format!(
                 "{} slices along its inferior–superior axis, more than the {} of any head CT",
                 g.n_slices(),
-                crate::scan::MAX_SCAN_SLICES
+                crate::read::MAX_SCAN_SLICES
             ),
         ));
     }
@@ -1144,7 +1144,7 @@ pub fn write_int16(
     } else {
         bytes
     };
-    crate::dataset::write_atomic(path, &out).map_err(std::io::Error::other)
+    milbase::write_atomic(path, &out)
 }
 
 #[cfg(test)]

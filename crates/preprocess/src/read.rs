@@ -136,6 +136,11 @@ pub struct HuImage {
     pub hu: Vec<f32>,
 }
 
+/// The most slices a scan may have: a head CT has a few hundred (0.5 mm slices over 25 cm are
+/// 500). Each slice costs three windowed channels of the output size downstream, so a series or
+/// a NIfTI volume of more is refused by name rather than held.
+pub const MAX_SCAN_SLICES: usize = 2_000;
+
 /// The most bytes the elements before the pixel data may take (a CT header is a few kB; a
 /// private element declaring a gigabyte, even in a sparse file, is not a header).
 pub const MAX_HEADER_BYTES: u64 = 64 << 20;

@@ -64,10 +64,7 @@ pub fn nifti_scan(path: &std::path::Path, name: String, geometry: crate::nifti::
     }
 }
 
-/// The most slices a scan may have: a head CT has a few hundred (0.5 mm slices over 25 cm are
-/// 500). Each slice costs three windowed channels of the output size downstream, so a series or
-/// a NIfTI volume of more is refused by name rather than held.
-pub const MAX_SCAN_SLICES: usize = 2_000;
+pub use crate::read::MAX_SCAN_SLICES;
 
 /// A folder-safe, stable scan id derived from the UIDs (no UID text reaches the file system).
 pub fn scan_id(study_uid: &str, series_uid: &str) -> String {

@@ -1137,6 +1137,28 @@ fn retry_after(attempts: u32) -> Duration {
     Duration::from_secs((5u64 << attempts.saturating_sub(1).min(7)).min(600))
 }
 
+/// Whether `rel` names a regular file inside `dir`: relative, of plain components only, and no
+/// link on the way (each folder a real folder, the file a regular file).
+pub fn regular_inside(dir: &Path, rel: &Path) -> bool {
+    use std::path::Component;
+    let parts: Vec<_> = rel.components().collect();
+    if parts.is_empty() || !parts.iter().all(|c| matches!(c, Component::Normal(_))) {
+        return false;
+    }
+    let mut at = dir.to_path_buf();
+    for (k, c) in parts.iter().enumerate() {
+        at.push(c.as_os_str());
+        let Ok(m) = std::fs::symlink_metadata(&at) else {
+            return false;
+        };
+        let last = k + 1 == parts.len();
+        if (last && !m.is_file()) || (!last && !m.is_dir()) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Sends a predicted study's results to every destination; what fails is tried again later.
 fn send_study(shared: &Shared, uid: &str) {
     let (files, last) = {
@@ -1152,17 +1174,16 @@ fn send_study(shared: &Shared, uid: &str) {
         }
     };
     let dir = shared.study_dir(uid);
-    let abs: Vec<PathBuf> = files.iter().map(|f| dir.join(f)).collect();
-    // only the results predict wrote, as regular files: a link planted at one's name since (to
-    // another patient's file, say) is never followed and sent; the study is predicted again
-    if let Some(p) = abs
-        .iter()
-        .find(|p| !std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
-    {
+    // only the results predict wrote, as regular files inside the study's folder: a link
+    // planted at one's name or on the way (to another patient's file, say) is never followed,
+    // and a state.json edited while the node was down (an absolute path, a `..`) sends nothing
+    // it names; the study is predicted again
+    if let Some(f) = files.iter().find(|f| !regular_inside(&dir, f)) {
         shared.error(format!(
-            "study {uid}: {} is no longer a regular file (a link or other file was planted, or \
-             it was removed): nothing sent, the study is predicted again",
-            p.display()
+            "study {uid}: {} is not a regular file inside the study's folder (a link or other \
+             file was planted, it was removed, or the state names a path outside): nothing sent, \
+             the study is predicted again",
+            f.display()
         ));
         shared.update(uid, |s| {
             s.busy = false;
@@ -1172,6 +1193,7 @@ fn send_study(shared: &Shared, uid: &str) {
         });
         return;
     }
+    let abs: Vec<PathBuf> = files.iter().map(|f| dir.join(f)).collect();
     let reports: Vec<_> = shared
         .opts
         .send

@@ -990,9 +990,10 @@ mod tests {
         // the tile is 300/160 → factor 2: 150 × 100, shown as it is
         assert_eq!((pics[0].tile.height, pics[0].tile.width), (150, 100));
         let page = scan_page(&r, s, &pics, "the note");
-        let i = s.slices[0].index;
+        // the fragment is the slice's index; the number a person reads counts from 1
+        let (i, k) = (s.slices[0].index, s.slices[0].index + 1);
         assert!(page.contains(&format!(
-            "<a href=\"#z{i}\" title=\"enlarge slice #{i}\"><img src=\"{}\" width=\"100\" height=\"150\"",
+            "<a href=\"#z{i}\" title=\"enlarge slice #{k}\"><img src=\"{}\" width=\"100\" height=\"150\"",
             pics[0].tile.uri
         )));
         let zoom = &page[page
@@ -1001,7 +1002,7 @@ mod tests {
         assert!(zoom.contains("<a href=\"#slices\">× close</a>"));
         // a small picture is enlarged by a whole factor to reach 512: 300 → ×1 (as it is)
         assert!(zoom.contains(&format!(
-            "<img src=\"{}\" width=\"200\" height=\"300\" alt=\"slice {i}, brain W80 L40\"><figcaption>brain W80 L40</figcaption>",
+            "<img src=\"{}\" width=\"200\" height=\"300\" alt=\"slice {k}, brain W80 L40\"><figcaption>brain W80 L40</figcaption>",
             pics[0].large[0].uri
         )));
         assert!(zoom.contains("<figcaption>subdural W200 L80</figcaption>"));

@@ -1105,7 +1105,7 @@ subdural_uncertain,subdural_label\n";
         assert!(scans.starts_with(want_head), "{scans}");
         assert!(
             scans.ends_with(
-                "scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,,unsure,,,,,,,,0.5,0.125,0.25,0.75,1,1,1\n"
+                "scan-1,1,0.25,0.125,0.0625,0.5,0,1,0.5,0,1,,,,,,,,unsure,,,,,,,,,0.5,0.125,0.25,0.75,1,1,1\n"
             ),
             "{scans}"
         );

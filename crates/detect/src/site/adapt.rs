@@ -1000,10 +1000,9 @@ fn seeded(p: &gphead::ValidParams, seed: u64) -> Result<gphead::ValidParams> {
     Ok(q.validate()?)
 }
 
+/// FNV-1a of a name (the one in `milbase::shard`).
 fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    })
+    milbase::shard::fnv1a(s.as_bytes())
 }
 
 /// Test predictions of `chosen` on `test`, with the network's own (raw and through `net`, the
