@@ -223,12 +223,19 @@ pub fn check_report(
         // the source's slice (not the network's input), shown at least 128 wide
         assert_eq!(tile["natural"], serde_json::json!([source, source]));
         assert!(tile["img_width"].as_f64().unwrap() >= 128.0);
-        let i = &sl["slice_index"];
+        // the fragment is the slice's index; the number a person reads counts from 1, as the
+        // SR and the captures count
+        let i: u64 = sl["slice_index"].parse().unwrap();
         assert_eq!(tile["href"], format!("#z{i}"));
-        assert!(tile["text"]
-            .as_str()
-            .unwrap()
-            .starts_with(&format!("#{i} ")));
+        let k = i + 1;
+        assert!(
+            tile["text"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("#{k} ")),
+            "{}",
+            tile["text"]
+        );
     }
     // the enlarged slices are hidden until a tile is clicked; then the first one shows, whole
     assert_eq!(page["zooms"], n);
