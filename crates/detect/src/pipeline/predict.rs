@@ -1092,35 +1092,21 @@ pub fn run_with(
     // a shard may hold none of a small cohort's scans: its reports are empty, not an error
     // (the files of other shards' scans, or a dataset that `preprocess --shard` wrote empty)
     let shard_datasets = datasets.iter().any(|d| d.manifest.shard.is_some());
-    if in_datasets == 0 && from_dicom == 0 && others == 0 && !shard_datasets && !outside.is_empty()
-    {
-        return Err(Error::NoScan(format!(
-            "{}: every series lies outside what the model was made for ({}): {}",
-            inputs
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            predictor
-                .bundle()
-                .manifest
-                .cnn
-                .envelope
-                .as_ref()
-                .map_or("", |e| e.made_for.as_str()),
-            outside.join("; ")
-        )));
-    }
     if in_datasets == 0 && from_dicom == 0 && others == 0 && !shard_datasets {
-        return Err(Error::NoScan(format!(
-            "{}: {}",
-            inputs
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            what_was_found(&skipped.counts)
-        )));
+        let named = inputs
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let why = match predictor.bundle().manifest.cnn.envelope.as_ref() {
+            Some(e) if !outside.is_empty() => format!(
+                "every series lies outside what the model was made for ({}): {}",
+                e.made_for,
+                outside.join("; ")
+            ),
+            _ => what_was_found(&skipped.counts),
+        };
+        return Err(Error::NoScan(format!("{named}: {why}")));
     }
     let pages = job.out.join(SCAN_PAGES);
     let dir = if job.html { &pages } else { &job.out };
