@@ -377,7 +377,7 @@ pub fn prediction(o: &Outcome, out: &Path, html: bool) -> String {
         let _ = write!(s, "\nWARNING: {w}");
     }
     if let Some(op) = &r.model.operating_point {
-        let _ = write!(s, "\ncalls at the site's operating point: {op}");
+        let _ = write!(s, "\ncalls at the site's operating point: {}", op.text());
     }
     for w in &r.warnings {
         let _ = write!(s, "\nWARNING: {w}");

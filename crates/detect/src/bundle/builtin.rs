@@ -94,6 +94,16 @@ pub fn materialise(b: &Builtin, root: &Path) -> Result<PathBuf> {
     }
 }
 
+/// The built-in bundle `dir` is the cached copy of, by name (to show `--model sa-dmil` rather
+/// than a cache path); `None` for any other folder.
+pub fn name_of(dir: &Path) -> Option<&'static str> {
+    let file = dir.file_name()?.to_str()?;
+    BUILTIN
+        .iter()
+        .find(|b| file == format!("{}-{}", b.name, digest(b)))
+        .map(|b| b.name)
+}
+
 /// The bundle `--model` names: a folder on disk, else a built-in bundle (written into
 /// [`cache_dir`] once), else a refusal that names what exists.
 pub fn resolve(model: &Path) -> Result<PathBuf> {
@@ -136,6 +146,8 @@ mod tests {
         assert!(crate::bundle::Bundle::open(&dir).is_ok());
         let again = materialise(b, t.path()).unwrap();
         assert_eq!(dir, again);
+        assert_eq!(name_of(&dir), Some("sa-dmil"));
+        assert_eq!(name_of(&repo), None);
         let left: Vec<_> = std::fs::read_dir(t.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "no temporary left beside the bundle");
         assert_eq!(resolve(&repo).unwrap(), repo);

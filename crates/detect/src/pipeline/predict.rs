@@ -229,7 +229,7 @@ impl Predictor {
                     if gp.calibration.is_some() { ", each through its calibration map" } else { "" }
                 )),
                 calibration: Some(self.calibration()),
-                operating_point: self.operating_point_text(),
+                operating_point: self.operating_point(),
             },
             None => ModelInfo {
                 bundle: self.bundle.dir.display().to_string(),
@@ -255,16 +255,16 @@ impl Predictor {
                 subtypes: self.subtype_heads.iter().map(|(n, _)| n.clone()).collect(),
                 interval: self.network_interval(),
                 calibration: Some(self.calibration()),
-                operating_point: self.operating_point_text(),
+                operating_point: self.operating_point(),
             },
         }
     }
 
     /// The operating point the calls are made at, when it is the bundle's.
-    fn operating_point_text(&self) -> Option<String> {
+    fn operating_point(&self) -> Option<crate::bundle::operating::OperatingPoint> {
         let op = self.bundle.manifest.operating_point.as_ref()?;
         (self.opts.operating_point && self.opts.positive_threshold == op.threshold)
-            .then(|| op.text())
+            .then(|| op.clone())
     }
 
     /// Whether the network's probabilities get a spread: dropout passes of its classifier, or
@@ -336,7 +336,8 @@ impl Predictor {
                     CalibrationKind::None,
                     format!(
                         "NOT CALIBRATED FOR THIS SITE: {what}, not probabilities a site has checked; fit it to your own labelled scans with `ich adapt --model {} DICOM --labels labels.csv -o MODEL-site`",
-                        self.bundle.dir.display()
+                        crate::bundle::builtin::name_of(&self.bundle.dir)
+                            .map_or_else(|| self.bundle.dir.display().to_string(), str::to_string)
                     ),
                 )
             }

@@ -504,7 +504,7 @@ pub fn calibration_banner(r: &Report) -> String {
         let _ = write!(
             b,
             "<p class=\"note\">Calls at the site's operating point: {}.</p>",
-            esc(op)
+            esc(&op.text())
         );
     }
     b

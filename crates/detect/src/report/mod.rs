@@ -137,7 +137,7 @@ pub struct ModelInfo {
     /// The site's operating point the calls were made at (`ich adapt --sensitivity`), with the
     /// sensitivity and specificity to expect there; absent: the default or given threshold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub operating_point: Option<String>,
+    pub operating_point: Option<crate::bundle::operating::OperatingPoint>,
 }
 
 /// What a report's model family says when the network predicts alone (no GP head).
@@ -837,7 +837,13 @@ pub fn why_no_slice(positive: bool, slices: &[SliceReport], threshold: f64) -> O
 pub fn site_check(model: &ModelInfo, scans: &[ScanReport]) -> Vec<String> {
     let n = scans.len();
     let k = scans.iter().filter(|s| s.positive).count();
-    if n < SITE_CHECK_MIN_SCANS || (k as f64) <= SITE_CHECK_MAX_SHARE * n as f64 {
+    // at a site's operating point, the most a cohort of up to half bleeds can show: its bleeds
+    // caught at the highest sensitivity, its others called at the lowest specificity
+    let most = match &model.operating_point {
+        Some(op) => (0.5 * (op.sensitivity.hi + 1.0 - op.specificity.lo)).max(SITE_CHECK_MAX_SHARE),
+        None => SITE_CHECK_MAX_SHARE,
+    };
+    if n < SITE_CHECK_MIN_SCANS || (k as f64) <= most * n as f64 {
         return Vec::new();
     }
     let fix = match model.calibration.as_ref().map(|c| c.kind) {
@@ -845,9 +851,9 @@ pub fn site_check(model: &ModelInfo, scans: &[ScanReport]) -> Vec<String> {
         _ => "the model is most likely not calibrated for these scans: fit it to your site with `ich adapt --model MODEL DICOM --labels labels.csv -o MODEL-site` (5 bleeds and 5 without at least)",
     };
     vec![format!(
-        "{k} of {n} scans ({:.0} %) are called likely bleed, more than any head CT service sees (about 5–20 %, under {:.0} % even in cohorts enriched for bleeds); {fix}",
+        "{k} of {n} scans ({:.0} %) are called likely bleed, more than any head CT service sees (about 5–20 % bleed, under half even in cohorts enriched for bleeds; at most {:.0} % of scans called at these thresholds); {fix}",
         100.0 * k as f64 / n as f64,
-        100.0 * SITE_CHECK_MAX_SHARE
+        100.0 * most
     )]
 }
 
@@ -1155,6 +1161,21 @@ subdural_uncertain,subdural_label\n";
         assert!(site_check(&model, &scans(4, 4)).is_empty());
         model.calibration.as_mut().unwrap().kind = CalibrationKind::Site;
         assert!(site_check(&model, &scans(6, 6))[0].contains("may have changed"));
+        // at an operating point of sensitivity up to 1.0 and specificity down to 0.2, a cohort
+        // of half bleeds has up to 0.5 · (1 + 0.8) = 90 % called positive: 5 of 6 (83 %) is
+        // plausible there, 6 of 6 is not
+        let e = |value: f64, lo: f64, hi: f64| crate::bundle::operating::Estimate { value, lo, hi };
+        model.operating_point = Some(crate::bundle::operating::OperatingPoint {
+            target_sensitivity: 0.9,
+            threshold: 0.2,
+            sensitivity: e(0.9, 0.7, 1.0),
+            specificity: e(0.4, 0.2, 0.6),
+            scans: 41,
+            positives: 18,
+            patients: 41,
+        });
+        assert!(site_check(&model, &scans(5, 6)).is_empty());
+        assert!(site_check(&model, &scans(6, 6))[0].contains("at most 90 %"));
     }
 
     /// A positive scan with no positive slice names its three most attended slices, counted
