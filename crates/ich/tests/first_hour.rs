@@ -140,6 +140,25 @@ fn the_shipped_model_is_found_from_anywhere() {
         serde_json::from_slice(&std::fs::read(work.join("report/report.json")).unwrap()).unwrap();
     assert_eq!(r["scans"].as_array().unwrap().len(), 1);
     assert!(r["model"]["imported"].as_str().unwrap().contains("SA-DMIL"));
+    // the research notice and the weights' terms, in report.json and on every page
+    assert!(r["model"]["notice"]
+        .as_str()
+        .unwrap()
+        .contains("not for diagnostic use"));
+    let terms = r["model"]["terms"].as_str().unwrap();
+    assert!(terms.contains("non-commercial research"), "{terms}");
+    let report = work.join("report");
+    for p in [
+        report.join("index.html"),
+        report.join(r["scans"][0]["page"].as_str().unwrap()),
+    ] {
+        let html = std::fs::read_to_string(&p).unwrap();
+        assert!(
+            html.contains("not for diagnostic use") && html.contains("non-commercial research"),
+            "{}",
+            p.display()
+        );
+    }
     let cached = std::fs::read_dir(home.join(".cache/ich/models"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())

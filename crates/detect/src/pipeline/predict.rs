@@ -230,6 +230,8 @@ impl Predictor {
                 )),
                 calibration: Some(self.calibration()),
                 operating_point: self.operating_point(),
+                notice: crate::report::RESEARCH_NOTICE.into(),
+                terms: m.cnn.imported.as_ref().map(|i| i.licence.clone()),
             },
             None => ModelInfo {
                 bundle: self.bundle.dir.display().to_string(),
@@ -256,6 +258,8 @@ impl Predictor {
                 interval: self.network_interval(),
                 calibration: Some(self.calibration()),
                 operating_point: self.operating_point(),
+                notice: crate::report::RESEARCH_NOTICE.into(),
+                terms: m.cnn.imported.as_ref().map(|i| i.licence.clone()),
             },
         }
     }

@@ -500,6 +500,18 @@ pub fn calibration_banner(r: &Report) -> String {
         (Some(c), None) => format!("<p class=\"note\">{}</p>", esc(&c.text)),
         (None, None) => String::new(),
     };
+    if !r.model.notice.is_empty() {
+        let _ = write!(
+            b,
+            "<p class=\"note\">{}{}</p>",
+            esc(&r.model.notice),
+            r.model
+                .terms
+                .as_ref()
+                .map(|t| format!(" The weights: {}", esc(t)))
+                .unwrap_or_default()
+        );
+    }
     if let Some(op) = &r.model.operating_point {
         let _ = write!(
             b,

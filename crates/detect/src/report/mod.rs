@@ -138,7 +138,19 @@ pub struct ModelInfo {
     /// sensitivity and specificity to expect there; absent: the default or given threshold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operating_point: Option<crate::bundle::operating::OperatingPoint>,
+    /// What every output carries: research software, not for diagnosis ([`RESEARCH_NOTICE`];
+    /// empty in reports written before it was recorded).
+    #[serde(default)]
+    pub notice: String,
+    /// The licence of the weights and the terms of the data they were trained on, for
+    /// imported weights (absent: none recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terms: Option<String>,
 }
+
+/// The notice every report, page and SR carries.
+pub const RESEARCH_NOTICE: &str =
+    "Research software, not a medical device: not for diagnostic use.";
 
 /// What a report's model family says when the network predicts alone (no GP head).
 pub const CNN_ONLY: &str = "CNN classifier (no GP head)";
@@ -907,6 +919,8 @@ pub(crate) fn fixture_report() -> Report {
             interval: None,
             calibration: None,
             operating_point: None,
+            notice: RESEARCH_NOTICE.into(),
+            terms: None,
         },
         thresholds: Thresholds {
             positive: 0.5,
