@@ -185,3 +185,40 @@ fn the_shipped_model_is_found_from_anywhere() {
         "a refused model leaves no output folder"
     );
 }
+
+/// A run killed while writing a capture leaves its temporary in `OUT/dicom/<scan>/`: the rerun
+/// into the same folder sweeps it (a temporary of a process that is gone), and keeps nothing of
+/// the earlier run there that it did not write.
+#[test]
+fn a_rerun_sweeps_a_killed_captures_temporary_from_the_scans_dicom_folder() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, bundle) = common::cohort_and_bundle(t.path(), "2", "7");
+    let out = t.path().join("out");
+    let predict = || {
+        common::ok(&[
+            "-q",
+            "predict",
+            "--model",
+            s(&bundle),
+            s(&raw),
+            "--out",
+            s(&out),
+            "--no-html",
+        ])
+    };
+    predict();
+    let scan_dir = std::fs::read_dir(out.join("dicom"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .unwrap();
+    // the name milbase's writer gives a temporary, of PID 1's (long gone from this folder)
+    let stale = scan_dir.join(".sc-0001.dcm.tmp1-0123456789abcdef");
+    std::fs::write(&stale, vec![0u8; 4096]).unwrap();
+    predict();
+    assert!(
+        !stale.exists(),
+        "the killed capture's temporary stayed after the rerun"
+    );
+    assert!(scan_dir.join("sr.dcm").is_file());
+}

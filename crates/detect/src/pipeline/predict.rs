@@ -1229,7 +1229,15 @@ pub fn run_with(
                                 s.sop_instance_uid = h.sop_uid.clone();
                             }
                         }
-                        write_scan(&job.out, opts, id, &report.thresholds, source, &p, size)
+                        write_scan(
+                            (&job.out, run_mark.lock()),
+                            opts,
+                            id,
+                            &report.thresholds,
+                            source,
+                            &p,
+                            size,
+                        )
                     }
                     Err(why) => Ok(DicomOutcome::NotApplicable(why)),
                 };

@@ -230,7 +230,7 @@ fn flag_text(positive: bool, uncertain: bool) -> &'static str {
 /// with other thresholds flags other slices). The captures show the slices as
 /// [`crate::report::images::panels`] gives them (`size`: the network's input size).
 pub fn write_scan(
-    out: &Path,
+    (out, held): (&Path, &milbase::atomic::DirLock),
     opts: &DicomOptions,
     model: &ModelIdentity,
     thr: &Thresholds,
@@ -383,7 +383,9 @@ pub fn write_scan(
         let sr = dir.join(SR_FILE);
         write_atomic(&sr, &bytes)?;
 
-        // stale captures of an earlier run
+        // what a run killed while writing here left (a capture's temporary), under the run's
+        // lock; then the captures of an earlier run
+        milbase::atomic::remove_stale_temporaries(&dir, held).map_err(|e| Error::io(&dir, e))?;
         for e in std::fs::read_dir(&dir)
             .map_err(|e| Error::io(&dir, e))?
             .flatten()
