@@ -192,7 +192,7 @@ fn the_shipped_model_is_found_from_anywhere() {
 #[test]
 fn a_rerun_sweeps_a_killed_captures_temporary_from_the_scans_dicom_folder() {
     let t = tempfile::tempdir().unwrap();
-    let (raw, bundle) = common::cohort_and_bundle(t.path(), "2", "7");
+    let (raw, bundle) = common::cohort_and_bundle(t.path(), "4", "7");
     let out = t.path().join("out");
     let predict = || {
         common::ok(&[
