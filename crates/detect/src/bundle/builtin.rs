@@ -64,11 +64,37 @@ fn digest(b: &Builtin) -> String {
         .collect()
 }
 
-/// The built-in bundle `b` on disk under `root`, written there first if it is not yet.
+/// Whether `dir` is a real folder (no link) holding exactly the built-in bundle's bytes.
+fn holds(dir: &Path, b: &Builtin) -> bool {
+    std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir())
+        && b.files.iter().all(|(name, bytes)| {
+            let p = dir.join(name);
+            std::fs::symlink_metadata(&p)
+                .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+                && std::fs::read(&p).is_ok_and(|got| got == *bytes)
+        })
+}
+
+/// The built-in bundle `b` on disk under `root`, written there first if it is not yet. A copy
+/// that is not byte for byte the built-in one (a file changed, a link planted at its name) is
+/// moved aside and written anew: the cache is ours, and what it holds is checked, not trusted.
 pub fn materialise(b: &Builtin, root: &Path) -> Result<PathBuf> {
     let dir = root.join(format!("{}-{}", b.name, digest(b)));
-    if dir.join(crate::bundle::MANIFEST).is_file() {
+    if holds(&dir, b) {
         return Ok(dir);
+    }
+    if std::fs::symlink_metadata(&dir).is_ok() {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let aside = root.join(format!(".{}.{}-{nanos}.bad", b.name, std::process::id()));
+        std::fs::rename(&dir, &aside).map_err(|e| Error::io(&dir, e))?;
+        // a link is removed, never followed; a folder of ours goes with what it held
+        let gone = match std::fs::symlink_metadata(&aside) {
+            Ok(m) if m.is_dir() => std::fs::remove_dir_all(&aside),
+            _ => std::fs::remove_file(&aside),
+        };
+        gone.map_err(|e| Error::io(&aside, e))?;
     }
     std::fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
     // a fresh folder of this process, filled, then renamed into place: a reader sees no bundle
@@ -83,7 +109,7 @@ pub fn materialise(b: &Builtin, root: &Path) -> Result<PathBuf> {
     }
     match std::fs::rename(&tmp, &dir) {
         Ok(()) => Ok(dir),
-        Err(_) if dir.join(crate::bundle::MANIFEST).is_file() => {
+        Err(_) if holds(&dir, b) => {
             let _ = std::fs::remove_dir_all(&tmp);
             Ok(dir)
         }
@@ -148,8 +174,40 @@ mod tests {
         assert_eq!(dir, again);
         assert_eq!(name_of(&dir), Some("sa-dmil"));
         assert_eq!(name_of(&repo), None);
-        let left: Vec<_> = std::fs::read_dir(t.path()).unwrap().collect();
-        assert_eq!(left.len(), 1, "no temporary left beside the bundle");
+        // a copy changed since (another bundle's weights) is replaced, not used
+        std::fs::write(dir.join("model.bpk"), b"other weights").unwrap();
+        let fixed = materialise(b, t.path()).unwrap();
+        assert!(
+            std::fs::read(fixed.join("model.bpk")).unwrap() == b.files[2].1,
+            "a changed model.bpk was used, not replaced"
+        );
+        // a link planted at the cache's name, to another folder: removed, never followed, and
+        // the folder it pointed to is left as it was
+        let elsewhere = t.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::fs::write(elsewhere.join("manifest.json"), b"{}").unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &dir).unwrap();
+        let real = materialise(b, t.path()).unwrap();
+        assert!(std::fs::symlink_metadata(&real).unwrap().is_dir());
+        assert!(crate::bundle::Bundle::open(&real).is_ok());
+        assert_eq!(
+            std::fs::read(elsewhere.join("manifest.json")).unwrap(),
+            b"{}"
+        );
+        let left: Vec<String> = std::fs::read_dir(t.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        assert_eq!(
+            left.len(),
+            2,
+            "the bundle and the folder a link pointed to: {left:?}"
+        );
+        assert!(
+            !left.iter().any(|n| n.starts_with('.')),
+            "no temporary left: {left:?}"
+        );
         assert_eq!(resolve(&repo).unwrap(), repo);
         let e = resolve(Path::new("no-such-model")).unwrap_err().to_string();
         assert!(

@@ -812,9 +812,6 @@ pub fn what_was_found(counts: &std::collections::BTreeMap<String, usize>) -> Str
     if has("not a CT image") || has("not a head CT") {
         s.push_str(". Only CT series of the head are predicted: check that the folder holds the head CT series, not another modality or body part");
     }
-    if has("corrupt DICOM") || has("bad header") {
-        s.push_str(". Broken files are named one by one with --verbose (RUST_LOG=info)");
-    }
     s
 }
 

@@ -563,11 +563,18 @@ pub fn scan_page(r: &Report, s: &ScanReport, pictures: &[SlicePictures], source:
         b,
         "<table><tr><th class=\"l\">scan probability ({})</th><td>{}</td></tr>\
 <tr><th class=\"l\">call</th><td>{}</td></tr>\
-<tr><th class=\"l\">CNN probability (second opinion)</th><td>{:.3}</td></tr>\
+<tr><th class=\"l\">{}</th><td>{:.3}</td></tr>\
 <tr><th class=\"l\">slices</th><td>{} ({} positive, {} uncertain)</td></tr>{}</table>",
         esc(&r.model.gp_family),
         pm(r.model.uncertainty, s.probability, s.lo, s.hi),
         flags(s.positive, s.uncertain),
+        // without a GP head the scan probability is the network's own (its dropout mean): the
+        // network's deterministic output is no second opinion
+        if r.model.gp_family == crate::report::CNN_ONLY {
+            "the network without dropout"
+        } else {
+            "CNN probability (second opinion)"
+        },
         s.cnn_probability,
         s.n_slices,
         s.positive_slices,

@@ -835,10 +835,21 @@ pub fn why_no_slice(positive: bool, slices: &[SliceReport], threshold: f64) -> O
             )
         })
         .collect();
-    Some(format!(
-        "no slice alone reaches {threshold:.2}: the scan's probability comes from the slices the network's attention weighed most, {}",
-        named.join(", ")
-    ))
+    // attention spread thin over the scan (the three most weighed slices hold under half of
+    // it) drives no region: say so rather than point at slices that barely count
+    let top: f64 = by.iter().take(3).map(|s| s.attention).sum();
+    Some(if top < 0.5 {
+        format!(
+            "no slice alone reaches {threshold:.2}, and the network's attention is spread over the whole scan (its three most weighed slices hold {:.0} % of it: {}): no one region drives the call; read the scan as a whole",
+            100.0 * top,
+            named.join(", ")
+        )
+    } else {
+        format!(
+            "no slice alone reaches {threshold:.2}: the scan's probability comes from the slices the network's attention weighed most, {}",
+            named.join(", ")
+        )
+    })
 }
 
 /// The label-free check of a run's calls against any site's: the share of scans called likely
@@ -1215,6 +1226,23 @@ subdural_uncertain,subdural_label\n";
         let c = why.find("slice 1 of 5 (10 %").unwrap();
         assert!(a < b && b < c, "{why}");
         assert!(!why.contains("slice 3 of 5") && !why.contains("slice 5 of 5"));
+        assert!(
+            !why.contains("spread"),
+            "90 % of the attention on three slices: {why}"
+        );
+        // attention spread thin: 30 slices of equal weight, the top three hold 10 %
+        let even: Vec<SliceReport> = (0..30)
+            .map(|i| SliceReport {
+                index: i,
+                attention: 1.0 / 30.0,
+                ..slices[0].clone()
+            })
+            .collect();
+        let thin = why_no_slice(true, &even, 0.5).unwrap();
+        assert!(
+            thin.contains("spread over the whole scan") && thin.contains("hold 10 %"),
+            "{thin}"
+        );
         assert!(why_no_slice(false, &slices, 0.5).is_none());
         let mut one = slices.clone();
         one[3].positive = true;
