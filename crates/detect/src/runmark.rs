@@ -27,6 +27,8 @@ pub enum RunState {
     Running,
     /// Finished; `files` lists what it wrote.
     Complete,
+    /// Stopped by an error (`error` says which); what it wrote is not of any complete run.
+    Failed,
 }
 
 /// One file a run wrote.
@@ -51,6 +53,9 @@ pub struct RunMark {
     pub state: RunState,
     #[serde(default)]
     pub files: Vec<RunFile>,
+    /// Why a failed run stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 impl RunMark {
@@ -84,18 +89,23 @@ fn sha256_of(path: &Path) -> std::io::Result<String> {
     Ok(format!("{:x}", h.finalize()))
 }
 
-/// A run in progress: holds the folder's lock until dropped.
+/// A run in progress: holds the folder's lock until dropped. Dropped before
+/// [`Run::finish`] (an error on the way), it leaves no trace where it made the folder and
+/// wrote nothing else into it; elsewhere `run.json` says `failed`.
 #[derive(Debug)]
 pub struct Run {
     out: PathBuf,
     mark: RunMark,
-    lock: milbase::atomic::DirLock,
+    lock: Option<milbase::atomic::DirLock>,
+    /// Whether this run made the folder.
+    made: bool,
 }
 
 impl Run {
     /// Takes `out` (made if missing) for a run of `command`: its lock, then `run.json` as
     /// running. A previous run that did not finish is logged as such.
     pub fn start(out: &Path, command: &str) -> Result<Run> {
+        let made = std::fs::symlink_metadata(out).is_err();
         std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
         let lock = milbase::atomic::DirLock::take(out, command).map_err(|e| Error::io(out, e))?;
         match RunMark::read(out) {
@@ -125,11 +135,13 @@ impl Run {
             finished: None,
             state: RunState::Running,
             files: Vec::new(),
+            error: None,
         };
         let run = Run {
             out: out.to_path_buf(),
             mark,
-            lock,
+            lock: Some(lock),
+            made,
         };
         run.write()?;
         Ok(run)
@@ -137,7 +149,9 @@ impl Run {
 
     /// The folder's lock this run holds (what lets it sweep the folder's stale temporaries).
     pub fn lock(&self) -> &milbase::atomic::DirLock {
-        &self.lock
+        self.lock
+            .as_ref()
+            .expect("a run holds its lock until dropped")
     }
 
     /// The run's id.
@@ -169,6 +183,129 @@ impl Run {
         self.mark.finished = Some(milbase::time::rfc3339(SystemTime::now()));
         self.write()?;
         Ok(self.mark.clone())
+    }
+}
+
+/// Refuses a run into `out` when it holds files a run would write over (`owned`, given a path
+/// relative to `out` with `/` separators) that no `ich` run wrote: a folder without `run.json`
+/// (a user's own `scans.csv`, say), or files that the folder's last complete run does not list.
+/// The files of a run that did not finish are `ich`'s own, and may be replaced.
+pub fn refuse_foreign_files(out: &Path, owned: impl Fn(&str) -> bool) -> Result<()> {
+    if !out.is_dir() {
+        return Ok(());
+    }
+    let mark = RunMark::read(out).ok().flatten();
+    if mark.as_ref().is_some_and(|m| m.state != RunState::Complete) {
+        return Ok(());
+    }
+    let listed = |rel: &str| {
+        mark.as_ref()
+            .is_some_and(|m| m.files.iter().any(|f| f.path == rel))
+    };
+    let mut foreign = Vec::new();
+    for e in walkdir::WalkDir::new(out)
+        .min_depth(1)
+        .max_depth(4)
+        .into_iter()
+        .flatten()
+    {
+        if e.file_type().is_dir()
+            || milbase::atomic::left_by_an_interrupted_run(&e.file_name().to_string_lossy())
+        {
+            continue;
+        }
+        let Some(rel) = e
+            .path()
+            .strip_prefix(out)
+            .ok()
+            .and_then(|r| r.to_str())
+            .map(|r| r.replace('\\', "/"))
+        else {
+            continue;
+        };
+        if owned(&rel) && !listed(&rel) {
+            foreign.push(rel);
+        }
+    }
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    foreign.sort();
+    let n = foreign.len();
+    foreign.truncate(5);
+    Err(Error::Invalid(format!(
+        "{}: {n} file(s) that this run would write over were not written by ich ({}{}): move \
+         them away, or give --out a new folder",
+        out.display(),
+        foreign.join(", "),
+        if n > 5 { ", …" } else { "" }
+    )))
+}
+
+/// Removes what the folder's `previous` complete run wrote and the run that just finished did
+/// not (`produced`): pages of scans no longer predicted, say, which would otherwise stay beside
+/// the new index. A file changed since the previous run is left. Returns how many went.
+pub fn remove_stale(out: &Path, previous: Option<&RunMark>, produced: &[PathBuf]) -> usize {
+    let Some(prev) = previous.filter(|m| m.state == RunState::Complete) else {
+        return 0;
+    };
+    let now: std::collections::HashSet<String> = produced
+        .iter()
+        .map(|f| {
+            f.strip_prefix(out)
+                .unwrap_or(f)
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    let mut removed = 0;
+    for f in &prev.files {
+        if !now.contains(&f.path)
+            && milbase::stays_inside(&f.path)
+            && prev.holds(out, &f.path)
+            && std::fs::remove_file(out.join(&f.path)).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    if removed > 0 {
+        tracing::info!(
+            "{}: {removed} file(s) of the previous run that this one did not write again removed",
+            out.display()
+        );
+    }
+    removed
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        if self.mark.state != RunState::Running {
+            return;
+        }
+        // stopped by an error: a folder this run made and wrote nothing else into goes
+        let only_ours = |out: &Path| {
+            std::fs::read_dir(out).is_ok_and(|d| {
+                d.flatten().all(|e| {
+                    let n = e.file_name();
+                    let n = n.to_string_lossy();
+                    n == RUN_JSON || milbase::atomic::left_by_an_interrupted_run(&n)
+                })
+            })
+        };
+        if self.made && only_ours(&self.out) {
+            let _ = std::fs::remove_file(self.out.join(RUN_JSON));
+            drop(self.lock.take());
+            let _ = std::fs::remove_dir(&self.out);
+            return;
+        }
+        self.mark.state = RunState::Failed;
+        self.mark.finished = Some(milbase::time::rfc3339(SystemTime::now()));
+        self.mark.error = Some(
+            "stopped by an error before it finished (the command's message says which)".into(),
+        );
+        if let Err(e) = self.write() {
+            tracing::warn!("{e}");
+        }
     }
 }
 
@@ -213,5 +350,31 @@ mod tests {
         assert_ne!(id1, id2);
         assert_eq!(m.state, RunState::Running);
         assert!(!m.holds(&out, "dicom/s1/sr.dcm"));
+    }
+
+    /// A run stopped by an error (its Run dropped unfinished): a folder it made and wrote
+    /// nothing else into is gone; in a folder with files, run.json says failed, and a later run
+    /// no longer calls it unfinished.
+    #[test]
+    fn a_run_stopped_by_an_error_leaves_nothing_or_says_failed() {
+        let t = tempfile::tempdir().unwrap();
+        let out = t.path().join("out");
+        drop(Run::start(&out, "predict").unwrap());
+        assert!(!out.exists(), "the folder a failed run made stays");
+        let run = Run::start(&out, "predict").unwrap();
+        std::fs::write(out.join("scans.csv"), b"x\n").unwrap();
+        drop(run);
+        let m = RunMark::read(&out).unwrap().unwrap();
+        assert_eq!(m.state, RunState::Failed);
+        assert!(m.error.unwrap().contains("stopped by an error"));
+        assert!(!out.join(milbase::lock::LOCK_FILE).exists());
+        // an existing folder is never removed, even empty
+        let kept = t.path().join("kept");
+        std::fs::create_dir(&kept).unwrap();
+        drop(Run::start(&kept, "predict").unwrap());
+        assert_eq!(
+            RunMark::read(&kept).unwrap().unwrap().state,
+            RunState::Failed
+        );
     }
 }

@@ -222,3 +222,68 @@ fn a_rerun_sweeps_a_killed_captures_temporary_from_the_scans_dicom_folder() {
     );
     assert!(scan_dir.join("sr.dcm").is_file());
 }
+
+/// Runs that fail or rerun leave nothing misleading: a run that fails on its input (a path that
+/// is not there, an empty folder) leaves no folder behind; a user's own `scans.csv` in `--out`
+/// is refused by name, not overwritten; a rerun on fewer scans removes the pages of the scans it
+/// no longer predicts, so that the folder holds what its index lists.
+#[test]
+fn failed_runs_and_reruns_leave_nothing_misleading() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, bundle) = common::cohort_and_bundle(t.path(), "4", "11");
+    let predict = |input: &std::path::Path, out: &std::path::Path| {
+        ich(&[
+            "-q",
+            "predict",
+            "--model",
+            s(&bundle),
+            s(input),
+            "--out",
+            s(out),
+            "--no-dicom",
+        ])
+    };
+    // 1. failures on the input leave no output folder
+    let empty = t.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    for input in [t.path().join("no-such-folder"), empty.clone()] {
+        let out = t.path().join(format!(
+            "out-{}",
+            input.file_name().unwrap().to_string_lossy()
+        ));
+        let o = predict(&input, &out);
+        assert!(!o.status.success(), "{}", text(&o));
+        assert!(!out.exists(), "a failed run left {}", out.display());
+    }
+    // 2. a user's own scans.csv is refused by name and kept
+    let mine = t.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("scans.csv"), b"my own table\n").unwrap();
+    let o = predict(&raw, &mine);
+    let msg = text(&o);
+    assert!(!o.status.success(), "{msg}");
+    assert!(
+        msg.contains("scans.csv") && msg.contains("not written by ich"),
+        "{msg}"
+    );
+    assert_eq!(
+        std::fs::read(mine.join("scans.csv")).unwrap(),
+        b"my own table\n"
+    );
+    // 3. a rerun on one scan of four removes the other three pages
+    let out = t.path().join("out");
+    assert!(predict(&raw, &out).status.success());
+    let pages = |d: &std::path::Path| std::fs::read_dir(d.join("scans")).unwrap().count();
+    assert_eq!(pages(&out), 4);
+    let one = std::fs::read_dir(&raw)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .unwrap();
+    let o = predict(&one, &out);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(pages(&out), 1, "pages of the earlier run stayed");
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["state"], "complete");
+}

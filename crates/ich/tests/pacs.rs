@@ -448,13 +448,20 @@ fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
     assert!(out3.join("slices.csv").is_file());
     let kept = out3.join("dicom");
     assert!(std::fs::read_dir(&kept).unwrap().count() == 1);
-    // a broken file among them is named and the others are delivered
-    let broken = kept.join("broken.dcm");
+    // a broken file among files of no output folder is named and the others are delivered
+    let loose = t.join("loose");
+    std::fs::create_dir_all(&loose).unwrap();
+    for f in walkdir::WalkDir::new(&kept).into_iter().flatten() {
+        if f.file_type().is_file() {
+            std::fs::copy(f.path(), loose.join(f.file_name())).unwrap();
+        }
+    }
+    let broken = loose.join("broken.dcm");
     std::fs::write(&broken, b"DICM? no").unwrap();
     let o = ich(&[
         "-q",
         "send",
-        s(&kept),
+        s(&loose),
         "--to",
         &store,
         "--send-retries",
@@ -467,7 +474,27 @@ fn results_reach_orthanc_by_c_store_and_stow_rs_and_read_back_as_slices_csv() {
         "{sent}"
     );
     assert!(sent.contains("not readable as DICOM"), "{sent}");
-    std::fs::remove_file(&broken).unwrap();
+    // in predict's output folder, a file its last run did not write (an earlier run's result)
+    // is not sent, and is named: only what run.json lists goes
+    let stale = kept.join("stale.dcm");
+    std::fs::copy(
+        walkdir::WalkDir::new(&kept)
+            .into_iter()
+            .flatten()
+            .find(|f| f.file_name().to_string_lossy().starts_with("sc-"))
+            .unwrap()
+            .path(),
+        &stale,
+    )
+    .unwrap();
+    let o = ich(&["-q", "send", s(&kept), "--to", &store]);
+    let sent = text(&o);
+    assert!(o.status.success(), "{sent}");
+    assert!(
+        sent.contains("not written by the folder's last run") && sent.contains("stale.dcm"),
+        "{sent}"
+    );
+    std::fs::remove_file(&stale).unwrap();
     let sent = ok(&["-q", "send", s(&kept), "--to", &store]);
     assert!(sent.contains("sent"), "{sent}");
     let series2 = pacs.series_of(&study_uid_of(&scan2));

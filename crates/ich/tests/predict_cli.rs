@@ -145,7 +145,7 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
                 .count(),
             8
         );
-        assert!(html.contains("at the scan's own resolution"));
+        assert!(html.contains("Thumbnails of the scan's own slices"));
         for png in html.split("src=\"data:image/png;base64,").skip(1).take(3) {
             assert_eq!(png_size(&png[..png.find('"').unwrap()]), (128, 128));
         }
@@ -367,6 +367,48 @@ fn a_bundle_whose_parts_do_not_fit_is_refused() {
         json.contains("\"patient_name\": \"Synthetic^Patient"),
         "{json}"
     );
+    // free text: a name typed into SeriesDescription (DICOM's basic de-identification profile
+    // removes the attribute) stays out of every output without --keep-phi, the dataset's too
+    for scan in std::fs::read_dir(&raw).unwrap().flatten() {
+        for f in std::fs::read_dir(scan.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if f.path().extension().is_some_and(|e| e == "dcm") {
+                let mut o = dicom_object::open_file(f.path()).unwrap();
+                o.put(dicom_core::DataElement::new(
+                    dicom_dictionary_std::tags::SERIES_DESCRIPTION,
+                    dicom_core::VR::LO,
+                    dicom_core::PrimitiveValue::from("HEAD DOE^JANE"),
+                ));
+                o.write_to_file(f.path()).unwrap();
+            }
+        }
+    }
+    let named = tmp.path().join("named");
+    let mut named_args = args.to_vec();
+    named_args[6] = s(&named);
+    ok(&named_args);
+    let named_ds = tmp.path().join("named-ds");
+    common::preprocess(&raw, &named_ds, "32", &[]);
+    let mut seen = Vec::new();
+    for dir in [&named, &named_ds] {
+        for f in walkdir::WalkDir::new(dir).into_iter().flatten() {
+            if f.file_type().is_file()
+                && String::from_utf8_lossy(&std::fs::read(f.path()).unwrap()).contains("DOE^JANE")
+            {
+                seen.push(f.path().to_path_buf());
+            }
+        }
+    }
+    assert!(seen.is_empty(), "the free text reached {seen:?}");
+    let named_phi = tmp.path().join("named-phi");
+    named_args[6] = s(&named_phi);
+    named_args.push("--keep-phi");
+    ok(&named_args);
+    let csv = std::fs::read_to_string(named_phi.join("scans.csv")).unwrap();
+    assert!(csv.contains("HEAD DOE^JANE"), "{csv}");
 
     // features of another dimension are refused by fit-gp --bundle
     let text = std::fs::read_to_string(&feats).unwrap();

@@ -1023,3 +1023,180 @@ fn a_state_naming_files_outside_its_study_sends_none_of_them() {
         "{log}"
     );
 }
+
+/// A lock file as another node (another host, another token) writes it when it takes the spool.
+fn foreign_lock() -> Vec<u8> {
+    let mut b = format!(
+        "ich-lock 1\ncommand=serve\nhost=node-b\nboot=b\npidns=pid:[1]\npid=7\nstart=1\ntoken={}\nbeat=0\n",
+        "f".repeat(32)
+    )
+    .into_bytes();
+    b.resize(512, b' ');
+    b
+}
+
+/// Two nodes on one spool: the holder is paused (SIGSTOP) past its lease, the other takes the
+/// lock (here: its lock file put in place, as a take-over leaves it), and the first is resumed.
+/// It must acknowledge nothing more, say why, and exit non-zero. Before the check it went on
+/// acknowledging, predicting and sending into the shared spool.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_node_whose_lock_was_taken_over_while_it_was_paused_stops_and_acknowledges_nothing() {
+    let w = World::new("2");
+    let mut sv = w.serve("1", "50");
+    let pid = sv.child.id() as i32;
+    // SAFETY: signals to the child this test started
+    unsafe { libc::kill(pid, libc::SIGSTOP) };
+    std::fs::write(w.spool.join(".ich.lock"), foreign_lock()).unwrap();
+    unsafe { libc::kill(pid, libc::SIGCONT) };
+    let uid = w.study(0);
+    let node = pacs::store::Node::parse(&format!("ICH@127.0.0.1:{}", w.port)).unwrap();
+    let acked = pacs::store::c_store("MODALITY", &node, &w.files(0), Duration::from_secs(10))
+        .map(|r| r.iter().filter(|x| x.is_ok()).count())
+        .unwrap_or(0);
+    assert_eq!(
+        acked, 0,
+        "instances acknowledged by a node that lost its spool"
+    );
+    let t0 = Instant::now();
+    let code = loop {
+        if let Some(c) = sv.child.try_wait().unwrap() {
+            break c;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the node did not stop: {}",
+            std::fs::read_to_string(&sv.log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(!code.success());
+    let log = std::fs::read_to_string(&sv.log).unwrap();
+    assert!(log.contains("taken over"), "{log}");
+    // nothing of the study moved into the spool, and the other node's lock is left as it is
+    assert!(walk_files(&w.spool.join("studies").join(&uid)).is_empty());
+    assert_eq!(
+        std::fs::read(w.spool.join(".ich.lock")).unwrap(),
+        foreign_lock()
+    );
+}
+
+/// SIGTERM while a send waits on a PACS that accepts the connection and never answers: the node
+/// stops within 10 s (Docker's grace period), and the study stays "predicted" for the next start
+/// to send. Before, it waited out every retry (124–130 s with the default retries).
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_stops_the_node_within_10_s_while_a_send_waits_on_a_silent_pacs() {
+    let w = World::new("2");
+    // a PACS that accepts and never says a word
+    let silent = std::net::TcpListener::bind(("127.0.0.1", w.dest_port)).unwrap();
+    let held = Arc::new(Mutex::new(Vec::new()));
+    {
+        let held = held.clone();
+        std::thread::spawn(move || {
+            for c in silent.incoming().flatten() {
+                held.lock().unwrap().push(c);
+            }
+        });
+    }
+    let status = format!("127.0.0.1:{}", free_port());
+    let log = w.t.join("serve-term.log");
+    let child = Command::new(env!("CARGO_BIN_EXE_ich"))
+        .args([
+            "serve",
+            "--model",
+            s(&w.bundle),
+            "--spool",
+            s(&w.spool),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &w.port.to_string(),
+            "--send",
+            &format!("PACS@127.0.0.1:{}", w.dest_port),
+            "--settle",
+            "1",
+            "--samples",
+            "50",
+            "--status",
+            &status,
+        ])
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let mut sv = Serve {
+        child,
+        status,
+        log: log.clone(),
+    };
+    wait_for(60, &sv, "the node's start", || {
+        status_of(&sv.status).is_some()
+    });
+    let uid = w.study(0);
+    w.store(&w.files(0));
+    wait_for(120, &sv, "a send under way", || {
+        w.phase(&uid) == "predicted" && !held.lock().unwrap().is_empty()
+    });
+    let t0 = Instant::now();
+    // SAFETY: a signal to the child this test started
+    unsafe { libc::kill(sv.child.id() as i32, libc::SIGTERM) };
+    let code = loop {
+        if let Some(c) = sv.child.try_wait().unwrap() {
+            break c;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "not stopped within 10 s of SIGTERM: {}",
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(code.success(), "{}", std::fs::read_to_string(&log).unwrap());
+    // left for the next start to send
+    assert_eq!(w.phase(&uid), "predicted");
+}
+
+/// The PACS routes the node's own results back to it (a routing rule on "all of this study"):
+/// every SR and capture is acknowledged with success (no failure status for the PACS to show),
+/// the study does not start a second round, and nothing is sent again.
+#[test]
+fn the_nodes_own_results_routed_back_are_acknowledged_and_set_aside() {
+    let w = World::new("2");
+    let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
+    let sv = w.serve("1", "50");
+    let uid = w.study(0);
+    w.store(&w.files(0));
+    wait_for(120, &sv, "the study sent", || w.phase(&uid) == "sent");
+    let sent_before = d.got().len();
+    let results: Vec<PathBuf> = w.state(&uid).unwrap()["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| w.spool.join("studies").join(&uid).join(f.as_str().unwrap()))
+        .collect();
+    assert!(results.len() >= 2, "{results:?}");
+    // copies, as the PACS would send them (the node's own files stay where they are)
+    let back = w.t.join("routed-back");
+    std::fs::create_dir_all(&back).unwrap();
+    let copies: Vec<PathBuf> = results
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let c = back.join(format!("{i}.dcm"));
+            std::fs::copy(f, &c).unwrap();
+            c
+        })
+        .collect();
+    for _ in 0..2 {
+        w.store(&copies);
+    }
+    std::thread::sleep(Duration::from_secs(3));
+    let st = w.state(&uid).unwrap();
+    assert_eq!(st["phase"], "sent", "{st}");
+    assert_eq!(st["round"].as_u64().unwrap_or(1), 1, "{st}");
+    assert_eq!(d.got().len(), sent_before, "results sent again");
+    assert!(walk_files(&w.spool.join("studies").join(&uid).join("in"))
+        .iter()
+        .all(|f| !f.to_string_lossy().contains("routed-back")));
+}

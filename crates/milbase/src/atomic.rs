@@ -67,6 +67,7 @@ fn parse_temporary(name: &str) -> Option<(u32, Option<u32>)> {
 /// Creates a new temporary for `name` in `dir`, exclusively (a name that exists, a planted link
 /// included, is never opened: another random name is drawn).
 fn create_exclusive(dir: &Path, name: &str, read: bool) -> io::Result<(PathBuf, fs::File)> {
+    crate::lock::confirm(&dir.join(name))?;
     let mut last = None;
     for _ in 0..16 {
         let tmp = dir.join(temporary_name(name));
@@ -151,6 +152,8 @@ impl NewFile {
         let file = self.file.take().expect("commit is called once");
         let res = (|| {
             file.sync_all()?;
+            // the lock still ours, the folder still the one locked, no link on the way
+            crate::lock::confirm(&self.target)?;
             let ours = identity(&file.metadata()?);
             let now = fs::symlink_metadata(&self.tmp)?;
             if !now.file_type().is_file() || identity(&now) != ours {
@@ -159,6 +162,7 @@ impl NewFile {
                     self.tmp.display()
                 )));
             }
+            crate::lock::confirm(&self.target)?;
             fs::rename(&self.tmp, &self.target)
         })();
         if res.is_err() {
@@ -293,6 +297,13 @@ fn sweep(dir: &Path, of: impl Fn(&str) -> bool) -> io::Result<Vec<PathBuf>> {
             continue;
         };
         let base = name[1..].rsplit_once(".tmp").map_or("", |(base, _)| base);
+        // a per-file writer's temporary (`.NAME.ich.lock` beside it) is its own writer's to
+        // sweep: that writer may be at work now (a features file written into a folder that
+        // `predict` writes too); a lock of this process's own counts for this sweep
+        let file_lock = dir.join(format!(".{base}{}", crate::lock::LOCK_FILE));
+        if !crate::lock::holds(&file_lock) && fs::symlink_metadata(&file_lock).is_ok() {
+            continue;
+        }
         // file_type() does not follow a link
         if who != me && of(base) && !entry.file_type()?.is_dir() {
             fs::remove_file(entry.path())?;
@@ -357,6 +368,7 @@ fn make_dirs(root: &Path, dir: &Path, mut removed: Option<&mut Vec<PathBuf>>) ->
     let mut p = root.to_path_buf();
     for c in rel.components() {
         p.push(c);
+        crate::lock::confirm(&p)?;
         // a few rounds: another writer may make or plant the name meanwhile
         let mut rounds = 0;
         loop {
@@ -407,7 +419,7 @@ pub fn link_or_copy(from: &Path, to: &Path) -> io::Result<()> {
         let tmp = dir.join(temporary_name(&name));
         match fs::hard_link(from, &tmp) {
             Ok(()) => {
-                let res = fs::rename(&tmp, to);
+                let res = crate::lock::confirm(to).and_then(|()| fs::rename(&tmp, to));
                 // a rename onto a link of the same file does nothing and leaves the temporary
                 let _ = fs::remove_file(&tmp);
                 return res;
@@ -462,6 +474,62 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A subfolder of a locked output folder swapped for a link while the run writes: the next
+    /// file is neither created nor renamed through it, and the error names it. Before the check
+    /// the rest of the run went to the link's target.
+    #[cfg(unix)]
+    #[test]
+    fn a_subfolder_swapped_for_a_link_during_the_run_is_not_written_through() {
+        let t = tempfile::tempdir().unwrap();
+        let (out, elsewhere) = (t.path().join("out"), t.path().join("elsewhere"));
+        fs::create_dir_all(&elsewhere).unwrap();
+        let (lock, _) = lock_folder_for_test(&out);
+        create_dir_under(&out, &out.join("scans")).unwrap();
+        write_atomic(&out.join("scans/a.html"), b"a").unwrap();
+        // a file begun before the swap is not renamed into the link's target either
+        let mut begun = NewFile::create(&out.join("scans/b.html")).unwrap();
+        begun.write_all(b"b").unwrap();
+        fs::rename(out.join("scans"), t.path().join("moved")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, out.join("scans")).unwrap();
+        let e = begun.commit().unwrap_err();
+        assert!(e.to_string().contains("swapped for a symbolic link"), "{e}");
+        let e = write_atomic(&out.join("scans/c.html"), b"c").unwrap_err();
+        assert!(e.to_string().contains("out/scans"), "{e}");
+        assert!(create_dir_under(&out, &out.join("scans/x")).is_err());
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+        // the output folder itself replaced: refused too
+        fs::remove_file(out.join("scans")).unwrap();
+        fs::rename(&out, t.path().join("out-moved")).unwrap();
+        fs::create_dir(&out).unwrap();
+        let e = write_atomic(&out.join("index.html"), b"i").unwrap_err();
+        assert!(e.to_string().contains("was replaced"), "{e}");
+        assert_eq!(fs::read_dir(&out).unwrap().count(), 0);
+        drop(lock);
+    }
+
+    fn lock_folder_for_test(out: &Path) -> (DirLock, Vec<PathBuf>) {
+        fs::create_dir_all(out).unwrap();
+        lock_folder(out, &[], "test").unwrap()
+    }
+
+    /// A folder writer's sweep leaves the temporary of a file whose own lock is there (a
+    /// features file written into the folder meanwhile); a temporary with no such lock goes.
+    #[test]
+    fn a_folder_sweep_leaves_a_per_file_writers_live_temporary() {
+        let t = tempfile::tempdir().unwrap();
+        let (file_lock, _) = lock_file(&t.path().join("features.csv"), &[], "extract").unwrap();
+        let live = t.path().join(".features.csv.tmp1-0123456789abcdef");
+        let dead = t.path().join(".scans.csv.tmp1-0123456789abcdef");
+        fs::write(&live, b"x").unwrap();
+        fs::write(&dead, b"x").unwrap();
+        // the folder sweep of another writer (the file lock is not its own)
+        drop(file_lock);
+        fs::write(t.path().join(".features.csv.ich.lock"), b"held").unwrap();
+        let removed = sweep(t.path(), |_| true).unwrap();
+        assert_eq!(removed, vec![dead.clone()]);
+        assert!(live.exists());
+    }
 
     #[cfg(unix)]
     #[test]

@@ -181,6 +181,9 @@ impl Holder {
     }
 
     fn describe(&self) -> String {
+        if self.token.is_empty() {
+            return format!("pid {}, in the lock format of an older ich", self.pid);
+        }
         let what = if self.command.is_empty() {
             String::new()
         } else {
@@ -241,6 +244,11 @@ fn start_time(pid: u32) -> Option<String> {
     rest.split_whitespace().nth(19).map(str::to_string)
 }
 
+/// Whether process `pid` here is an `ich` (its command name, `/proc/PID/comm`).
+fn is_ich(pid: u32) -> bool {
+    fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "ich")
+}
+
 /// Reads a lock file without following a link; Ok(None) when it is gone.
 fn read_lock(path: &Path) -> io::Result<Option<Vec<u8>>> {
     match fs::symlink_metadata(path) {
@@ -288,8 +296,9 @@ fn judge(path: &Path, timing: LockTiming) -> io::Result<Verdict> {
         if here.is_home_of(&h) {
             let alive = match start_time(h.pid) {
                 None => false,
-                // an older ich's lock has no start time: a running PID keeps it
-                Some(_) if h.start.is_empty() => true,
+                // an older ich's lock (a bare PID) has no start time: it is alive only while an
+                // `ich` runs under that PID, not any process that has the number now
+                Some(_) if h.start.is_empty() => is_ich(h.pid),
                 Some(s) => s == h.start,
             };
             return Ok(if alive {
@@ -376,10 +385,35 @@ impl DirLock {
     /// The lock of one output file in a folder its writer does not own (a features file beside
     /// other files): `.NAME.ich.lock` beside `target`, held while the file and its notes are
     /// written, taken and judged as a folder's lock is.
+    ///
+    /// A folder that another process is writing as a whole (its `.ich.lock` held by a live
+    /// writer) is refused: that writer's sweep and this one's could otherwise meet.
     pub fn take_for_file(target: &Path, command: &str) -> io::Result<DirLock> {
+        Self::take_for_file_with(target, command, LockTiming::from_env())
+    }
+
+    /// [`DirLock::take_for_file`] with the given timing.
+    pub fn take_for_file_with(
+        target: &Path,
+        command: &str,
+        timing: LockTiming,
+    ) -> io::Result<DirLock> {
         let (dir, name) = split_target(target)?;
+        let folder = dir.join(LOCK_FILE);
+        if !holds(&folder) {
+            if let Verdict::Live(who) = judge(&folder, timing)? {
+                return Err(io::Error::new(
+                    io::ErrorKind::WouldBlock,
+                    format!(
+                        "{} is being written as a whole by another ich process ({who}); wait for \
+                         it or write {name} into another folder",
+                        dir.display()
+                    ),
+                ));
+            }
+        }
         let lock = dir.join(format!(".{name}.ich.lock"));
-        Self::take_at(lock, target, command, LockTiming::from_env())
+        Self::take_at(lock, target, command, timing)
     }
 
     /// Takes the lock file `path`, guarding `what` (named in a refusal).
@@ -419,6 +453,7 @@ impl DirLock {
                             .name("ich-lock-heartbeat".into())
                             .spawn(move || heartbeat(&path, me, timing.beat, &beat))?
                     };
+                    register(&path, what, &token, &beat);
                     return Ok(DirLock {
                         path,
                         token,
@@ -451,16 +486,168 @@ impl DirLock {
     }
 
     /// Err when the lock was lost: its file was taken over or removed while this process held it
-    /// (a holder that stopped beating for a whole lease, e.g. a suspended process).
+    /// (a holder that stopped beating for a whole lease, e.g. a suspended process). The file is
+    /// read now, not only as the heartbeat last saw it: a holder resumed after a pause learns it
+    /// before its next step, not a beat later.
     pub fn check(&self) -> io::Result<()> {
-        if self.beat.lost.load(Ordering::SeqCst) {
-            return Err(io::Error::other(format!(
-                "{}: the folder's lock was taken by another process while this one held it",
-                self.path.display()
-            )));
-        }
-        Ok(())
+        still_held(&self.path, &self.token, &self.beat)
     }
+}
+
+/// Whether the lock file `path` still names the holder of `token` (the token's line is never
+/// rewritten by a heartbeat, so a read torn by one still shows it); a lock found lost is marked
+/// so for good.
+fn still_held(path: &Path, token: &str, beat: &Beat) -> io::Result<()> {
+    let lost = || {
+        let who = read_lock(path)
+            .ok()
+            .flatten()
+            .and_then(|b| Holder::parse(&b))
+            .map(|h| format!(" (now {})", h.describe()))
+            .unwrap_or_default();
+        io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "{}: this run's lock was taken over by another process while this one held it{who}                  (was this process paused or suspended past the lock's lease?); it stops without                  writing more: look at what the other process did, then run again",
+                path.display()
+            ),
+        )
+    };
+    if beat.lost.load(Ordering::SeqCst) {
+        return Err(lost());
+    }
+    let line = format!("\ntoken={token}\n");
+    let ours = read_lock(path)
+        .ok()
+        .flatten()
+        .is_some_and(|b| b.windows(line.len()).any(|w| w == line.as_bytes()));
+    if !ours {
+        beat.lost.store(true, Ordering::SeqCst);
+        return Err(lost());
+    }
+    Ok(())
+}
+
+/// A lock this process holds, as [`confirm`] checks it: what it guards (a folder and everything
+/// under it, or one file), and the folder's identity when it was taken.
+struct Held {
+    lock: PathBuf,
+    token: String,
+    beat: Arc<Beat>,
+    /// The guarded folder or file, made absolute (not resolved: a link the user gave stays).
+    scope: PathBuf,
+    /// The folder's (device, inode) when the lock was taken; None for a file's lock.
+    folder: Option<(u64, u64)>,
+}
+
+fn held() -> std::sync::MutexGuard<'static, Vec<Held>> {
+    static HELD: Mutex<Vec<Held>> = Mutex::new(Vec::new());
+    HELD.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+#[cfg(unix)]
+fn folder_identity(p: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(p)
+        .ok()
+        .filter(|m| m.is_dir())
+        .map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn folder_identity(p: &Path) -> Option<(u64, u64)> {
+    fs::metadata(p).ok().filter(|m| m.is_dir()).map(|_| (0, 0))
+}
+
+fn register(lock: &Path, what: &Path, token: &str, beat: &Arc<Beat>) {
+    let folder = folder_identity(what);
+    held().push(Held {
+        lock: lock.to_path_buf(),
+        token: token.to_string(),
+        beat: beat.clone(),
+        scope: absolute(what),
+        folder,
+    });
+}
+
+/// Whether this process holds the lock file `lock` (a folder writer's own file lock inside it,
+/// or its own folder's lock seen by a per-file writer).
+pub(crate) fn holds(lock: &Path) -> bool {
+    let lock = absolute(lock);
+    held().iter().any(|h| absolute(&h.lock) == lock)
+}
+
+/// Checks, before a file is created, renamed into place or a folder made at `target`, that every
+/// lock this process holds over `target` is still its own ([`DirLock::check`], read from the
+/// file now) and that the folder each guards is still the one it locked: the folder itself has
+/// the identity it had, and no component between it and `target` has become a symbolic link (a
+/// subfolder swapped for a link during the run would send the rest of it elsewhere). A target
+/// no held lock covers passes. The one writer ([`crate::atomic`]) calls this before each step;
+/// a writer that gets the error stops and names it.
+pub fn confirm(target: &Path) -> io::Result<()> {
+    let target = absolute(target);
+    let covering: Vec<(PathBuf, String, Arc<Beat>, PathBuf, Option<(u64, u64)>)> = held()
+        .iter()
+        .filter(|h| match h.folder {
+            Some(_) => target.starts_with(&h.scope),
+            None => target == h.scope,
+        })
+        .map(|h| {
+            (
+                h.lock.clone(),
+                h.token.clone(),
+                h.beat.clone(),
+                h.scope.clone(),
+                h.folder,
+            )
+        })
+        .collect();
+    for (lock, token, beat, scope, folder) in covering {
+        let Some(id) = folder else {
+            still_held(&lock, &token, &beat)?;
+            continue;
+        };
+        if folder_identity(&scope) != Some(id) {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!(
+                    "{}: the output folder was replaced (moved, removed or swapped for a link)                      while this run wrote into it; nothing more is written: look at what is                      there now, then run again",
+                    scope.display()
+                ),
+            ));
+        }
+        // the folder is the one locked: its lock file speaks for it
+        still_held(&lock, &token, &beat)?;
+        let Ok(rel) = target.strip_prefix(&scope) else {
+            continue;
+        };
+        let mut p = scope.clone();
+        let parts: Vec<_> = rel.components().collect();
+        // every folder on the way (not the target's own name, which the writer replaces)
+        for c in parts.iter().take(parts.len().saturating_sub(1)) {
+            p.push(c);
+            match fs::symlink_metadata(&p) {
+                Ok(m) if m.is_dir() => {}
+                Ok(_) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::PermissionDenied,
+                        format!(
+                            "{}: swapped for a symbolic link or a file while this run wrote into                              {}; nothing is written through it and the run stops: remove it,                              then run again",
+                            p.display(),
+                            scope.display()
+                        ),
+                    ))
+                }
+                // not made yet: the writer's own step fails or makes it
+                Err(_) => break,
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Rewrites the lock every `every` with a higher count while it still holds `me`'s token.
@@ -507,6 +694,7 @@ fn rewrite(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 impl Drop for DirLock {
     fn drop(&mut self) {
+        held().retain(|h| h.token != self.token);
         {
             let mut stop = self.beat.stop.lock().unwrap_or_else(|e| e.into_inner());
             *stop = true;
@@ -684,5 +872,83 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         fs::write(t.path().join(LOCK_FILE), b"ich-lock 1\nhost=a\n").unwrap();
         let _l = DirLock::take_with(t.path(), "x", quick()).unwrap();
+    }
+
+    /// A holder paused past its lease and resumed: its lock was taken over while it slept, and
+    /// its heartbeat has not beaten since. `check` reads the file now and says so at once (the
+    /// heartbeat alone would say it a beat later, after the next write).
+    #[test]
+    fn a_lock_taken_over_is_seen_by_the_next_check_before_any_heartbeat() {
+        let t = tempfile::tempdir().unwrap();
+        let slow = LockTiming {
+            beat: Duration::from_secs(3600),
+            lease: Duration::from_secs(7200),
+        };
+        let l = DirLock::take_with(t.path(), "serve", slow).unwrap();
+        l.check().unwrap();
+        fs::write(t.path().join(LOCK_FILE), foreign("node-2", 9, 0)).unwrap();
+        let e = l.check().unwrap_err();
+        assert!(e.to_string().contains("taken over"), "{e}");
+        assert!(e.to_string().contains("node-2"), "{e}");
+        // and every write under the folder is refused from now on
+        let e = confirm(&t.path().join("scans.csv")).unwrap_err();
+        assert!(e.to_string().contains("taken over"), "{e}");
+        // a path this lock does not cover is not its business
+        let other = tempfile::tempdir().unwrap();
+        confirm(&other.path().join("x")).unwrap();
+    }
+
+    /// An older ich's lock is a bare PID; one that names a live process which is not `ich`
+    /// (here: this test binary) is a dead writer's, judged at once, not a live one's.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_old_format_lock_naming_a_live_process_that_is_not_ich_is_stale() {
+        let t = tempfile::tempdir().unwrap();
+        fs::write(t.path().join(LOCK_FILE), std::process::id().to_string()).unwrap();
+        let t0 = Instant::now();
+        let l = DirLock::take_with(t.path(), "predict", LockTiming::default()).unwrap();
+        assert!(t0.elapsed() < Duration::from_secs(5));
+        drop(l);
+        assert_eq!(
+            Holder::parse(std::process::id().to_string().as_bytes())
+                .unwrap()
+                .describe(),
+            format!(
+                "pid {}, in the lock format of an older ich",
+                std::process::id()
+            )
+        );
+    }
+
+    /// A folder written as a whole by a live writer refuses a per-file writer, and a per-file
+    /// writer's own folder lock does not refuse it.
+    #[test]
+    fn a_file_lock_is_refused_in_a_folder_another_writer_holds() {
+        let t = tempfile::tempdir().unwrap();
+        // a live writer elsewhere: its heartbeat moves while it is judged
+        let path = t.path().join(LOCK_FILE);
+        fs::write(&path, foreign("node-7", 4_194_305, 0)).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let beater = {
+            let (stop, path) = (stop.clone(), path.clone());
+            std::thread::spawn(move || {
+                let mut k = 1;
+                while !stop.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(20));
+                    let _ = rewrite(&path, &foreign("node-7", 4_194_305, k));
+                    k += 1;
+                }
+            })
+        };
+        let e = DirLock::take_for_file_with(&t.path().join("features.csv"), "extract", quick())
+            .unwrap_err();
+        assert!(e.to_string().contains("as a whole"), "{e}");
+        stop.store(true, Ordering::SeqCst);
+        beater.join().unwrap();
+        fs::remove_file(&path).unwrap();
+        let own = DirLock::take_with(t.path(), "adapt", quick()).unwrap();
+        let f = DirLock::take_for_file(&t.path().join("features.csv"), "adapt").unwrap();
+        drop(f);
+        drop(own);
     }
 }

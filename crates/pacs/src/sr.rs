@@ -245,6 +245,63 @@ pub struct Document {
     pub notes: Vec<String>,
     /// (DA, TM) of the content.
     pub created: (String, String),
+    /// The earlier reports on the same series that this one supersedes (a study predicted again
+    /// after late instances arrived): written as the Predecessor Documents Sequence
+    /// (0040,A360), so that a PACS or viewer knows which report is current.
+    pub predecessors: Vec<Predecessor>,
+}
+
+/// An earlier SR that a new one supersedes (the Hierarchical SOP Instance Reference of the
+/// Predecessor Documents Sequence), with the CT series it was about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Predecessor {
+    pub study_instance_uid: String,
+    pub series_instance_uid: String,
+    pub sop_class_uid: String,
+    pub sop_instance_uid: String,
+    /// The CT series the earlier report was about (its evidence).
+    pub source_series_uid: String,
+}
+
+impl Predecessor {
+    /// The reference to the SR in the file at `path` (a report this crate wrote), read within
+    /// `max_bytes`.
+    pub fn read(path: &std::path::Path, max_bytes: u64) -> Result<Predecessor> {
+        let bad = |what: &str| Error::Invalid(format!("{}: {what}", path.display()));
+        let len = std::fs::symlink_metadata(path)
+            .map_err(|e| bad(&e.to_string()))?
+            .len();
+        if len > max_bytes {
+            return Err(bad("larger than a report is"));
+        }
+        let file = dicom_object::OpenFileOptions::new()
+            .open_file(path)
+            .map_err(|e| bad(&e.to_string()))?;
+        let o: &InMemDicomObject = &file;
+        let text = |o: &InMemDicomObject, tag| -> Result<String> {
+            o.element(tag)
+                .ok()
+                .and_then(|e| e.to_str().ok())
+                .map(|s| s.trim_end_matches(['\0', ' ']).to_string())
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| bad(&format!("no {tag}")))
+        };
+        let first = |o: &InMemDicomObject, tag| -> Result<InMemDicomObject> {
+            o.element(tag)
+                .ok()
+                .and_then(|e| e.items().and_then(|i| i.first().cloned()))
+                .ok_or_else(|| bad(&format!("no {tag}")))
+        };
+        let study = first(o, tags::CURRENT_REQUESTED_PROCEDURE_EVIDENCE_SEQUENCE)?;
+        let series = first(&study, tags::REFERENCED_SERIES_SEQUENCE)?;
+        Ok(Predecessor {
+            study_instance_uid: text(o, tags::STUDY_INSTANCE_UID)?,
+            series_instance_uid: text(o, tags::SERIES_INSTANCE_UID)?,
+            sop_class_uid: text(o, tags::SOP_CLASS_UID)?,
+            sop_instance_uid: text(o, tags::SOP_INSTANCE_UID)?,
+            source_series_uid: text(&series, tags::SERIES_INSTANCE_UID)?,
+        })
+    }
 }
 
 fn item(rel: Option<&str>, value_type: &str, name: Option<Code>) -> InMemDicomObject {
@@ -490,6 +547,37 @@ impl Document {
             tags::CURRENT_REQUESTED_PROCEDURE_EVIDENCE_SEQUENCE,
             vec![study],
         );
+        // the reports this one supersedes, by study and series
+        if !self.predecessors.is_empty() {
+            let items = self
+                .predecessors
+                .iter()
+                .map(|p| {
+                    let mut series = InMemDicomObject::new_empty();
+                    put_str(
+                        &mut series,
+                        tags::SERIES_INSTANCE_UID,
+                        VR::UI,
+                        &p.series_instance_uid,
+                    );
+                    put_seq(
+                        &mut series,
+                        tags::REFERENCED_SOP_SEQUENCE,
+                        vec![sop_ref(&p.sop_class_uid, &p.sop_instance_uid)],
+                    );
+                    let mut study = InMemDicomObject::new_empty();
+                    put_str(
+                        &mut study,
+                        tags::STUDY_INSTANCE_UID,
+                        VR::UI,
+                        &p.study_instance_uid,
+                    );
+                    put_seq(&mut study, tags::REFERENCED_SERIES_SEQUENCE, vec![series]);
+                    study
+                })
+                .collect();
+            put_seq(&mut o, tags::PREDECESSOR_DOCUMENTS_SEQUENCE, items);
+        }
         // the private coding scheme
         let mut scheme = InMemDicomObject::new_empty();
         put_str(&mut scheme, tags::CODING_SCHEME_DESIGNATOR, VR::SH, "99ICH");
@@ -647,7 +735,60 @@ mod tests {
             uncertainty: true,
             notes: Vec::new(),
             created: ("20261122".into(), "120000".into()),
+            predecessors: Vec::new(),
         }
+    }
+
+    /// A report that supersedes an earlier one names it in the Predecessor Documents Sequence
+    /// (study, series, class and instance), and the earlier one's reference is read back from
+    /// its file as written.
+    #[test]
+    fn a_later_report_names_the_one_it_supersedes() {
+        let first = doc();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sr.dcm");
+        std::fs::write(&path, first.to_bytes().unwrap()).unwrap();
+        let p = Predecessor::read(&path, 1 << 20).unwrap();
+        assert_eq!(
+            p,
+            Predecessor {
+                study_instance_uid: "1.2.3".into(),
+                series_instance_uid: "1.2.6".into(),
+                sop_class_uid: COMPREHENSIVE_3D_SR.into(),
+                sop_instance_uid: "1.2.5".into(),
+                source_series_uid: "1.2.4".into(),
+            }
+        );
+        assert!(first
+            .dataset()
+            .unwrap()
+            .element(tags::PREDECESSOR_DOCUMENTS_SEQUENCE)
+            .is_err());
+        let mut later = doc();
+        later.sop_instance_uid = "1.2.50".into();
+        later.predecessors = vec![p];
+        let o = later.dataset().unwrap();
+        let study = &o
+            .element(tags::PREDECESSOR_DOCUMENTS_SEQUENCE)
+            .unwrap()
+            .items()
+            .unwrap()[0];
+        let series = &study
+            .element(tags::REFERENCED_SERIES_SEQUENCE)
+            .unwrap()
+            .items()
+            .unwrap()[0];
+        let sop = &series
+            .element(tags::REFERENCED_SOP_SEQUENCE)
+            .unwrap()
+            .items()
+            .unwrap()[0];
+        let text = |o: &InMemDicomObject, t| o.element(t).unwrap().to_str().unwrap().to_string();
+        assert_eq!(text(study, tags::STUDY_INSTANCE_UID), "1.2.3");
+        assert_eq!(text(series, tags::SERIES_INSTANCE_UID), "1.2.6");
+        assert_eq!(text(sop, tags::REFERENCED_SOP_INSTANCE_UID), "1.2.5");
+        // a file that is too large to be a report is not read
+        assert!(Predecessor::read(&path, 10).is_err());
     }
 
     #[test]

@@ -865,7 +865,8 @@ fn scan_meta(
         patient_name: keep_phi.then(|| first.patient_name.clone()).flatten(),
         patient_id: keep_phi.then(|| first.patient_id.clone()).flatten(),
         nifti,
-        series_description: first.series_description.clone(),
+        // free text (a patient's name may be typed there): kept only with --keep-phi
+        series_description: keep_phi.then(|| first.series_description.clone()).flatten(),
     }
 }
 

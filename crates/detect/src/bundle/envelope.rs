@@ -246,17 +246,14 @@ pub fn screen(
     (keep, left)
 }
 
-/// How a report names a series: its description (never a patient's name: descriptions are kept
-/// only as the files give them), else its slice count.
+/// How a report names a series: its Series Instance UID and slice count. Never its description,
+/// which is free text (a technologist may type a patient's name there; DICOM's basic
+/// de-identification profile removes it) and which reports show only with `--keep-phi`.
 fn series_name(s: &Scan) -> String {
     let n = s.slices.len();
-    match s
-        .slices
-        .first()
-        .and_then(|h| h.series_description.as_deref())
-    {
-        Some(d) => format!("series \"{d}\", {n} slices"),
-        None => format!("{n} slices"),
+    match s.slices.first().map(|h| h.series_uid.as_str()) {
+        Some(uid) if !uid.is_empty() => format!("series {uid}, {n} slices"),
+        _ => format!("{n} slices"),
     }
 }
 

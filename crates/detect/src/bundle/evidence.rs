@@ -130,12 +130,27 @@ fn position(i: usize, n: usize) -> f64 {
     }
 }
 
-/// The median of `v` (the upper one of an even count); `v` not empty.
-fn median(v: &[f64]) -> f64 {
+/// A scan's out-of-distribution statistic: the [`OOD_SCAN_LEVEL`] quantile of its slices'
+/// scores (nearest rank); `v` not empty. A lesion, a bleed's included, raises the scores of the
+/// slices it lies in, a minority of a scan's; another kind of scan (another scanner, body part,
+/// contrast, a model trained elsewhere) raises them all. A low quantile sees the second and not
+/// the first: three slices in four must lie outside before the scan does.
+fn scan_statistic(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    s[s.len() / 2]
+    quantile(&mut s, scan_level())
 }
+
+thread_local! {
+    pub static EXPERIMENT_LEVEL: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
+}
+
+fn scan_level() -> f64 {
+    EXPERIMENT_LEVEL.with(|c| c.get()).unwrap_or(OOD_SCAN_LEVEL)
+}
+
+/// The quantile of a scan's slice scores that is compared with the threshold (a quarter of its
+/// slices may lie as far out as a lesion puts them without flagging the scan).
+pub const OOD_SCAN_LEVEL: f64 = 0.25;
 
 /// The `q` quantile of `v` (nearest rank); `v` not empty.
 fn quantile(v: &mut [f64], q: f64) -> f64 {
@@ -348,7 +363,7 @@ impl OodSummary {
                 let c = Core::fit(&rows, d)?;
                 for &i in &test {
                     let s: Vec<f64> = scans[i].iter().map(|r| c.score(r)).collect();
-                    medians.push(median(&s));
+                    medians.push(scan_statistic(&s));
                     held.extend(s);
                 }
             }
@@ -356,7 +371,7 @@ impl OodSummary {
         if held.is_empty() {
             for s in scans {
                 let s: Vec<f64> = s.iter().map(|r| core.score(r)).collect();
-                medians.push(median(&s));
+                medians.push(scan_statistic(&s));
                 held.extend(s);
             }
         }
@@ -434,7 +449,7 @@ impl OodSummary {
             return Err(Error::Invalid("a scan without slices".into()));
         }
         let outside = s.iter().filter(|&&x| x > self.threshold).count();
-        let score = median(&s) / self.scan_threshold;
+        let score = scan_statistic(&s) / self.scan_threshold;
         Ok(OodCheck {
             outside_fraction: outside as f64 / s.len() as f64,
             score,

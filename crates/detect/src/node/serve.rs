@@ -175,6 +175,44 @@ pub struct StudyState {
     pub attempts: u32,
     /// When the phase last changed.
     pub updated: String,
+    /// The last report sent on each series: a later round's report on that series supersedes
+    /// it (its Predecessor Documents Sequence names it), so that the PACS knows which is
+    /// current.
+    #[serde(default)]
+    pub reports_sent: Vec<SentReport>,
+}
+
+/// A report the node sent, as a later one names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SentReport {
+    pub study: String,
+    pub series: String,
+    pub sop_class: String,
+    pub sop_instance: String,
+    /// The CT series it is about.
+    pub about_series: String,
+}
+
+impl SentReport {
+    fn of(p: pacs::sr::Predecessor) -> Self {
+        Self {
+            study: p.study_instance_uid,
+            series: p.series_instance_uid,
+            sop_class: p.sop_class_uid,
+            sop_instance: p.sop_instance_uid,
+            about_series: p.source_series_uid,
+        }
+    }
+
+    fn predecessor(&self) -> pacs::sr::Predecessor {
+        pacs::sr::Predecessor {
+            study_instance_uid: self.study.clone(),
+            series_instance_uid: self.series.clone(),
+            sop_class_uid: self.sop_class.clone(),
+            sop_instance_uid: self.sop_instance.clone(),
+            source_series_uid: self.about_series.clone(),
+        }
+    }
 }
 
 impl StudyState {
@@ -196,6 +234,7 @@ impl StudyState {
             error: None,
             attempts: 0,
             updated: now,
+            reports_sent: Vec::new(),
         }
     }
 }
@@ -247,6 +286,9 @@ struct Shared {
     spool_bytes: AtomicU64,
     errors: Mutex<VecDeque<String>>,
     started: SystemTime,
+    /// Why this node no longer holds its spool (its lock taken over while it was paused): it
+    /// acknowledges, predicts and sends nothing more, and `ich serve` exits non-zero.
+    lost: Mutex<Option<String>>,
 }
 
 enum Job {
@@ -259,6 +301,24 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Shared {
+    /// Confirms that this node still holds its spool ([`milbase::lock::confirm`]: the lock
+    /// still its own, the spool still the folder it locked); called before every
+    /// acknowledgement, prediction and send. Once lost, always lost.
+    fn holds_spool(&self) -> std::result::Result<(), String> {
+        if let Some(why) = lock(&self.lost).clone() {
+            return Err(why);
+        }
+        milbase::lock::confirm(&self.opts.spool).map_err(|e| {
+            let why = format!(
+                "{e}; this node stops: it acknowledges, predicts and sends nothing more (the \
+                 node now holding the spool carries on)"
+            );
+            tracing::error!("{why}");
+            *lock(&self.lost) = Some(why.clone());
+            why
+        })
+    }
+
     fn study_dir(&self, uid: &str) -> PathBuf {
         self.opts.spool.join(STUDIES).join(uid)
     }
@@ -332,6 +392,19 @@ impl StoreSink for Shared {
     }
 
     fn store(&self, r: &Received<'_>) -> std::result::Result<(), Refusal> {
+        if is_result_object(r.sop_class) {
+            // an SR or a Secondary Capture: what this node sends (routed back to it by the
+            // PACS) or another system's results, never a CT image to predict: acknowledged,
+            // so that the PACS shows no failure, and not kept, so that no new round starts
+            let _ = std::fs::remove_file(r.file);
+            tracing::info!(
+                sop_class = %r.sop_class,
+                from = %r.calling_ae,
+                "a structured report or secondary capture (results, not a CT image): \
+                 acknowledged and set aside"
+            );
+            return Ok(());
+        }
         self.accept_file(
             r.file,
             Source::Stored(r.sop_instance, r.association),
@@ -525,6 +598,13 @@ impl Shared {
             // polled: the file was retrieved under its study's reservation; it counts from now
             self.take_space(size)?;
         }
+        // acknowledged only by the node that holds the spool
+        if let Err(why) = self.holds_spool() {
+            if sop.is_none() {
+                self.give_space(size);
+            }
+            return Err(Refusal::new(OUT_OF_RESOURCES, why));
+        }
         let move_in = || -> std::io::Result<()> {
             let parent = dest.parent().unwrap_or(&dir);
             self.spool_dir(parent)?;
@@ -588,6 +668,16 @@ impl Shared {
     }
 }
 
+/// Whether `sop_class` is one of the results objects a node like this one writes: a structured
+/// report (`1.2.840.10008.5.1.4.1.1.88.*`) or a Secondary Capture (`…1.1.7` and its multi-frame
+/// kinds `…1.1.7.1`–`…1.1.7.4`).
+fn is_result_object(sop_class: &str) -> bool {
+    const STORAGE: &str = "1.2.840.10008.5.1.4.1.1.";
+    sop_class
+        .strip_prefix(STORAGE)
+        .is_some_and(|rest| rest.starts_with("88.") || rest == "7" || rest.starts_with("7."))
+}
+
 /// Where an instance comes from: a C-STORE (with the command's SOP Instance UID and its
 /// association) or the DICOMweb poll's retrieval of one study (with that study's UID).
 #[derive(Debug, Clone, Copy)]
@@ -622,10 +712,14 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// How long [`Node::stop`] waits for the work under way (within Docker's 10 s after SIGTERM).
+pub const STOP_WITHIN: Duration = Duration::from_secs(7);
+
 /// A running node.
 pub struct Node {
     /// Held while the node runs.
     _lock: milbase::atomic::DirLock,
+    shared: Arc<Shared>,
     scp: Option<Scp>,
     stop: Arc<AtomicBool>,
     threads: Vec<std::thread::JoinHandle<()>>,
@@ -690,6 +784,7 @@ impl Node {
             spool_bytes: AtomicU64::new(bytes),
             errors: Mutex::new(VecDeque::new()),
             started: SystemTime::now(),
+            lost: Mutex::new(None),
         });
         for p in &planted {
             shared.planted(p);
@@ -780,6 +875,7 @@ impl Node {
         );
         Ok(Node {
             _lock: spool_lock,
+            shared,
             scp: Some(scp),
             stop,
             threads,
@@ -787,14 +883,37 @@ impl Node {
         })
     }
 
-    /// Stops listening, lets the work under way finish, and returns.
+    /// Why the node no longer holds its spool, once it has found so (its lock was taken over by
+    /// another node while this one was paused); the caller stops it and exits non-zero.
+    pub fn lost(&self) -> Option<String> {
+        lock(&self.shared.lost).clone()
+    }
+
+    /// Stops listening and lets the work under way finish for at most [`STOP_WITHIN`], then
+    /// returns: a send still retrying an unresponsive PACS, or a prediction still running, is
+    /// left as the spool's state says (a study predicted is sent at the next start, one being
+    /// predicted is predicted again), since every file the node writes is written whole or not
+    /// at all. Docker waits 10 s after SIGTERM before it kills, Kubernetes 30 s, systemd 90 s.
     pub fn stop(mut self) {
+        let t0 = Instant::now();
+        self.stop.store(true, Ordering::SeqCst);
         if let Some(scp) = self.scp.take() {
             scp.stop();
         }
-        self.stop.store(true, Ordering::SeqCst);
+        while self.threads.iter().any(|t| !t.is_finished()) && t0.elapsed() < STOP_WITHIN {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let left = self.threads.iter().filter(|t| !t.is_finished()).count();
+        if left > 0 {
+            tracing::warn!(
+                "stopped with {left} task(s) under way (a send retrying, or a prediction): the \
+                 next start picks them up from the spool's state"
+            );
+        }
         for t in self.threads.drain(..) {
-            let _ = t.join();
+            if t.is_finished() {
+                let _ = t.join();
+            }
         }
     }
 }
@@ -880,6 +999,10 @@ fn count_instances(dir: &Path) -> (usize, u64) {
 fn scheduler(shared: &Shared, tx: &Sender<Job>, stop: &AtomicBool) {
     let mut last_cleanup = Instant::now() - Duration::from_secs(3600);
     while !stop.load(Ordering::SeqCst) {
+        if shared.holds_spool().is_err() {
+            // nothing more is scheduled: the node holding the spool now takes the studies
+            return;
+        }
         let mut jobs = Vec::new();
         {
             let mut studies = lock(&shared.studies);
@@ -972,10 +1095,13 @@ fn worker(shared: &Shared, rx: &Mutex<Receiver<Job>>, ready: &Sender<Result<()>>
 
 /// Predicts one study; true when it has results to send.
 fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
-    let (round, last_rx) = {
+    if shared.holds_spool().is_err() {
+        return false;
+    }
+    let (round, last_rx, sent_before) = {
         let studies = lock(&shared.studies);
         match studies.get(uid) {
-            Some(s) => (s.state.round, s.last_rx),
+            Some(s) => (s.state.round, s.last_rx, s.state.reports_sent.clone()),
             None => return false,
         }
     };
@@ -1003,7 +1129,11 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
         html: shared.opts.html,
         options: shared.opts.predict.clone(),
         pacs: PacsJob {
-            dicom: Some(shared.opts.dicom.clone()),
+            // this round's reports supersede those an earlier round sent
+            dicom: Some(DicomOptions {
+                supersede: sent_before.iter().map(SentReport::predecessor).collect(),
+                ..shared.opts.dicom.clone()
+            }),
             send: Vec::new(),
             send_options: shared.opts.send_options.clone(),
             pull: None,
@@ -1174,6 +1304,10 @@ fn send_study(shared: &Shared, uid: &str) {
         }
     };
     let dir = shared.study_dir(uid);
+    if shared.holds_spool().is_err() {
+        // left as it is: the node holding the spool now sends it
+        return;
+    }
     // only the results predict wrote, as regular files inside the study's folder: a link
     // planted at one's name or on the way (to another patient's file, say) is never followed,
     // and a state.json edited while the node was down (an absolute path, a `..`) sends nothing
@@ -1201,6 +1335,19 @@ fn send_study(shared: &Shared, uid: &str) {
         .map(|d| pacs::send::send(&abs, d, &shared.opts.send_options))
         .collect();
     let ok = reports.iter().all(|r| r.failed.is_empty());
+    // the reports now in the PACS, as the next round's will name them
+    let sent_now: Vec<SentReport> = if ok {
+        abs.iter()
+            .filter(|f| {
+                f.file_name()
+                    .is_some_and(|n| n == crate::report::dicomout::SR_FILE)
+            })
+            .filter_map(|f| pacs::sr::Predecessor::read(f, 64 << 20).ok())
+            .map(SentReport::of)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let now = rfc3339(SystemTime::now());
     shared.update(uid, |s| {
         s.busy = false;
@@ -1215,6 +1362,12 @@ fn send_study(shared: &Shared, uid: &str) {
             })
             .collect();
         if ok {
+            for r in &sent_now {
+                s.state
+                    .reports_sent
+                    .retain(|o| o.about_series != r.about_series);
+                s.state.reports_sent.push(r.clone());
+            }
             s.state.phase = Phase::Sent;
             s.state.sent_after_s = Some(last.elapsed().as_secs_f64());
             s.done_at = Instant::now();
@@ -1532,6 +1685,27 @@ mod tests {
             "s",
             Error::Invalid("a scan of two patients".into())
         )));
+    }
+
+    /// SR and Secondary Capture classes are results, set aside; CT images are not.
+    #[test]
+    fn structured_reports_and_secondary_captures_are_results_not_images() {
+        for c in [
+            "1.2.840.10008.5.1.4.1.1.88.33", // Comprehensive SR
+            "1.2.840.10008.5.1.4.1.1.88.22", // Enhanced SR
+            "1.2.840.10008.5.1.4.1.1.7",     // Secondary Capture
+            "1.2.840.10008.5.1.4.1.1.7.4",   // multi-frame true colour SC
+        ] {
+            assert!(is_result_object(c), "{c}");
+        }
+        for c in [
+            "1.2.840.10008.5.1.4.1.1.2",   // CT
+            "1.2.840.10008.5.1.4.1.1.2.1", // Enhanced CT
+            "1.2.840.10008.5.1.4.1.1.77.1",
+            "1.2.840.10008.5.1.4.1.1.88",
+        ] {
+            assert!(!is_result_object(c), "{c}");
+        }
     }
 
     /// A connected pair on loopback: (the client's end, the endpoint's end).

@@ -725,7 +725,7 @@ impl Predictor {
             label: meta.label,
             study_instance_uid: Some(meta.study_instance_uid).filter(|u| is_uid(u)),
             series_instance_uid: Some(meta.series_instance_uid).filter(|u| is_uid(u)),
-            series_description: meta.series_description,
+            series_description: meta.series_description.filter(|_| opts.keep_phi),
             patient_name: meta.patient_name.filter(|_| opts.keep_phi),
             patient_id: meta.patient_id.filter(|_| opts.keep_phi),
             nifti: meta.nifti,
@@ -793,6 +793,14 @@ pub fn refuse_out_over_inputs(out: &Path, inputs: &[PathBuf]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether `rel`, a path in an output folder, is one that a run of predict writes (over).
+fn writes_over(rel: &str) -> bool {
+    matches!(rel, "scans.csv" | "slices.csv" | "report.json")
+        || crate::report::html::is_index_page(rel)
+        || rel.starts_with(&format!("{SCAN_PAGES}/"))
+        || rel.starts_with(&format!("{}/", crate::report::dicomout::DICOM_DIR))
 }
 
 /// What a folder without a CT scan held, in words, and what to do about it.
@@ -1002,6 +1010,8 @@ pub fn run_with(
 ) -> Result<Outcome> {
     // the folder's lock and run mark before anything is written into it
     refuse_out_over_inputs(&job.out, &job.inputs)?;
+    crate::runmark::refuse_foreign_files(&job.out, writes_over)?;
+    let previous = crate::runmark::RunMark::read(&job.out).ok().flatten();
     let run_mark = crate::runmark::Run::start(&job.out, "predict")?;
     let mut produced: Vec<PathBuf> = Vec::new();
     let mut time = Timing {
@@ -1248,9 +1258,19 @@ pub fn run_with(
                         let rel = |f: &PathBuf| {
                             f.strip_prefix(&job.out).unwrap_or(f).display().to_string()
                         };
+                        let supersedes = opts
+                            .supersede
+                            .iter()
+                            .filter(|s| {
+                                p.report.series_instance_uid.as_deref()
+                                    == Some(s.source_series_uid.as_str())
+                            })
+                            .map(|s| s.sop_instance_uid.clone())
+                            .collect();
                         p.report.dicom = Some(crate::report::DicomFiles {
                             sr: rel(&w.sr),
                             sc: w.sc.iter().map(rel).collect(),
+                            supersedes,
                         });
                         written.extend(w.all());
                     }
@@ -1309,6 +1329,7 @@ pub fn run_with(
     let sent = send_all(&written, &job.pacs.send, &job.pacs.send_options, progress);
     produced.extend(written.iter().cloned());
     run_mark.finish(&produced)?;
+    crate::runmark::remove_stale(&job.out, previous.as_ref(), &produced);
     Ok(Outcome {
         index: job.out.join(INDEX_HTML),
         report,

@@ -63,6 +63,10 @@ pub struct DicomOptions {
     /// Secondary Captures per scan at most (`ich predict --max-captures`, 20): a series of
     /// thousands of flagged slices must not become gigabytes of captures.
     pub max_captures: usize,
+    /// Reports sent earlier on these series, which this run's reports supersede (`ich serve`
+    /// predicting a study again after late instances): each new SR names the earlier one of its
+    /// series in its Predecessor Documents Sequence. Empty by default.
+    pub supersede: Vec<pacs::sr::Predecessor>,
 }
 
 impl Default for DicomOptions {
@@ -70,6 +74,7 @@ impl Default for DicomOptions {
         Self {
             uid_root: UidRoot::default(),
             max_captures: 20,
+            supersede: Vec::new(),
         }
     }
 }
@@ -373,6 +378,12 @@ pub fn write_scan(
             .chain(report.why.iter().map(|w| format!("Why this call: {w}")))
             .collect(),
         created: created.clone(),
+        predecessors: opts
+            .supersede
+            .iter()
+            .filter(|p| p.source_series_uid == scan.series_uid)
+            .cloned()
+            .collect(),
     };
     let dir = out.join(DICOM_DIR).join(&report.id);
     milbase::atomic::create_dir_under(out, &dir).map_err(|e| Error::io(&dir, e))?;
@@ -649,7 +660,12 @@ pub fn send_folders(
     opts: &SendOptions,
     progress: &dyn Progress,
 ) -> Result<Vec<SendReport>> {
-    let files = dicom_files(paths)?;
+    let mut files = Vec::new();
+    for p in paths {
+        files.extend(of_the_last_run(p, dicom_files(std::slice::from_ref(p))?)?);
+    }
+    files.sort();
+    files.dedup();
     if files.is_empty() {
         return Err(Error::Invalid(format!(
             "no .dcm file in {}",
@@ -661,6 +677,59 @@ pub fn send_folders(
         )));
     }
     Ok(send_all(&files, dests, opts, progress))
+}
+
+/// The output folder of `ich predict` that `path` is or lies in (the folder itself, its
+/// `dicom/` or a scan's folder under it): the nearest of `path` and its two parents that holds a
+/// `run.json`.
+fn run_folder(path: &Path) -> Option<PathBuf> {
+    let start = if path.is_dir() { path } else { path.parent()? };
+    start
+        .ancestors()
+        .take(3)
+        .find(|d| d.join(crate::runmark::RUN_JSON).is_file())
+        .map(Path::to_path_buf)
+}
+
+/// Of `files` found under `path`, those that the last run of the output folder they lie in
+/// wrote, unchanged since (its `run.json` lists each with its SHA-256): an earlier run's results
+/// left in the folder are not sent, and are named in a warning. A folder whose last run did not
+/// finish is refused. Files outside any output folder are all kept.
+fn of_the_last_run(path: &Path, files: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
+    let Some(root) = run_folder(path) else {
+        return Ok(files);
+    };
+    let mark = crate::runmark::RunMark::read(&root)?.ok_or_else(|| Error::File {
+        path: root.join(crate::runmark::RUN_JSON),
+        problem: "vanished while it was read".into(),
+    })?;
+    if mark.state != crate::runmark::RunState::Complete {
+        return Err(Error::File {
+            path: root.clone(),
+            problem: format!(
+                "its last run ({}, started {}) did not finish, so which results are current is \
+                 not known: run `ich {}` into it again, then send",
+                mark.run, mark.started, mark.command
+            ),
+        });
+    }
+    let (kept, left): (Vec<PathBuf>, Vec<PathBuf>) = files.into_iter().partition(|f| {
+        f.strip_prefix(&root)
+            .ok()
+            .and_then(|r| r.to_str())
+            .is_some_and(|rel| mark.holds(&root, rel))
+    });
+    if !left.is_empty() {
+        tracing::warn!(
+            "{}: {} file(s) not sent: not written by the folder's last run {} (an earlier run's \
+             results, or changed since), e.g. {}",
+            root.display(),
+            left.len(),
+            mark.run,
+            left[0].display()
+        );
+    }
+    Ok(kept)
 }
 
 #[cfg(test)]

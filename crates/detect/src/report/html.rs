@@ -704,6 +704,16 @@ pub fn scan_page(r: &Report, s: &ScanReport, pictures: &[SlicePictures], source:
     page(&format!("ich — scan {}", s.id), &b)
 }
 
+/// What made the report's main numbers, for the metrics' rows: a GP head, or the network alone
+/// (no "GP" where no GP head ran).
+fn head_name(r: &Report) -> &'static str {
+    if r.model.gp_family == crate::report::CNN_ONLY {
+        "network"
+    } else {
+        "GP"
+    }
+}
+
 fn metric_row(name: &str, m: &Metrics) -> String {
     format!(
         "<tr><td class=\"l\">{name}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{:.4}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td></tr>",
@@ -831,10 +841,10 @@ pub fn index_page(r: &Report, k: usize) -> String {
             "<h2>Metrics</h2><table><tr><th class=\"l\"></th><th>AUC</th><th>accuracy</th><th>F1</th><th>log-lik.</th><th>ECE</th><th>ECE floor</th><th>ECE p</th></tr>{}{}{}{}</table>\
 <p class=\"note\">{} scans, {} labelled slices; accuracy and F1 at 0.5; log-likelihood per item. ECE floor: the ECE a perfectly calibrated model would show on this many items with these probabilities; ECE p: how often it would show this ECE or more (small: miscalibration beyond the noise of the set's size).</p>\
 {}<h2>Reliability</h2><div class=\"grid\"><figure>{}<figcaption>scans</figcaption></figure>{}</div>",
-            metric_row("scans (GP)", &m.scan),
+            metric_row(&format!("scans ({})", head_name(r)), &m.scan),
             m.slice
                 .as_ref()
-                .map(|s| metric_row("slices (GP)", s))
+                .map(|s| metric_row(&format!("slices ({})", head_name(r)), s))
                 .unwrap_or_default(),
             metric_row("scans (CNN)", &m.cnn_scan),
             subtype_metric_rows(m),

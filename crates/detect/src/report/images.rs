@@ -31,8 +31,9 @@ impl Source {
     pub fn note(self, input_size: usize) -> String {
         match self {
             Source::Slices => {
-                "The slices at the scan's own resolution, in the brain window; click one to see it \
-                 enlarged in the brain and subdural windows."
+                "Thumbnails of the scan's own slices (shrunk to at most 160 pixels a side), in the \
+                 brain window; click one to see the slice at its own resolution in the brain and \
+                 subdural windows."
                     .into()
             }
             Source::NetworkInput => format!(

@@ -324,6 +324,10 @@ pub struct ScanReport {
 pub struct DicomFiles {
     pub sr: String,
     pub sc: Vec<String>,
+    /// The SOP Instance UIDs of the earlier reports on this series that this SR supersedes
+    /// (its Predecessor Documents Sequence): this one is current.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supersedes: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -748,6 +752,15 @@ struct ReportView<'a, 'b> {
 
 struct ScansView<'a, 'b>(&'a ReportView<'a, 'b>);
 
+/// A scan as `report.json` holds it: its fields and its [`Call`], the same words as its page,
+/// `scans.csv` and its SR (a reader of the JSON need not work the call out from the flags).
+#[derive(Serialize)]
+struct WithCall<'a> {
+    #[serde(flatten)]
+    scan: &'a ScanReport,
+    call: &'static str,
+}
+
 impl Serialize for ReportView<'_, '_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
@@ -802,7 +815,10 @@ impl Serialize for ScansView<'_, '_> {
                 slices: slices.into_owned(),
                 ..sc.clone()
             };
-            seq.serialize_element(&whole)?;
+            seq.serialize_element(&WithCall {
+                call: Call::of(whole.positive, whole.uncertain).text(),
+                scan: &whole,
+            })?;
         }
         seq.end()
     }
@@ -1005,14 +1021,28 @@ mod tests {
         full.scans[1].label = Some(1);
         full.metrics = crate::report::write::metrics(&full.scans);
         assert!(full.metrics.is_some());
+        // the report's own fields, and each scan's call beside them
+        let with_calls = |r: &Report| {
+            let mut v = serde_json::to_value(r).unwrap();
+            for (sc, s) in v["scans"].as_array_mut().unwrap().iter_mut().zip(&r.scans) {
+                sc["call"] = Call::of(s.positive, s.uncertain).text().into();
+            }
+            serde_json::to_vec_pretty(&v).unwrap()
+        };
         for r in [r, bare, full] {
-            let want = serde_json::to_vec_pretty(&r).unwrap();
+            let want = with_calls(&r);
             let mut got = Vec::new();
             write_report_json_with(&r, &held_slices(&r), &mut got).unwrap();
+            let got: serde_json::Value = serde_json::from_slice(&got).unwrap();
             assert_eq!(
-                String::from_utf8(got).unwrap(),
-                String::from_utf8(want).unwrap()
+                String::from_utf8(serde_json::to_vec_pretty(&got).unwrap()).unwrap(),
+                String::from_utf8(want.clone()).unwrap()
             );
+            assert!(got["scans"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|s| s["call"].is_string()));
             // and from slices kept apart, the scans holding none
             let kept: Vec<Vec<SliceReport>> = r.scans.iter().map(|s| s.slices.clone()).collect();
             let mut light = r.clone();
@@ -1020,7 +1050,8 @@ mod tests {
             let mut got = Vec::new();
             let from = |i: usize| Ok(Cow::Owned(kept[i].clone()));
             write_report_json_with(&light, &from, &mut got).unwrap();
-            assert_eq!(got, serde_json::to_vec_pretty(&r).unwrap());
+            let got: serde_json::Value = serde_json::from_slice(&got).unwrap();
+            assert_eq!(serde_json::to_vec_pretty(&got).unwrap(), want);
             let mut csv = Vec::new();
             csv = write_slices_csv_with(&light, &from, std::mem::take(&mut csv)).unwrap();
             assert_eq!(csv, slices_csv(&r).unwrap());

@@ -365,7 +365,7 @@ pub struct Figures {
     pub scan_reliability: Vec<(f64, f64, f64, usize)>,
     pub slice_reliability: Vec<(f64, f64, f64, usize)>,
     /// Scans and slices flagged uncertain (sd ≥ 0.1 or the 90 % interval across 0.5); absent
-    /// for the network, which gives no spread.
+    /// for the network alone and through the fold's point maps, which give no spread.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uncertain_scans: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -543,10 +543,10 @@ pub struct AdaptReport {
     /// slice maps' noisy-OR runs.
     #[serde(default)]
     pub slice_correlation: f64,
-    /// Whether "unsure" earns its place: the cross-validated test predictions of a head with a
-    /// spread (the shipped one, or each fold's best GP head where the network was shipped),
-    /// their unsure calls' error rate beside the sure ones' and a risk–coverage curve
-    /// ([`unsure`]); absent where no GP head was a candidate.
+    /// Whether "unsure" earns its place: the cross-validated test predictions of the head each
+    /// fold ships, with its own spread (a GP head's, or the network's through the site maps
+    /// refitted on bootstrap resamples of the fold's training patients), their unsure calls'
+    /// error rate beside the sure ones' and a risk–coverage curve ([`unsure`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsure: Option<UnsureReport>,
     /// Every test prediction, for checking the figures independently.
@@ -1008,10 +1008,16 @@ fn fnv(s: &str) -> u64 {
 /// Test predictions of `chosen` on `test`, with the network's own (raw and through `net`, the
 /// site's maps fitted on the same training scans); `original`: the test scans through the
 /// network as it came (`test` may be through a fine-tuned one).
+/// The test scans' predictions by `chosen`. The network's go through `pairs`, the site maps
+/// refitted on bootstrap resamples of the fold's training patients, as `ich predict` sends them
+/// through the bundle's pairs: the probability is the mean over the pairs and the interval
+/// their 5th–95th percentiles (without pairs: the point through the fold's maps, no spread).
+/// The dropout passes that `ich predict` adds are left out here (their spread on ct-ich is a
+/// tenth of the maps', docs/BENCHMARKS.md).
 fn predict(
     chosen: &Chosen,
     (test, original): (&[&SiteScan], &[&SiteScan]),
-    net: NetworkMaps,
+    (net, pairs): (NetworkMaps, &[crate::bundle::MapPair]),
     fold: usize,
     samples: usize,
     seed: u64,
@@ -1020,6 +1026,14 @@ fn predict(
         .zip(original)
         .map(|(s, o)| {
             let point = |p: f64| [p, 0.0, p, p];
+            let through = |p: f64, mapped: &dyn Fn(&crate::bundle::MapPair) -> Platt| {
+                if pairs.is_empty() {
+                    return None;
+                }
+                let mut v: Vec<f64> = pairs.iter().map(|m| mapped(m).apply(p)).collect();
+                let q = gphead::predict::Summary::of(&mut v);
+                Some([q.mean, q.sd, q.lo, q.hi])
+            };
             let (p, slices) = match chosen {
                 Chosen::Gp(f) => {
                     let model: &GpModel = &f.output.model;
@@ -1035,8 +1049,15 @@ fn predict(
                     )
                 }
                 Chosen::Network(m) => (
-                    point(m.scan(o)),
-                    m.slices(o).into_iter().map(point).collect(),
+                    through(o.out.probability, &|m| m.scan).unwrap_or_else(|| point(m.scan(o))),
+                    o.out
+                        .slice_probability
+                        .iter()
+                        .zip(m.slices(o))
+                        .map(|(&raw, mapped)| {
+                            through(raw, &|m| m.slice).unwrap_or_else(|| point(mapped))
+                        })
+                        .collect(),
                 ),
             };
             Ok(ScanPred {
@@ -1306,7 +1327,25 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         chosen: chosen.name(),
         comparison: comparison(&scans, &cv.preds, job.seed),
         ood_flags,
-        ood_splits: ood_over_splits(&scans, job.folds, OOD_SPLITS, job.seed)?,
+        ood_splits: {
+            if std::env::var("ICH_OOD_SWEEP").is_ok() {
+                for level in [0.5, 0.4, 0.3, 0.25, 0.2, 0.1] {
+                    crate::bundle::evidence::EXPERIMENT_LEVEL.with(|c| c.set(Some(level)));
+                    let o = ood_over_splits(&scans, job.folds, 30, job.seed)?;
+                    let pf: usize = o.iter().map(|x| x.positive_flagged).sum();
+                    let pn: usize = o.iter().map(|x| x.positive).sum();
+                    let nf: usize = o.iter().map(|x| x.negative_flagged).sum();
+                    let nn: usize = o.iter().map(|x| x.negative).sum();
+                    let worst = o
+                        .iter()
+                        .map(|x| x.positive_flagged + x.negative_flagged)
+                        .max();
+                    eprintln!("OODSWEEP level {level}: positives {pf}/{pn}, negatives {nf}/{nn}, worst split {worst:?}");
+                }
+                crate::bundle::evidence::EXPERIMENT_LEVEL.with(|c| c.set(None));
+            }
+            ood_over_splits(&scans, job.folds, OOD_SPLITS, job.seed)?
+        },
         slice_correlation: slice_correlation(&scans.iter().collect::<Vec<_>>()),
         cnn,
         cnn_platt,
@@ -1464,9 +1503,8 @@ struct Cv {
     chosen_per_fold: Vec<String>,
     curve: Vec<Vec<ScanPred>>,
     logs: Vec<FineTuneLog>,
-    /// The test predictions of a head that gives a spread: the chosen one where it is a GP
-    /// head, else the fold's GP head of the best cross-fitted scan log-likelihood, refitted on
-    /// the fold's training scans, with its name per fold.
+    /// The test predictions of the head each fold chose, with its spread, and its name per
+    /// fold.
     spread: Vec<ScanPred>,
     spread_heads: Vec<String>,
 }
@@ -1526,22 +1564,27 @@ fn cross_validate(
         cv.chosen_per_fold.push(chosen.name());
         let net = NetworkMaps::fit(&original, job.inner_folds, seed);
         let test_orig: Vec<&SiteScan> = test_idx.iter().map(|&i| &plain_scans[i]).collect();
-        let preds = predict(&chosen, (&test, &test_orig), net, f, job.samples, seed)?;
-        // a head with a spread on the same test scans, for the evidence on "unsure"
-        match &chosen {
-            Chosen::Gp(_) => {
-                cv.spread.extend(preds.iter().cloned());
-                cv.spread_heads.push(chosen.name());
-            }
+        // the network's maps carry their own uncertainty, as the shipped bundle's do
+        let pairs = match &chosen {
             Chosen::Network(_) => {
-                if let Some(c) = best_gp(&choices, ctx.candidates) {
-                    let g = ctx.refit(Some(c), &train, &original, seed)?;
-                    cv.spread
-                        .extend(predict(&g, (&test, &test_orig), net, f, job.samples, seed)?);
-                    cv.spread_heads.push(c.name());
-                }
+                NetworkMaps::bootstrap(&original, MAP_DRAWS, job.inner_folds, seed)
             }
-        }
+            Chosen::Gp(_) => Vec::new(),
+        };
+        let preds = predict(
+            &chosen,
+            (&test, &test_orig),
+            (net, &pairs),
+            f,
+            job.samples,
+            seed,
+        )?;
+        // the evidence on "unsure" is of the head each fold ships, with its own spread
+        cv.spread.extend(preds.iter().cloned());
+        cv.spread_heads.push(match &chosen {
+            Chosen::Network(_) => format!("{} ({MAP_DRAWS} bootstrap pairs)", chosen.name()),
+            Chosen::Gp(_) => chosen.name(),
+        });
         cv.fold_choices.push(choices);
         cv.preds.extend(preds);
         if tune.is_none() {
@@ -1554,23 +1597,19 @@ fn cross_validate(
                 let sub: Vec<&SiteScan> = sub.iter().map(|&i| &scans[i]).collect();
                 let g = ctx.refit(chosen.candidate(), &sub, &orig, seed)?;
                 let net = NetworkMaps::fit(&orig, job.inner_folds, seed);
-                cv.curve[c].extend(predict(&g, (&test, &test_orig), net, f, job.samples, seed)?);
+                cv.curve[c].extend(predict(
+                    &g,
+                    (&test, &test_orig),
+                    (net, &[]),
+                    f,
+                    job.samples,
+                    seed,
+                )?);
             }
             progress.inc(1);
         }
     }
     Ok(cv)
-}
-
-/// The GP head of a fold's choices with the best cross-fitted scan log-likelihood (eligible to
-/// be shipped or not: what is measured is its spread).
-fn best_gp(choices: &[Choice], candidates: &[Candidate]) -> Option<Candidate> {
-    choices
-        .iter()
-        .filter(|c| c.candidate != NETWORK)
-        .max_by(|a, b| a.log_likelihood.total_cmp(&b.log_likelihood))
-        .and_then(|c| candidates.iter().find(|k| k.name() == c.candidate))
-        .copied()
 }
 
 /// The evidence on "unsure" from pooled test predictions of a head with a spread, over scans
@@ -1928,7 +1967,7 @@ fn unsure_html(u: &UnsureReport) -> String {
     heads.dedup();
     let rate = |e: Option<f64>| e.map_or("–".into(), |e| format!("{:.1} %", 100.0 * e));
     let mut b = format!(
-        "<h2>Does \"unsure\" earn its place?</h2><p>Cross-validated test predictions of a head that gives a spread ({}), called at 0.5: a case is unsure when its 90 % interval reaches across 0.5 or its sd is at least 0.1. Below, the cases set aside as unsure, a growing share at a time, either by the model's own uncertainty (|p − 0.5| / sd, smallest first) or by the distance from 0.5 alone (|p − 0.5|): the error rate and AUC of the cases kept.</p>",
+        "<h2>Does \"unsure\" earn its place?</h2><p>Cross-validated test predictions of the head each fold chose, with its own spread ({}), called at 0.5: a case is unsure when its 90 % interval reaches across 0.5 or its sd is at least 0.1. Below, the cases set aside as unsure, a growing share at a time, either by the model's own uncertainty (|p − 0.5| / sd, smallest first) or by the distance from 0.5 alone (|p − 0.5|): the error rate and AUC of the cases kept.</p>",
         esc(&heads.join(", "))
     );
     for (what, e) in [

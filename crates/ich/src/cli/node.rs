@@ -145,8 +145,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             .map_or_else(|| "off".to_string(), |s| format!("http://{s}/")),
         a.spool.display()
     );
-    while !STOP.load(Ordering::SeqCst) {
+    while !STOP.load(Ordering::SeqCst) && node.lost().is_none() {
         std::thread::sleep(Duration::from_millis(200));
+    }
+    if let Some(why) = node.lost() {
+        node.stop();
+        anyhow::bail!("{why}");
     }
     tracing::info!("stopping: the work under way finishes first");
     node.stop();

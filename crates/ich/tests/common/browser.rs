@@ -207,7 +207,7 @@ pub fn check_report(
         "dashed orange outline: unsure",
         "no frame: unlikely",
         "The interval is the range the model itself is 90 % sure the probability lies in",
-        "at the scan's own resolution",
+        "Thumbnails of the scan's own slices",
     ] {
         assert!(text.contains(words), "scan page lacks {words:?}");
     }

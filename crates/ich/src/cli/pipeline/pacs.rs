@@ -96,6 +96,7 @@ impl ResultArgs {
         DicomOptions {
             uid_root: self.uid_root.clone(),
             max_captures: self.max_captures,
+            supersede: Vec::new(),
         }
     }
 }
