@@ -81,21 +81,39 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    #[command(about = "Write synthetic head CT scans with labelled bleeds (DICOM and labels)")]
     Synth(cli::synth::Args),
+    #[command(about = "DICOM folders and NIfTI volumes → a dataset of windowed slices")]
     Preprocess(cli::preprocess::Args),
+    #[command(about = "Train the attention CNN on a dataset's scan labels")]
     TrainCnn(cli::pipeline::cnn::TrainArgs),
+    #[command(about = "Write every slice's CNN features for fit-gp")]
     Extract(cli::pipeline::cnn::ExtractArgs),
+    #[command(about = "Join the shards of a job array (datasets, features or reports)")]
     Merge(cli::merge::Args),
+    #[command(about = "Fit a sparse Gaussian-process MIL head on a features file")]
     FitGp(cli::pipeline::gp::FitArgs),
+    #[command(about = "Evaluate a GP head with the papers' protocol")]
     EvalGp(cli::site::evaluate::EvalArgs),
+    #[command(about = "Refit a bundle's calibration map on a site's labelled scans")]
     Recalibrate(cli::site::recalibrate::RecalibrateArgs),
+    #[command(about = "Fit a bundle to a site's labelled scans and choose its operating point")]
     Adapt(cli::site::adapt::Args),
+    #[command(
+        about = "Per-slice and per-scan probabilities with intervals: pages, CSV, JSON, DICOM SR"
+    )]
     Predict(cli::pipeline::predict::Args),
+    #[command(about = "The whole pipeline on synthetic scans, end to end")]
     Demo(cli::pipeline::demo::Args),
+    #[command(about = "List, verify or export a TensorFlow checkpoint")]
     Checkpoint(cli::pipeline::checkpoint::Args),
+    #[command(about = "Make a model bundle from published TensorFlow weights")]
     Import(cli::pipeline::checkpoint::ImportArgs),
+    #[command(about = "Send DICOM results to a PACS (C-STORE or STOW-RS)")]
     Send(cli::pipeline::pacs::SendCmd),
+    #[command(about = "Run a DICOM node: receive head CTs, predict, send the results back")]
     Serve(cli::node::Args),
+    #[command(about = "List the model bundles available (the built-in sa-dmil among them)")]
     Models(cli::models::Args),
 }
 

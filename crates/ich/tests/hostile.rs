@@ -1831,6 +1831,132 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
     }
 }
 
+// ---- traps set during a run ----
+
+/// Runs `args` in the jail (held to its five promises) while another thread sets `trap` once
+/// `ready` holds, polled every millisecond: what someone with write access to a shared output
+/// folder, or another node on a shared spool, does while the run is under way.
+fn run_with_trap(
+    j: &Jail,
+    args: &[&str],
+    ready: impl Fn() -> bool + Send + 'static,
+    trap: impl FnOnce() + Send + 'static,
+) -> Run {
+    let stop = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::SeqCst) {
+                if ready() {
+                    trap();
+                    return true;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            false
+        })
+    };
+    let r = j.run(args);
+    stop.store(true, Ordering::SeqCst);
+    assert!(
+        setter.join().unwrap(),
+        "the trap was never set:\n{}",
+        r.text
+    );
+    r
+}
+
+/// A lock file as another process elsewhere writes it when it takes a folder over.
+fn foreign_lock() -> Vec<u8> {
+    let mut b = format!(
+        "ich-lock 1\ncommand=predict\nhost=node-b\nboot=b\npidns=pid:[1]\npid=7\nstart=1\ntoken={}\nbeat=0\n",
+        "f".repeat(32)
+    )
+    .into_bytes();
+    b.resize(512, b' ');
+    b
+}
+
+/// Writers whose output subfolder is swapped for a link to a folder outside as soon as their
+/// first file appears in it: the run stops with an error that names the swap, and nothing
+/// reaches the link's target (the jail's fifth promise). Before, predict wrote the rest of its
+/// scan pages and preprocess the rest of its scan files through the link, with exit 0.
+#[test]
+fn a_subfolder_swapped_for_a_link_during_the_run_stops_the_writer() {
+    // thirteen scans: files to write after the first
+    let rows: [(&str, Vec<&str>); 2] = [
+        (
+            "predict",
+            vec!["predict", "--model", s(bundle()), "IN", "--out", "OUT"],
+        ),
+        (
+            "preprocess",
+            vec!["preprocess", "IN", "--out", "OUT", "--size", "16"],
+        ),
+    ];
+    for (what, args) in rows {
+        let j = Jail::new();
+        for k in 0..12 {
+            write_series(
+                &j.p(&format!("in/more{k}")),
+                &format!("2.25.3{k}"),
+                &format!("2.25.3{k}1"),
+                24,
+            );
+        }
+        fs::create_dir_all(j.p("outside/swapped")).unwrap();
+        let (i, o) = (j.p("in"), j.p("out"));
+        let args: Vec<&str> = args
+            .iter()
+            .map(|a| match *a {
+                "IN" => s(&i),
+                "OUT" => s(&o),
+                a => a,
+            })
+            .collect();
+        let (out, target) = (j.p("out"), j.p("outside/swapped"));
+        let ready = {
+            let out = out.clone();
+            move || fs::read_dir(out.join("scans")).is_ok_and(|mut d| d.next().is_some())
+        };
+        let r = run_with_trap(&j, &args, ready, move || {
+            fs::rename(out.join("scans"), out.join("scans-moved")).unwrap();
+            symlink(&target, out.join("scans")).unwrap();
+        });
+        assert!(matches!(r.code, Some(1 | 2)), "{what}:\n{}", r.text);
+        r.says(&["out/scans: swapped for a symbolic link"]);
+        assert_eq!(fs::read_dir(j.p("outside/swapped")).unwrap().count(), 0);
+    }
+}
+
+/// The run's lock taken over while it runs (its holder thought dead: paused past its lease):
+/// the run stops before its next write, says so, and leaves the new holder's lock in place.
+#[test]
+fn a_lock_taken_over_during_the_run_stops_the_writer() {
+    let j = Jail::new();
+    let out = j.p("out");
+    // once the run's lock names it (a trap set before it is written would be overwritten)
+    let ready = {
+        let out = out.clone();
+        move || {
+            fs::read(out.join(".ich.lock"))
+                .is_ok_and(|b| String::from_utf8_lossy(&b).contains("\nbeat="))
+        }
+    };
+    let lock = out.join(".ich.lock");
+    let (i, o) = (j.p("in"), j.p("out"));
+    let r = run_with_trap(
+        &j,
+        &["predict", "--model", s(bundle()), s(&i), "--out", s(&o)],
+        ready,
+        move || fs::write(&lock, foreign_lock()).unwrap(),
+    );
+    assert!(matches!(r.code, Some(1 | 2)), "{}", r.text);
+    r.says(&["taken over by another process", "node-b"]);
+    assert_eq!(fs::read(j.p("out/.ich.lock")).unwrap(), foreign_lock());
+    assert!(!j.p("out/report.json").exists());
+}
+
 // ---- the input surfaces' matrix ----
 
 /// A features file of two scans, two slices each, D = 2, cut short in the middle of its last row

@@ -1042,7 +1042,7 @@ fn foreign_lock() -> Vec<u8> {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_node_whose_lock_was_taken_over_while_it_was_paused_stops_and_acknowledges_nothing() {
-    let w = World::new("2");
+    let w = World::new("4");
     let mut sv = w.serve("1", "50");
     let pid = sv.child.id() as i32;
     // SAFETY: signals to the child this test started
@@ -1087,7 +1087,7 @@ fn a_node_whose_lock_was_taken_over_while_it_was_paused_stops_and_acknowledges_n
 #[cfg(target_os = "linux")]
 #[test]
 fn sigterm_stops_the_node_within_10_s_while_a_send_waits_on_a_silent_pacs() {
-    let w = World::new("2");
+    let w = World::new("4");
     // a PACS that accepts and never says a word
     let silent = std::net::TcpListener::bind(("127.0.0.1", w.dest_port)).unwrap();
     let held = Arc::new(Mutex::new(Vec::new()));
@@ -1162,7 +1162,7 @@ fn sigterm_stops_the_node_within_10_s_while_a_send_waits_on_a_silent_pacs() {
 /// the study does not start a second round, and nothing is sent again.
 #[test]
 fn the_nodes_own_results_routed_back_are_acknowledged_and_set_aside() {
-    let w = World::new("2");
+    let w = World::new("4");
     let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
     let sv = w.serve("1", "50");
     let uid = w.study(0);
@@ -1199,4 +1199,80 @@ fn the_nodes_own_results_routed_back_are_acknowledged_and_set_aside() {
     assert!(walk_files(&w.spool.join("studies").join(&uid).join("in"))
         .iter()
         .all(|f| !f.to_string_lossy().contains("routed-back")));
+}
+
+/// The SOP Instance UID of a study's SR as the spool lists it, and the SR's path.
+fn sr_of(w: &World, study: &str) -> (String, PathBuf) {
+    let st = w.state(study).unwrap();
+    let rel = st["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .find(|f| f.ends_with("sr.dcm"))
+        .unwrap();
+    let p = w.spool.join("studies").join(study).join(rel);
+    let o = dicom_object::open_file(&p).unwrap();
+    let uid = o
+        .meta()
+        .media_storage_sop_instance_uid()
+        .trim_end_matches('\0')
+        .to_string();
+    (uid, p)
+}
+
+/// Half a series arrives, settles, is predicted and sent; the rest arrives later. The second
+/// round's SR names the first in its Predecessor Documents Sequence, so the PACS knows which is
+/// current, and the round's report.json says which report it supersedes. Before, the PACS held
+/// two complete SRs for one series and nothing said which was current.
+#[test]
+fn late_instances_make_a_report_that_supersedes_the_first() {
+    use dicom_dictionary_std::tags;
+    let w = World::new("4");
+    let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
+    let sv = w.serve("1", "50");
+    let uid = w.study(0);
+    let files = w.files(0);
+    let half = files.len() / 2;
+    w.store(&files[..half]);
+    wait_for(120, &sv, "the first half sent", || w.phase(&uid) == "sent");
+    let (first, _) = sr_of(&w, &uid);
+    w.store(&files[half..]);
+    wait_for(120, &sv, "the second round sent", || {
+        w.state(&uid)
+            .is_some_and(|s| s["round"] == 2 && s["phase"] == "sent")
+    });
+    let (second, path) = sr_of(&w, &uid);
+    assert_ne!(first, second);
+    assert!(d.got().contains(&first) && d.got().contains(&second));
+    let o = dicom_object::open_file(&path).unwrap();
+    let pred = o.element(tags::PREDECESSOR_DOCUMENTS_SEQUENCE).unwrap();
+    let named: Vec<String> = pred.items().unwrap()[0]
+        .element(tags::REFERENCED_SERIES_SEQUENCE)
+        .unwrap()
+        .items()
+        .unwrap()[0]
+        .element(tags::REFERENCED_SOP_SEQUENCE)
+        .unwrap()
+        .items()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            i.element(tags::REFERENCED_SOP_INSTANCE_UID)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .trim_end_matches('\0')
+                .to_string()
+        })
+        .collect();
+    assert_eq!(named, vec![first.clone()]);
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(w.spool.join("studies").join(&uid).join("out/report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        report["scans"][0]["dicom"]["supersedes"],
+        serde_json::json!([first])
+    );
 }

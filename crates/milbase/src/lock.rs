@@ -530,6 +530,7 @@ fn still_held(path: &Path, token: &str, beat: &Beat) -> io::Result<()> {
 
 /// A lock this process holds, as [`confirm`] checks it: what it guards (a folder and everything
 /// under it, or one file), and the folder's identity when it was taken.
+#[derive(Clone)]
 struct Held {
     lock: PathBuf,
     token: String,
@@ -590,23 +591,22 @@ pub(crate) fn holds(lock: &Path) -> bool {
 /// a writer that gets the error stops and names it.
 pub fn confirm(target: &Path) -> io::Result<()> {
     let target = absolute(target);
-    let covering: Vec<(PathBuf, String, Arc<Beat>, PathBuf, Option<(u64, u64)>)> = held()
+    let covering: Vec<Held> = held()
         .iter()
         .filter(|h| match h.folder {
             Some(_) => target.starts_with(&h.scope),
             None => target == h.scope,
         })
-        .map(|h| {
-            (
-                h.lock.clone(),
-                h.token.clone(),
-                h.beat.clone(),
-                h.scope.clone(),
-                h.folder,
-            )
-        })
+        .cloned()
         .collect();
-    for (lock, token, beat, scope, folder) in covering {
+    for Held {
+        lock,
+        token,
+        beat,
+        scope,
+        folder,
+    } in covering
+    {
         let Some(id) = folder else {
             still_held(&lock, &token, &beat)?;
             continue;

@@ -1327,25 +1327,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         chosen: chosen.name(),
         comparison: comparison(&scans, &cv.preds, job.seed),
         ood_flags,
-        ood_splits: {
-            if std::env::var("ICH_OOD_SWEEP").is_ok() {
-                for level in [0.5, 0.4, 0.3, 0.25, 0.2, 0.1] {
-                    crate::bundle::evidence::EXPERIMENT_LEVEL.with(|c| c.set(Some(level)));
-                    let o = ood_over_splits(&scans, job.folds, 30, job.seed)?;
-                    let pf: usize = o.iter().map(|x| x.positive_flagged).sum();
-                    let pn: usize = o.iter().map(|x| x.positive).sum();
-                    let nf: usize = o.iter().map(|x| x.negative_flagged).sum();
-                    let nn: usize = o.iter().map(|x| x.negative).sum();
-                    let worst = o
-                        .iter()
-                        .map(|x| x.positive_flagged + x.negative_flagged)
-                        .max();
-                    eprintln!("OODSWEEP level {level}: positives {pf}/{pn}, negatives {nf}/{nn}, worst split {worst:?}");
-                }
-                crate::bundle::evidence::EXPERIMENT_LEVEL.with(|c| c.set(None));
-            }
-            ood_over_splits(&scans, job.folds, OOD_SPLITS, job.seed)?
-        },
+        ood_splits: ood_over_splits(&scans, job.folds, OOD_SPLITS, job.seed)?,
         slice_correlation: slice_correlation(&scans.iter().collect::<Vec<_>>()),
         cnn,
         cnn_platt,

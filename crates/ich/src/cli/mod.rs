@@ -15,11 +15,11 @@ pub mod synth;
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct DeviceArgs {
     /// Where the CNN runs (`wgpu`, `cuda` and `ndarray` need the cargo feature of the same name).
-    #[arg(long, value_enum, default_value = "cpu")]
+    #[arg(hide_short_help = true, long, value_enum, default_value = "cpu")]
     device: detect::Backend,
     /// The float type the CNN computes in (training keeps f32 weights). Half precision (bf16, f16)
     /// is meant for GPUs with matrix cores; on the CPU it is slower (docs/BENCHMARKS.md).
-    #[arg(long, value_enum, default_value = "f32")]
+    #[arg(hide_short_help = true, long, value_enum, default_value = "f32")]
     precision: detect::Precision,
 }
 

@@ -88,11 +88,11 @@ pub enum PresetArg {
 pub struct LimitArgs {
     /// Skip files larger than this many MiB [1..=65536] (the header pass that groups files
     /// into scans applies it too, and reads at most 64 MiB before the pixel data).
-    #[arg(long, default_value_t = 1024, value_parser = |s: &str| range::int_in(s, 1, 65536))]
+    #[arg(hide_short_help = true, long, default_value_t = 1024, value_parser = |s: &str| range::int_in(s, 1, 65536))]
     max_file_mib: usize,
     /// Skip slices whose decoded size (Rows × Columns × samples × bytes) is over this many MiB
     /// [1..=4096].
-    #[arg(long, default_value_t = 64, value_parser = |s: &str| range::int_in(s, 1, 4096))]
+    #[arg(hide_short_help = true, long, default_value_t = 64, value_parser = |s: &str| range::int_in(s, 1, 4096))]
     max_slice_mib: usize,
 }
 

@@ -48,15 +48,15 @@ fn study_uid(s: &str) -> Result<String, String> {
 #[derive(clap::Args, Debug)]
 pub struct SendArgs {
     /// Our AE title in C-STORE associations.
-    #[arg(long, default_value = "ICH", value_parser = ae_title)]
+    #[arg(hide_short_help = true, long, default_value = "ICH", value_parser = ae_title)]
     calling_ae: String,
     /// Further tries after a failed send, only of what was not stored [0..=10]; waits 1 s, 2 s,
     /// 4 s, … between them.
-    #[arg(long, default_value_t = 3, value_parser = |s: &str| range::int_in(s, 0, 10))]
+    #[arg(hide_short_help = true, long, default_value_t = 3, value_parser = |s: &str| range::int_in(s, 0, 10))]
     send_retries: usize,
     /// Network timeout, seconds [1..=3600]: connecting, and the window over which a DICOMweb
     /// exchange must move at least 64 KiB/s (a slower server is dropped).
-    #[arg(long, default_value_t = 30, value_parser = |s: &str| range::int_in(s, 1, 3600))]
+    #[arg(hide_short_help = true, long, default_value_t = 30, value_parser = |s: &str| range::int_in(s, 1, 3600))]
     send_timeout: usize,
 }
 
@@ -76,11 +76,11 @@ impl SendArgs {
 pub struct ResultArgs {
     /// Root of the new UIDs: `2.25` (UUID-derived, the default) or your organisation's root
     /// (at most 43 characters).
-    #[arg(long, default_value = "2.25", value_parser = uid_root)]
+    #[arg(hide_short_help = true, long, default_value = "2.25", value_parser = uid_root)]
     uid_root: UidRoot,
     /// Secondary Captures per scan at most [0..=10000]: the flagged slices with the highest
     /// probabilities (positive ones first); the SR lists every slice whatever this says.
-    #[arg(long, default_value_t = 20, value_parser = |s: &str| range::int_in(s, 0, 10_000))]
+    #[arg(hide_short_help = true, long, default_value_t = 20, value_parser = |s: &str| range::int_in(s, 0, 10_000))]
     max_captures: usize,
     /// Send the DICOM results to `AE_TITLE@host:port` (C-STORE) or `http://host:port/dicom-web`
     /// (STOW-RS; credentials as for `--dicomweb`). Repeatable. What cannot be sent stays in
@@ -111,21 +111,21 @@ pub struct PredictPacsArgs {
     #[command(flatten)]
     results: ResultArgs,
     /// Predict this study (StudyInstanceUID), retrieved by WADO-RS from `--dicomweb`.
-    #[arg(long, requires = "dicomweb", value_parser = study_uid)]
+    #[arg(hide_short_help = true, long, requires = "dicomweb", value_parser = study_uid)]
     pub study: Option<String>,
     /// DICOMweb root to retrieve `--study` from, e.g. `http://pacs:8042/dicom-web`. HTTP basic
     /// authentication from ICH_DICOMWEB_USER and ICH_DICOMWEB_PASSWORD (or user:password@ in the
     /// URL).
-    #[arg(long, requires = "study", value_parser = service)]
+    #[arg(hide_short_help = true, long, requires = "study", value_parser = service)]
     dicomweb: Option<Service>,
     /// Refuse a retrieved study larger than this, MiB [1..=65536].
-    #[arg(long, default_value_t = 4096, value_parser = |s: &str| range::int_in(s, 1, 65536))]
+    #[arg(hide_short_help = true, long, default_value_t = 4096, value_parser = |s: &str| range::int_in(s, 1, 65536))]
     max_study_mib: usize,
     /// `NAME=DIR`: the DICOM series a NIfTI file was converted from (NAME as the file is known:
     /// its path under its input). Its SR and Secondary Captures are then written against the
     /// series in DIR whose slices lie where the NIfTI's do (same count, size and positions
     /// within 1 mm); without it a NIfTI scan gets none. Repeatable.
-    #[arg(long = "nifti-dicom", value_parser = nifti_dicom)]
+    #[arg(hide_short_help = true, long = "nifti-dicom", value_parser = nifti_dicom)]
     pub nifti_dicom: Vec<(String, PathBuf)>,
 }
 

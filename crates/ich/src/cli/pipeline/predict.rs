@@ -34,13 +34,13 @@ pub struct Args {
     no_html: bool,
     /// Exit 0 when some scans could not be processed (they are listed; the others are
     /// reported). Without it any failed scan makes the exit code 1; no scan processed is always 1.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     keep_going: bool,
     /// Predict only shard I of N (I counts from 0): the scans whose id falls in bucket I of N,
     /// for a cluster's job array (deploy/); each shard writes its own --out folder, and
     /// `ich merge` joins them into the reports of one run. A dataset of `ich preprocess --shard`
     /// brings its own shard.
-    #[arg(long, value_name = "I/N")]
+    #[arg(hide_short_help = true, long, value_name = "I/N")]
     shard: Option<milbase::Shard>,
     #[command(flatten)]
     flags: PredictFlags,
@@ -58,7 +58,7 @@ pub struct PredictFlags {
     /// A slice or scan is uncertain when its 90 % interval crosses the positive threshold, when
     /// the standard deviation of its probability is at least this (≥ 0), or when the scan lies
     /// outside the slices the model was fitted on.
-    #[arg(long, default_value_t = 0.1, value_parser = range::non_negative)]
+    #[arg(hide_short_help = true, long, default_value_t = 0.1, value_parser = range::non_negative)]
     uncertain_sd: f64,
     /// Put patient name and ID into the reports (left out by default).
     #[arg(long)]
@@ -66,15 +66,15 @@ pub struct PredictFlags {
     /// Predict every series, even those outside what the model was made for (too few slices,
     /// contrast, not axial, a thin series beside its study's thick one); they are flagged and
     /// called unsure. By default they are left out, with the reason in the report.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     all_series: bool,
     /// Monte Carlo samples per scan for the probabilities and their standard deviations
     /// [1..=1000000].
-    #[arg(long, default_value_t = 1000, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
+    #[arg(hide_short_help = true, long, default_value_t = 1000, value_parser = |s: &str| range::int_in(s, 1, 1_000_000))]
     samples: usize,
     /// Random seed of the Monte Carlo draws behind each probability's sd and interval: the same
     /// seed gives the same numbers.
-    #[arg(long, default_value_t = 0)]
+    #[arg(hide_short_help = true, long, default_value_t = 0)]
     seed: u64,
     /// Link each DICOM scan on the pages to its study in the hospital's viewer: an http(s)
     /// address in which {study} (and {series}) stand for the UIDs, e.g. OHIF's
