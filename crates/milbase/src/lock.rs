@@ -499,16 +499,25 @@ impl DirLock {
 /// so for good.
 fn still_held(path: &Path, token: &str, beat: &Beat) -> io::Result<()> {
     let lost = || {
-        let who = read_lock(path)
-            .ok()
-            .flatten()
-            .and_then(|b| Holder::parse(&b))
+        // the new holder's file may be being written this instant: looked at a few times
+        let who = (0..20)
+            .find_map(|k| {
+                if k > 0 {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                read_lock(path)
+                    .ok()
+                    .flatten()
+                    .and_then(|b| Holder::parse(&b))
+            })
             .map(|h| format!(" (now {})", h.describe()))
             .unwrap_or_default();
         io::Error::new(
             io::ErrorKind::PermissionDenied,
             format!(
-                "{}: this run's lock was taken over by another process while this one held it{who}                  (was this process paused or suspended past the lock's lease?); it stops without                  writing more: look at what the other process did, then run again",
+                "{}: this run's lock was taken over by another process while this one held it{who} \
+                 (was this process paused or suspended past the lock's lease?); it stops without \
+                 writing more: look at what the other process did, then run again",
                 path.display()
             ),
         )
@@ -615,7 +624,9 @@ pub fn confirm(target: &Path) -> io::Result<()> {
             return Err(io::Error::new(
                 io::ErrorKind::PermissionDenied,
                 format!(
-                    "{}: the output folder was replaced (moved, removed or swapped for a link)                      while this run wrote into it; nothing more is written: look at what is                      there now, then run again",
+                    "{}: the output folder was replaced (moved, removed or swapped for a link) \
+                     while this run wrote into it; nothing more is written: look at what is \
+                     there now, then run again",
                     scope.display()
                 ),
             ));
@@ -636,7 +647,9 @@ pub fn confirm(target: &Path) -> io::Result<()> {
                     return Err(io::Error::new(
                         io::ErrorKind::PermissionDenied,
                         format!(
-                            "{}: swapped for a symbolic link or a file while this run wrote into                              {}; nothing is written through it and the run stops: remove it,                              then run again",
+                            "{}: swapped for a symbolic link or a file while this run wrote into \
+                             {}; nothing is written through it and the run stops: remove it, \
+                             then run again",
                             p.display(),
                             scope.display()
                         ),

@@ -83,14 +83,9 @@ fn round_trip_keeps_labels_and_order_exactly() {
         let meta = ds.scan_meta(e).unwrap();
         let truth = by_series[&meta.series_instance_uid];
         assert_eq!(meta.label, Some(truth.label));
-        // the series as the scanner (here synth) described it, carried to the dataset
-        assert_eq!(
-            meta.series_description,
-            Some(format!(
-                "Synthetic head, {:.1} mm",
-                meta.slice_thickness.unwrap()
-            ))
-        );
+        // the series description is free text (a name may be typed there): a dataset keeps it
+        // only with --keep-phi
+        assert_eq!(meta.series_description, None);
         assert_eq!(e.label, Some(truth.label));
         // z order of the dataset = the order synth generated (inferior → superior)
         let got: Vec<&str> = meta
