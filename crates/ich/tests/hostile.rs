@@ -1866,17 +1866,6 @@ fn run_with_trap(
     r
 }
 
-/// A lock file as another process elsewhere writes it when it takes a folder over.
-fn foreign_lock() -> Vec<u8> {
-    let mut b = format!(
-        "ich-lock 1\ncommand=predict\nhost=node-b\nboot=b\npidns=pid:[1]\npid=7\nstart=1\ntoken={}\nbeat=0\n",
-        "f".repeat(32)
-    )
-    .into_bytes();
-    b.resize(512, b' ');
-    b
-}
-
 /// Writers whose output subfolder is swapped for a link to a folder outside as soon as their
 /// first file appears in it: the run stops with an error that names the swap, and nothing
 /// reaches the link's target (the jail's fifth promise). Before, predict wrote the rest of its
@@ -1949,11 +1938,14 @@ fn a_lock_taken_over_during_the_run_stops_the_writer() {
         &j,
         &["predict", "--model", s(bundle()), s(&i), "--out", s(&o)],
         ready,
-        move || fs::write(&lock, foreign_lock()).unwrap(),
+        move || fs::write(&lock, common::foreign_lock()).unwrap(),
     );
     assert!(matches!(r.code, Some(1 | 2)), "{}", r.text);
     r.says(&["taken over by another process", "node-b"]);
-    assert_eq!(fs::read(j.p("out/.ich.lock")).unwrap(), foreign_lock());
+    assert_eq!(
+        fs::read(j.p("out/.ich.lock")).unwrap(),
+        common::foreign_lock()
+    );
     assert!(!j.p("out/report.json").exists());
 }
 

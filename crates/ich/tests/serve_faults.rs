@@ -112,6 +112,19 @@ impl World {
         extra: &[&str],
         fsize: Option<u64>,
     ) -> Serve {
+        self.serve_sending(settle, samples, extra, fsize, true)
+    }
+
+    /// As [`World::serve_limited`]; with `quick_sends` false the node sends with the default
+    /// retries and timeout (what a hospital runs), else with none and 5 s.
+    fn serve_sending(
+        &self,
+        settle: &str,
+        samples: &str,
+        extra: &[&str],
+        fsize: Option<u64>,
+        quick_sends: bool,
+    ) -> Serve {
         let status = format!("127.0.0.1:{}", free_port());
         let log = self.t.join(format!("serve-{}.log", free_port()));
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_ich"));
@@ -131,10 +144,6 @@ impl World {
                 &self.port.to_string(),
                 "--send",
                 &format!("PACS@127.0.0.1:{}", self.dest_port),
-                "--send-retries",
-                "0",
-                "--send-timeout",
-                "5",
                 "--resend-after",
                 "1",
                 "--settle",
@@ -144,6 +153,11 @@ impl World {
                 "--status",
                 &status,
             ])
+            .args(if quick_sends {
+                &["--send-retries", "0", "--send-timeout", "5"][..]
+            } else {
+                &[]
+            })
             .args(extra)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
@@ -1024,17 +1038,6 @@ fn a_state_naming_files_outside_its_study_sends_none_of_them() {
     );
 }
 
-/// A lock file as another node (another host, another token) writes it when it takes the spool.
-fn foreign_lock() -> Vec<u8> {
-    let mut b = format!(
-        "ich-lock 1\ncommand=serve\nhost=node-b\nboot=b\npidns=pid:[1]\npid=7\nstart=1\ntoken={}\nbeat=0\n",
-        "f".repeat(32)
-    )
-    .into_bytes();
-    b.resize(512, b' ');
-    b
-}
-
 /// Two nodes on one spool: the holder is paused (SIGSTOP) past its lease, the other takes the
 /// lock (here: its lock file put in place, as a take-over leaves it), and the first is resumed.
 /// It must acknowledge nothing more, say why, and exit non-zero. Before the check it went on
@@ -1047,7 +1050,7 @@ fn a_node_whose_lock_was_taken_over_while_it_was_paused_stops_and_acknowledges_n
     let pid = sv.child.id() as i32;
     // SAFETY: signals to the child this test started
     unsafe { libc::kill(pid, libc::SIGSTOP) };
-    std::fs::write(w.spool.join(".ich.lock"), foreign_lock()).unwrap();
+    std::fs::write(w.spool.join(".ich.lock"), common::foreign_lock()).unwrap();
     unsafe { libc::kill(pid, libc::SIGCONT) };
     let uid = w.study(0);
     let node = pacs::store::Node::parse(&format!("ICH@127.0.0.1:{}", w.port)).unwrap();
@@ -1077,7 +1080,7 @@ fn a_node_whose_lock_was_taken_over_while_it_was_paused_stops_and_acknowledges_n
     assert!(walk_files(&w.spool.join("studies").join(&uid)).is_empty());
     assert_eq!(
         std::fs::read(w.spool.join(".ich.lock")).unwrap(),
-        foreign_lock()
+        common::foreign_lock()
     );
 }
 
@@ -1099,40 +1102,7 @@ fn sigterm_stops_the_node_within_10_s_while_a_send_waits_on_a_silent_pacs() {
             }
         });
     }
-    let status = format!("127.0.0.1:{}", free_port());
-    let log = w.t.join("serve-term.log");
-    let child = Command::new(env!("CARGO_BIN_EXE_ich"))
-        .args([
-            "serve",
-            "--model",
-            s(&w.bundle),
-            "--spool",
-            s(&w.spool),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            &w.port.to_string(),
-            "--send",
-            &format!("PACS@127.0.0.1:{}", w.dest_port),
-            "--settle",
-            "1",
-            "--samples",
-            "50",
-            "--status",
-            &status,
-        ])
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let mut sv = Serve {
-        child,
-        status,
-        log: log.clone(),
-    };
-    wait_for(60, &sv, "the node's start", || {
-        status_of(&sv.status).is_some()
-    });
+    let mut sv = w.serve_sending("1", "50", &[], None, false);
     let uid = w.study(0);
     w.store(&w.files(0));
     wait_for(120, &sv, "a send under way", || {
@@ -1148,11 +1118,15 @@ fn sigterm_stops_the_node_within_10_s_while_a_send_waits_on_a_silent_pacs() {
         assert!(
             t0.elapsed() < Duration::from_secs(10),
             "not stopped within 10 s of SIGTERM: {}",
-            std::fs::read_to_string(&log).unwrap_or_default()
+            std::fs::read_to_string(&sv.log).unwrap_or_default()
         );
         std::thread::sleep(Duration::from_millis(50));
     };
-    assert!(code.success(), "{}", std::fs::read_to_string(&log).unwrap());
+    assert!(
+        code.success(),
+        "{}",
+        std::fs::read_to_string(&sv.log).unwrap()
+    );
     // left for the next start to send
     assert_eq!(w.phase(&uid), "predicted");
 }

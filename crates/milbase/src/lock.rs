@@ -818,14 +818,13 @@ mod tests {
         assert_eq!(h.pid, std::process::id());
     }
 
-    #[test]
-    fn a_live_writer_on_another_host_is_seen_by_its_heartbeat_and_excluded() {
-        let t = tempfile::tempdir().unwrap();
-        let path = t.path().join(LOCK_FILE);
-        fs::write(&path, foreign("node-7", 4_194_305, 0)).unwrap();
+    /// The lock of `ich merge`, pid 4194305 on host node-7, at `path`, its heartbeat moving
+    /// every 40 ms until the flag is set.
+    fn beating_elsewhere(path: &Path) -> (Arc<AtomicBool>, JoinHandle<()>) {
+        fs::write(path, foreign("node-7", 4_194_305, 0)).unwrap();
         let stop = Arc::new(AtomicBool::new(false));
         let beater = {
-            let (stop, path) = (stop.clone(), path.clone());
+            let (stop, path) = (stop.clone(), path.to_path_buf());
             std::thread::spawn(move || {
                 let mut n = 0;
                 while !stop.load(Ordering::SeqCst) {
@@ -835,6 +834,13 @@ mod tests {
                 }
             })
         };
+        (stop, beater)
+    }
+
+    #[test]
+    fn a_live_writer_on_another_host_is_seen_by_its_heartbeat_and_excluded() {
+        let t = tempfile::tempdir().unwrap();
+        let (stop, beater) = beating_elsewhere(&t.path().join(LOCK_FILE));
         let e = DirLock::take_with(t.path(), "merge", quick()).unwrap_err();
         assert!(
             e.to_string()
@@ -940,19 +946,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         // a live writer elsewhere: its heartbeat moves while it is judged
         let path = t.path().join(LOCK_FILE);
-        fs::write(&path, foreign("node-7", 4_194_305, 0)).unwrap();
-        let stop = Arc::new(AtomicBool::new(false));
-        let beater = {
-            let (stop, path) = (stop.clone(), path.clone());
-            std::thread::spawn(move || {
-                let mut k = 1;
-                while !stop.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(20));
-                    let _ = rewrite(&path, &foreign("node-7", 4_194_305, k));
-                    k += 1;
-                }
-            })
-        };
+        let (stop, beater) = beating_elsewhere(&path);
         let e = DirLock::take_for_file_with(&t.path().join("features.csv"), "extract", quick())
             .unwrap_err();
         assert!(e.to_string().contains("as a whole"), "{e}");

@@ -431,3 +431,15 @@ pub fn limit_file_size(cmd: &mut Command, limit: u64) {
         });
     }
 }
+
+/// A lock file as another ich process on another host (`node-b`, another token) writes it when
+/// it takes a folder over: what a test puts in place of a run's own lock during the run.
+pub fn foreign_lock() -> Vec<u8> {
+    let mut b = format!(
+        "ich-lock 1\ncommand=serve\nhost=node-b\nboot=b\npidns=pid:[1]\npid=7\nstart=1\ntoken={}\nbeat=0\n",
+        "f".repeat(32)
+    )
+    .into_bytes();
+    b.resize(512, b' ');
+    b
+}
