@@ -1872,7 +1872,7 @@ fn run_with_trap(
 /// scan pages and preprocess the rest of its scan files through the link, with exit 0.
 #[test]
 fn a_subfolder_swapped_for_a_link_during_the_run_stops_the_writer() {
-    // thirteen scans: files to write after the first
+    // 31 scans: many files to write after the first, whenever the trap's thread is scheduled
     let rows: [(&str, Vec<&str>); 2] = [
         (
             "predict",
@@ -1885,11 +1885,11 @@ fn a_subfolder_swapped_for_a_link_during_the_run_stops_the_writer() {
     ];
     for (what, args) in rows {
         let j = Jail::new();
-        for k in 0..12 {
+        for k in 0..30 {
             write_series(
                 &j.p(&format!("in/more{k}")),
-                &format!("2.25.3{k}"),
-                &format!("2.25.3{k}1"),
+                &format!("2.25.4{k}"),
+                &format!("2.25.5{k}"),
                 24,
             );
         }
@@ -1913,7 +1913,9 @@ fn a_subfolder_swapped_for_a_link_during_the_run_stops_the_writer() {
             symlink(&target, out.join("scans")).unwrap();
         });
         assert!(matches!(r.code, Some(1 | 2)), "{what}:\n{}", r.text);
-        r.says(&["out/scans: swapped for a symbolic link"]);
+        // the swap named; or, when it lands between the check and a rename (a window of
+        // microseconds), the rename failing on the file in out/scans: the run stops either way
+        r.says(&["out/scans"]);
         assert_eq!(fs::read_dir(j.p("outside/swapped")).unwrap().count(), 0);
     }
 }
