@@ -176,6 +176,21 @@ impl Trained {
     /// Runs a scan through the network; slices are encoded in chunks ([`Self::encode_chunk`]),
     /// so memory stays bounded for long scans.
     pub fn scan_pixels(&self, slices: usize, pixels: Pixels) -> Result<ScanOutput> {
+        let h = self.encode(slices, pixels)?;
+        self.outputs_of(h, slices)
+    }
+
+    /// The encoder's features of `slices` slices (`[slices][D]`), encoded in chunks as
+    /// [`Self::scan_pixels`] does: a scan can be encoded a part at a time and its parts' rows
+    /// given to [`Self::outputs_from_features`], with the numbers of one [`Self::scan_pixels`].
+    pub fn encode_features(&self, slices: usize, pixels: Pixels) -> Result<Vec<Vec<f32>>> {
+        let h = self.encode(slices, pixels)?;
+        let d = h.dims()[1];
+        let flat = crate::host_f32(h)?;
+        Ok(flat.chunks(d.max(1)).map(<[f32]>::to_vec).collect())
+    }
+
+    fn encode(&self, slices: usize, pixels: Pixels) -> Result<Tensor<2>> {
         let size = self.config.size;
         let per = 3 * size * size;
         if slices == 0 {
@@ -204,7 +219,7 @@ impl Trained {
             let x = self.precision.input(chunk(start, end));
             feats.push(self.model.encoder.encode(x));
         }
-        self.outputs_of(Tensor::cat(feats, 0), slices)
+        Ok(Tensor::cat(feats, 0))
     }
 
     /// What the network makes of a scan whose slices were encoded already (`[slices][D]`, e.g.

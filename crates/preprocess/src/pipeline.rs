@@ -593,6 +593,7 @@ pub fn decode_scan(
         Output {
             channels: slice_to_channels,
             views: None,
+            stream: None,
         },
     )
 }
@@ -658,6 +659,38 @@ fn viewed<T: Copy + Default>(
         Output {
             channels,
             views: Some(&mut views),
+            stream: None,
+        },
+    )?;
+    Ok((meta, data, views))
+}
+
+/// As [`decode_scan_float_viewed`], with the windowed floats handed to `take` `every` slices at
+/// a time, in order, instead of held for the whole scan (a 238-slice series of 512² holds 748 MB
+/// of them): a network that encodes slices a few at a time needs no more. The returned floats
+/// are what was not handed over: none for a DICOM series, the whole volume for a NIfTI file
+/// (read in its own order). Slices that fail to decode are left out as by the other decoders.
+pub fn decode_scan_float_streamed(
+    scan: &Scan,
+    config: &PreprocessConfig,
+    limits: &Limits,
+    keep_phi: bool,
+    (progress, skipped): (&dyn Progress, &Mutex<Skipped>),
+    every: usize,
+    take: &mut dyn FnMut(&[f32]) -> Result<()>,
+) -> Result<(ScanMeta, Vec<f32>, Vec<SliceView>)> {
+    let mut views = Vec::new();
+    let (meta, data) = decode_scan_with(
+        scan,
+        config,
+        limits,
+        keep_phi,
+        progress,
+        skipped,
+        Output {
+            channels: slice_to_float_channels,
+            views: Some(&mut views),
+            stream: Some(Stream { every, take }),
         },
     )?;
     Ok((meta, data, views))
@@ -714,6 +747,15 @@ pub fn check_one_patient(scan: &Scan) -> Result<()> {
 struct Output<'a, T> {
     channels: fn(&HuImage, &PreprocessConfig, &mut Vec<T>),
     views: Option<&'a mut Vec<SliceView>>,
+    /// Where the decoded slices go `every` at a time instead of into the returned data (a DICOM
+    /// series; a NIfTI volume, which may store its slices in any order, is returned whole).
+    stream: Option<Stream<'a, T>>,
+}
+
+/// A consumer of decoded slices, `every` at a time (the last call may hold fewer).
+struct Stream<'a, T> {
+    every: usize,
+    take: &'a mut dyn FnMut(&[T]) -> Result<()>,
 }
 
 fn decode_scan_with<T: Copy + Default>(
@@ -728,6 +770,7 @@ fn decode_scan_with<T: Copy + Default>(
     let Output {
         channels,
         mut views,
+        mut stream,
     } = out;
     let size = config.size;
     if scan.slices.len() > crate::scan::MAX_SCAN_SLICES {
@@ -737,7 +780,11 @@ fn decode_scan_with<T: Copy + Default>(
             crate::scan::MAX_SCAN_SLICES
         )));
     }
-    let mut data = Vec::with_capacity(scan.slices.len() * 3 * size * size);
+    let held = match &stream {
+        Some(s) if scan.nifti.is_none() => s.every.max(1),
+        _ => scan.slices.len(),
+    };
+    let mut data = Vec::with_capacity(held * 3 * size * size);
     let mut kept = Vec::with_capacity(scan.slices.len());
     let mut kept_z = Vec::with_capacity(scan.slices.len());
     let mut warnings = scan.warnings.clone();
@@ -816,6 +863,12 @@ fn decode_scan_with<T: Copy + Default>(
                 }
                 kept.push(h);
                 kept_z.push(*z);
+                if let Some(s) = stream.as_mut() {
+                    if data.len() >= s.every.max(1) * 3 * size * size {
+                        (s.take)(&data)?;
+                        data.clear();
+                    }
+                }
             }
             Err(e) => {
                 warn!("skipped {e}");
@@ -828,6 +881,12 @@ fn decode_scan_with<T: Copy + Default>(
     }
     if kept.is_empty() {
         return Err(Error::Invalid("no slice could be decoded".into()));
+    }
+    if let Some(s) = stream.as_mut() {
+        if !data.is_empty() {
+            (s.take)(&data)?;
+            data.clear();
+        }
     }
     let meta = scan_meta(scan, config, keep_phi, &kept, &kept_z, warnings, None);
     Ok((meta, data))

@@ -912,3 +912,49 @@ fn a_nifti_volume_is_read_a_slice_at_a_time() {
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+/// A scan decoded a few slices at a time hands over exactly the floats of the whole decode, in
+/// order, in chunks of at most `every` slices, and returns none of them itself (what lets
+/// predict encode a 238-slice 512² series without holding its 748 MB of window values).
+#[test]
+fn a_scan_decoded_in_chunks_gives_the_floats_of_the_whole_decode() {
+    let t = tempfile::tempdir().unwrap();
+    let input = t.path().join("in");
+    fs::create_dir_all(&input).unwrap();
+    for k in 0..7 {
+        let mut s = ct(&format!("1.2.3.{k}"), k as f64);
+        // each slice its own values, so that order and place show
+        s.stored = (0..256).map(|i| 900 + 13 * k + (i % 50)).collect();
+        fs::write(input.join(format!("s{k}.dcm")), s.to_bytes().unwrap()).unwrap();
+    }
+    let (scans, _) = preprocess::pipeline::find_scans(&[input], &Quiet).unwrap();
+    let config = opts16().config;
+    let limits = preprocess::read::Limits::default();
+    let skipped = std::sync::Mutex::new(preprocess::dataset::Skipped::default());
+    let (_, whole, _) = preprocess::pipeline::decode_scan_float_viewed(
+        &scans[0], &config, &limits, false, &Quiet, &skipped,
+    )
+    .unwrap();
+    let per = 3 * 16 * 16;
+    assert_eq!(whole.len(), 7 * per);
+    let mut got: Vec<f32> = Vec::new();
+    let mut sizes = Vec::new();
+    let (meta, rest, views) = preprocess::pipeline::decode_scan_float_streamed(
+        &scans[0],
+        &config,
+        &limits,
+        false,
+        (&Quiet, &skipped),
+        3,
+        &mut |chunk: &[f32]| {
+            sizes.push(chunk.len() / per);
+            got.extend_from_slice(chunk);
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert!(rest.is_empty());
+    assert_eq!(sizes, vec![3, 3, 1]);
+    assert_eq!(got, whole);
+    assert_eq!((meta.n_slices, views.len()), (7, 7));
+}

@@ -16,7 +16,7 @@ use pacs::{Destination, SendOptions, SendReport};
 use preprocess::dataset::{write_atomic, Dataset, ScanMeta, Skipped};
 use preprocess::labels::Labels;
 use preprocess::pipeline::{
-    apply_labels, decode_scan_float_viewed, decode_scan_viewed, find_scans_counting_others,
+    apply_labels, decode_scan_float_streamed, decode_scan_viewed, find_scans_counting_others,
     find_scans_within,
 };
 use preprocess::scan::Scan;
@@ -383,21 +383,49 @@ impl Predictor {
         // and so are a site's maps of the network's outputs (`ich adapt` fits them on bytes)
         let cnn = &self.bundle.manifest.cnn;
         if cnn.float_input && self.gp.is_none() && cnn.site.is_none() {
-            let (meta, floats, views) = decode_scan_float_viewed(
+            // encoded as they are decoded, a chunk of slices at a time: the scan's windowed
+            // floats are never all held (a 238-slice 512² series' would be 748 MB)
+            let per = 3 * pre.size * pre.size;
+            let mut bytes: Vec<u8> = Vec::new();
+            let mut features: Vec<Vec<f32>> = Vec::new();
+            let mut encoding = std::time::Duration::ZERO;
+            let mut take = |chunk: &[f32]| -> preprocess::Result<()> {
+                bytes.extend(chunk.iter().map(|&v| preprocess::window::to_u8(v)));
+                let e = Instant::now();
+                features.extend(
+                    self.net
+                        .encode_features(chunk.len() / per, Pixels::Floats(chunk))
+                        .map_err(|e| preprocess::Error::Invalid(e.to_string()))?,
+                );
+                encoding += e.elapsed();
+                Ok(())
+            };
+            let (meta, views) = decode_scan_float_streamed(
                 scan,
                 pre,
                 &self.opts.limits,
                 self.opts.keep_phi,
-                &milbase::Quiet,
-                skipped,
+                (&milbase::Quiet, skipped),
+                self.net.encode_chunk(),
+                &mut take,
             )
+            .and_then(|(meta, rest, views)| {
+                // a NIfTI volume comes back whole
+                if !rest.is_empty() {
+                    take(&rest)?;
+                }
+                Ok((meta, views))
+            })
             .map_err(|e| Error::scan(&scan.id, e))?;
-            let bytes = floats
-                .iter()
-                .map(|&v| preprocess::window::to_u8(v))
-                .collect();
-            time.preprocess += t.elapsed();
-            return self.predict_input(meta, bytes, views, Some(&floats), labels, time);
+            let t2 = Instant::now();
+            let encoded = self
+                .net
+                .outputs_from_features(&features)
+                .map_err(|e| Error::scan(&scan.id, e))?;
+            drop(features);
+            time.cnn += encoding + t2.elapsed();
+            time.preprocess += t.elapsed().saturating_sub(encoding + t2.elapsed());
+            return self.predict_input(meta, bytes, views, Some(encoded), labels, time);
         }
         let (meta, pixels, views) = decode_scan_viewed(
             scan,
@@ -444,14 +472,15 @@ impl Predictor {
         self.predict_input(meta, pixels, Vec::new(), None, labels, time)
     }
 
-    /// CNN then head on one scan: `pixels` as bytes (the network's input unless `floats` holds
-    /// the exact window values), `views` its source slices for the pictures (empty: none).
+    /// CNN then head on one scan: `pixels` as bytes (the network's input unless `encoded` holds
+    /// what the network made of the exact window values already), `views` its source slices for
+    /// the pictures (empty: none).
     fn predict_input(
         &self,
         mut meta: ScanMeta,
         pixels: Vec<u8>,
         views: Vec<preprocess::view::SliceView>,
-        floats: Option<&[f32]>,
+        encoded: Option<attcnn::inference::ScanOutput>,
         labels: &Labels,
         time: &mut Timing,
     ) -> Result<ScanPrediction> {
@@ -473,14 +502,13 @@ impl Predictor {
                 )),
             ));
         }
-        let input = match floats {
-            Some(f) => Pixels::Floats(f),
-            None => Pixels::Bytes(&pixels),
+        let cnn = match encoded {
+            Some(c) => c,
+            None => self
+                .net
+                .scan_pixels(n, Pixels::Bytes(&pixels))
+                .map_err(|e| Error::scan(&id, e))?,
         };
-        let cnn = self
-            .net
-            .scan_pixels(n, input)
-            .map_err(|e| Error::scan(&id, e))?;
         time.cnn += t.elapsed();
         let thr = self.thresholds();
 
