@@ -190,18 +190,19 @@ impl Run {
 /// relative to `out` with `/` separators) that no `ich` run wrote: a folder without `run.json`
 /// (a user's own `scans.csv`, say), or files that the folder's last complete run does not list.
 /// The files of a run that did not finish are `ich`'s own, and may be replaced.
-pub fn refuse_foreign_files(out: &Path, owned: impl Fn(&str) -> bool) -> Result<()> {
+/// `mark` is the folder's `run.json` as read before the run.
+pub fn refuse_foreign_files(
+    out: &Path,
+    mark: Option<&RunMark>,
+    owned: impl Fn(&str) -> bool,
+) -> Result<()> {
     if !out.is_dir() {
         return Ok(());
     }
-    let mark = RunMark::read(out).ok().flatten();
-    if mark.as_ref().is_some_and(|m| m.state != RunState::Complete) {
+    if mark.is_some_and(|m| m.state != RunState::Complete) {
         return Ok(());
     }
-    let listed = |rel: &str| {
-        mark.as_ref()
-            .is_some_and(|m| m.files.iter().any(|f| f.path == rel))
-    };
+    let listed = |rel: &str| mark.is_some_and(|m| m.files.iter().any(|f| f.path == rel));
     let mut foreign = Vec::new();
     for e in walkdir::WalkDir::new(out)
         .min_depth(1)

@@ -162,7 +162,6 @@ impl NewFile {
                     self.tmp.display()
                 )));
             }
-            crate::lock::confirm(&self.target)?;
             fs::rename(&self.tmp, &self.target)
         })();
         if res.is_err() {

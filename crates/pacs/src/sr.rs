@@ -253,7 +253,7 @@ pub struct Document {
 
 /// An earlier SR that a new one supersedes (the Hierarchical SOP Instance Reference of the
 /// Predecessor Documents Sequence), with the CT series it was about.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Predecessor {
     pub study_instance_uid: String,
     pub series_instance_uid: String,

@@ -614,7 +614,7 @@ pub fn decode_scan_viewed(
         limits,
         keep_phi,
         (progress, skipped),
-        slice_to_channels,
+        (slice_to_channels, None),
     )
 }
 
@@ -635,18 +635,19 @@ pub fn decode_scan_float_viewed(
         limits,
         keep_phi,
         (progress, skipped),
-        slice_to_float_channels,
+        (slice_to_float_channels, None),
     )
 }
 
-/// A scan decoded with `channels`, with each kept slice's [`SliceView`].
+/// A scan decoded with `channels`, with each kept slice's [`SliceView`]; with `stream`, the
+/// decoded slices handed over a few at a time instead of returned.
 fn viewed<T: Copy + Default>(
     scan: &Scan,
     config: &PreprocessConfig,
     limits: &Limits,
     keep_phi: bool,
     (progress, skipped): (&dyn Progress, &Mutex<Skipped>),
-    channels: fn(&HuImage, &PreprocessConfig, &mut Vec<T>),
+    (channels, stream): (Channels<T>, Option<Stream<'_, T>>),
 ) -> Result<(ScanMeta, Vec<T>, Vec<SliceView>)> {
     let mut views = Vec::new();
     let (meta, data) = decode_scan_with(
@@ -659,7 +660,7 @@ fn viewed<T: Copy + Default>(
         Output {
             channels,
             views: Some(&mut views),
-            stream: None,
+            stream,
         },
     )?;
     Ok((meta, data, views))
@@ -679,21 +680,14 @@ pub fn decode_scan_float_streamed(
     every: usize,
     take: &mut dyn FnMut(&[f32]) -> Result<()>,
 ) -> Result<(ScanMeta, Vec<f32>, Vec<SliceView>)> {
-    let mut views = Vec::new();
-    let (meta, data) = decode_scan_with(
+    viewed(
         scan,
         config,
         limits,
         keep_phi,
-        progress,
-        skipped,
-        Output {
-            channels: slice_to_float_channels,
-            views: Some(&mut views),
-            stream: Some(Stream { every, take }),
-        },
-    )?;
-    Ok((meta, data, views))
+        (progress, skipped),
+        (slice_to_float_channels, Some(Stream { every, take })),
+    )
 }
 
 /// Files that repeat a SOPInstanceUID must repeat its pixels too: a file with a genuine slice's
@@ -744,12 +738,15 @@ pub fn check_one_patient(scan: &Scan) -> Result<()> {
 
 /// What a decoded scan becomes: each slice's channels (bytes or floats), and where wanted each
 /// slice at its own resolution.
-struct Output<'a, T> {
-    channels: fn(&HuImage, &PreprocessConfig, &mut Vec<T>),
-    views: Option<&'a mut Vec<SliceView>>,
+/// How a decoded slice becomes the output's values (windowed channels, as bytes or floats).
+type Channels<T> = fn(&HuImage, &PreprocessConfig, &mut Vec<T>);
+
+struct Output<'v, 's, T> {
+    channels: Channels<T>,
+    views: Option<&'v mut Vec<SliceView>>,
     /// Where the decoded slices go `every` at a time instead of into the returned data (a DICOM
     /// series; a NIfTI volume, which may store its slices in any order, is returned whole).
-    stream: Option<Stream<'a, T>>,
+    stream: Option<Stream<'s, T>>,
 }
 
 /// A consumer of decoded slices, `every` at a time (the last call may hold fewer).
@@ -765,7 +762,7 @@ fn decode_scan_with<T: Copy + Default>(
     keep_phi: bool,
     progress: &dyn Progress,
     skipped: &Mutex<Skipped>,
-    out: Output<'_, T>,
+    out: Output<'_, '_, T>,
 ) -> Result<(ScanMeta, Vec<T>)> {
     let Output {
         channels,

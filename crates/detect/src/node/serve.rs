@@ -179,40 +179,7 @@ pub struct StudyState {
     /// it (its Predecessor Documents Sequence names it), so that the PACS knows which is
     /// current.
     #[serde(default)]
-    pub reports_sent: Vec<SentReport>,
-}
-
-/// A report the node sent, as a later one names it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SentReport {
-    pub study: String,
-    pub series: String,
-    pub sop_class: String,
-    pub sop_instance: String,
-    /// The CT series it is about.
-    pub about_series: String,
-}
-
-impl SentReport {
-    fn of(p: pacs::sr::Predecessor) -> Self {
-        Self {
-            study: p.study_instance_uid,
-            series: p.series_instance_uid,
-            sop_class: p.sop_class_uid,
-            sop_instance: p.sop_instance_uid,
-            about_series: p.source_series_uid,
-        }
-    }
-
-    fn predecessor(&self) -> pacs::sr::Predecessor {
-        pacs::sr::Predecessor {
-            study_instance_uid: self.study.clone(),
-            series_instance_uid: self.series.clone(),
-            sop_class_uid: self.sop_class.clone(),
-            sop_instance_uid: self.sop_instance.clone(),
-            source_series_uid: self.about_series.clone(),
-        }
-    }
+    pub reports_sent: Vec<pacs::sr::Predecessor>,
 }
 
 impl StudyState {
@@ -1131,7 +1098,7 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
         pacs: PacsJob {
             // this round's reports supersede those an earlier round sent
             dicom: Some(DicomOptions {
-                supersede: sent_before.iter().map(SentReport::predecessor).collect(),
+                supersede: sent_before,
                 ..shared.opts.dicom.clone()
             }),
             send: Vec::new(),
@@ -1336,14 +1303,13 @@ fn send_study(shared: &Shared, uid: &str) {
         .collect();
     let ok = reports.iter().all(|r| r.failed.is_empty());
     // the reports now in the PACS, as the next round's will name them
-    let sent_now: Vec<SentReport> = if ok {
+    let sent_now: Vec<pacs::sr::Predecessor> = if ok {
         abs.iter()
             .filter(|f| {
                 f.file_name()
                     .is_some_and(|n| n == crate::report::dicomout::SR_FILE)
             })
             .filter_map(|f| pacs::sr::Predecessor::read(f, 64 << 20).ok())
-            .map(SentReport::of)
             .collect()
     } else {
         Vec::new()
@@ -1365,7 +1331,7 @@ fn send_study(shared: &Shared, uid: &str) {
             for r in &sent_now {
                 s.state
                     .reports_sent
-                    .retain(|o| o.about_series != r.about_series);
+                    .retain(|o| o.source_series_uid != r.source_series_uid);
                 s.state.reports_sent.push(r.clone());
             }
             s.state.phase = Phase::Sent;

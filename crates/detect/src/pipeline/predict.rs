@@ -1038,8 +1038,8 @@ pub fn run_with(
 ) -> Result<Outcome> {
     // the folder's lock and run mark before anything is written into it
     refuse_out_over_inputs(&job.out, &job.inputs)?;
-    crate::runmark::refuse_foreign_files(&job.out, writes_over)?;
     let previous = crate::runmark::RunMark::read(&job.out).ok().flatten();
+    crate::runmark::refuse_foreign_files(&job.out, previous.as_ref(), writes_over)?;
     let run_mark = crate::runmark::Run::start(&job.out, "predict")?;
     let mut produced: Vec<PathBuf> = Vec::new();
     let mut time = Timing {

@@ -508,7 +508,8 @@ pub fn calibration_banner(r: &Report) -> String {
             r.model
                 .terms
                 .as_ref()
-                .map(|t| format!(" The weights: {}", esc(t)))
+                // the terms name what they are about ("Weights: …")
+                .map(|t| format!(" {}", esc(t)))
                 .unwrap_or_default()
         );
     }
