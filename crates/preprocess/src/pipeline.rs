@@ -538,7 +538,7 @@ fn process_scan(
             let complete = meta.config_fingerprint == fingerprint
                 && meta.format_version == FORMAT_VERSION
                 && out.join(&meta.pixels).exists()
-                && meta.slices.len() == scan.slices.len();
+                && meta.slices.len() == scan.rows();
             if complete {
                 let before = meta.clone();
                 apply_labels(&mut meta, &opts.labels).map_err(Error::Invalid)?;
@@ -779,11 +779,11 @@ fn decode_scan_with<T: Copy + Default>(
     }
     let held = match &stream {
         Some(s) if scan.nifti.is_none() => s.every.max(1),
-        _ => scan.slices.len(),
+        _ => scan.rows(),
     };
     let mut data = Vec::with_capacity(held * 3 * size * size);
-    let mut kept = Vec::with_capacity(scan.slices.len());
-    let mut kept_z = Vec::with_capacity(scan.slices.len());
+    let mut kept = Vec::with_capacity(scan.rows());
+    let mut kept_z = Vec::with_capacity(scan.rows());
     let mut warnings = scan.warnings.clone();
     if let Some(src) = &scan.nifti {
         // one file, read once: a file that fails is the scan's error, named
@@ -851,30 +851,59 @@ fn decode_scan_with<T: Copy + Default>(
     }
     check_one_patient(scan)?;
     check_duplicates(scan, config, limits)?;
-    for (h, z) in scan.slices.iter().zip(&scan.z) {
-        match read_hu_within(&h.path, config.rsna_fix, limits) {
-            Ok((_, img)) => {
-                channels(&img, config, &mut data);
-                if let Some(v) = views.as_deref_mut() {
-                    v.push(SliceView::of(&img));
-                }
-                kept.push(h);
-                kept_z.push(*z);
-                if let Some(s) = stream.as_mut() {
-                    if data.len() >= s.every.max(1) * 3 * size * size {
-                        (s.take)(&data)?;
-                        data.clear();
+    // each slab (one slice unless the scan is read as slabs) is the mean of its slices in
+    // Hounsfield units, named by its decoded slice nearest the middle
+    let k = scan.slab.max(1);
+    for (hs, zs) in scan.slices.chunks(k).zip(scan.z.chunks(k)) {
+        let mut sum: Option<HuImage> = None;
+        let mut decoded = Vec::with_capacity(hs.len());
+        for (i, h) in hs.iter().enumerate() {
+            match read_hu_within(&h.path, config.rsna_fix, limits) {
+                Ok((_, img)) => match sum.as_mut() {
+                    None => {
+                        sum = Some(img);
+                        decoded.push(i);
                     }
+                    Some(acc) if (acc.rows, acc.cols) == (img.rows, img.cols) => {
+                        acc.hu.iter_mut().zip(&img.hu).for_each(|(a, b)| *a += b);
+                        decoded.push(i);
+                    }
+                    Some(acc) => warnings.push(format!(
+                        "slice {} left out of its slab: {}×{} pixels, not the slab's {}×{}",
+                        h.sop_uid, img.rows, img.cols, acc.rows, acc.cols
+                    )),
+                },
+                Err(e) => {
+                    warn!("skipped {e}");
+                    let mut s = skipped.lock().unwrap_or_else(|p| p.into_inner());
+                    record_skip(&mut s, &e);
+                    warnings.push(format!("slice {} dropped: {}", h.sop_uid, e.problem));
                 }
             }
-            Err(e) => {
-                warn!("skipped {e}");
-                let mut s = skipped.lock().unwrap_or_else(|p| p.into_inner());
-                record_skip(&mut s, &e);
-                warnings.push(format!("slice {} dropped: {}", h.sop_uid, e.problem));
+            progress.inc(1);
+        }
+        let Some(mut img) = sum else { continue };
+        if decoded.len() > 1 {
+            let inv = 1.0 / decoded.len() as f32;
+            img.hu.iter_mut().for_each(|v| *v *= inv);
+        }
+        let mid = hs.len() / 2;
+        let named = *decoded
+            .iter()
+            .min_by_key(|&&i| i.abs_diff(mid))
+            .expect("a slab with an image has a decoded slice");
+        channels(&img, config, &mut data);
+        if let Some(v) = views.as_deref_mut() {
+            v.push(SliceView::of(&img));
+        }
+        kept.push(&hs[named]);
+        kept_z.push(zs[named]);
+        if let Some(s) = stream.as_mut() {
+            if data.len() >= s.every.max(1) * 3 * size * size {
+                (s.take)(&data)?;
+                data.clear();
             }
         }
-        progress.inc(1);
     }
     if kept.is_empty() {
         return Err(Error::Invalid("no slice could be decoded".into()));

@@ -36,6 +36,27 @@ pub struct Scan {
     pub duplicates: Vec<(PathBuf, PathBuf)>,
     /// Set for a scan read from one NIfTI volume (no UIDs; every slice's header names that file).
     pub nifti: Option<Box<NiftiSource>>,
+    /// Slices averaged into one (a slab) when decoded: 1 reads every slice as it is; `k` ≥ 2
+    /// reads each run of `k` neighbouring slices (the last run may be shorter) as their mean in
+    /// Hounsfield units, named by its middle slice. A thin series is read as slabs of the
+    /// thickness a model was made for; see [`Scan::into_slabs`]. DICOM series only.
+    pub slab: usize,
+}
+
+impl Scan {
+    /// This scan read as slabs of `k` slices (see [`Scan::slab`]); a NIfTI volume, or `k` < 2,
+    /// is left as it is.
+    pub fn into_slabs(mut self, k: usize) -> Self {
+        if self.nifti.is_none() && k >= 2 {
+            self.slab = k;
+        }
+        self
+    }
+
+    /// How many rows the scan decodes into: its slices, or its slabs.
+    pub fn rows(&self) -> usize {
+        self.slices.len().div_ceil(self.slab.max(1))
+    }
 }
 
 /// Where a NIfTI scan comes from: its name (the path under its input) and its geometry.
@@ -61,6 +82,7 @@ pub fn nifti_scan(path: &std::path::Path, name: String, geometry: crate::nifti::
         warnings,
         duplicates: Vec::new(),
         nifti: Some(Box::new(NiftiSource { name, geometry })),
+        slab: 1,
     }
 }
 
@@ -121,6 +143,7 @@ pub fn group(mut headers: Vec<SliceHeader>) -> Vec<Scan> {
                 warnings,
                 duplicates,
                 nifti: None,
+                slab: 1,
             }
         })
         .collect()

@@ -958,3 +958,61 @@ fn a_scan_decoded_in_chunks_gives_the_floats_of_the_whole_decode() {
     assert_eq!(got, whole);
     assert_eq!((meta.n_slices, views.len()), (7, 7));
 }
+
+/// A thin series read as slabs: each run of `k` neighbouring slices becomes one slice that is
+/// their mean in Hounsfield units (the last run may be shorter), named by its middle slice. The
+/// expected slab is a slice written with the mean's stored values, decoded alone.
+#[test]
+fn a_series_read_as_slabs_gives_the_mean_of_each_run_of_slices() {
+    let t = tempfile::tempdir().unwrap();
+    let (input, single) = (t.path().join("in"), t.path().join("single"));
+    fs::create_dir_all(&input).unwrap();
+    fs::create_dir_all(&single).unwrap();
+    // slabs of 3: {1000, 1030, 1090} (mean 1040), {1200, 1210, 1220} (mean 1210), {990}
+    let values = [1000, 1030, 1090, 1200, 1210, 1220, 990];
+    for (k, v) in values.iter().enumerate() {
+        let mut s = ct(&format!("1.2.3.{k}"), k as f64 * 0.625);
+        // a pixel's own offset, the same in every slice, so that the image is not flat
+        s.stored = (0..256).map(|i| v + (i % 7) * 10).collect();
+        fs::write(input.join(format!("s{k}.dcm")), s.to_bytes().unwrap()).unwrap();
+    }
+    let config = opts16().config;
+    let limits = preprocess::read::Limits::default();
+    let skipped = std::sync::Mutex::new(preprocess::dataset::Skipped::default());
+    let decode = |dir: &std::path::Path, slab: usize| {
+        let (scans, _) = preprocess::pipeline::find_scans(&[dir.to_path_buf()], &Quiet).unwrap();
+        let scan = scans.into_iter().next().unwrap().into_slabs(slab);
+        preprocess::pipeline::decode_scan_float_viewed(
+            &scan, &config, &limits, false, &Quiet, &skipped,
+        )
+        .unwrap()
+    };
+    let (meta, got, views) = decode(&input, 3);
+    let per = 3 * 16 * 16;
+    assert_eq!((meta.n_slices, views.len(), got.len()), (3, 3, 3 * per));
+    let named: Vec<&str> = meta
+        .slices
+        .iter()
+        .map(|s| s.sop_instance_uid.as_str())
+        .collect();
+    assert_eq!(named, ["1.2.3.1", "1.2.3.4", "1.2.3.6"]);
+    assert_eq!(meta.slices[1].z, Some(4.0 * 0.625));
+    for (row, mean) in [1040, 1210, 990].into_iter().enumerate() {
+        let f = single.join(format!("m{row}"));
+        fs::create_dir_all(&f).unwrap();
+        let mut s = ct("1.2.9", 0.0);
+        s.stored = (0..256).map(|i| mean + (i % 7) * 10).collect();
+        fs::write(f.join("m.dcm"), s.to_bytes().unwrap()).unwrap();
+        let (_, want, _) = decode(&f, 1);
+        let slab = &got[row * per..(row + 1) * per];
+        let worst = slab
+            .iter()
+            .zip(&want)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0f32, f32::max);
+        assert!(worst < 1e-5, "slab {row}: off by {worst}");
+    }
+    // read slice by slice, the same series gives its 7 slices
+    let (meta, _, _) = decode(&input, 1);
+    assert_eq!(meta.n_slices, 7);
+}

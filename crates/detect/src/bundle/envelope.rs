@@ -128,11 +128,14 @@ fn sharp_kernel(scan: &Scan) -> Option<String> {
 }
 
 /// One series against the envelope, alone (the study's other series are weighed in [`screen`]).
+/// A series read as slabs ([`Scan::slab`]) is judged by its slabs: their count and spacing.
 pub fn judge(scan: &Scan, env: &Envelope) -> Verdict {
-    let n = scan.slices.len();
+    let n = scan.rows();
+    let k = scan.slab.max(1);
     if n < env.min_slices {
+        let what = if k > 1 { "slab(s)" } else { "slice(s)" };
         return Verdict::Skip(format!(
-            "{n} slice(s): too few for a head CT series (a scout, a single or key image); the model was made for {}",
+            "{n} {what}: too few for a head CT series (a scout, a single or key image); the model was made for {}",
             env.made_for
         ));
     }
@@ -150,7 +153,7 @@ pub fn judge(scan: &Scan, env: &Envelope) -> Verdict {
         ));
     }
     let mut unusual = Vec::new();
-    match spacing(scan) {
+    match spacing(scan).map(|d| d * k as f64) {
         Some(s) if s < env.spacing_mm[0] => unusual.push(format!(
             "thin slices ({s:.2} mm apart) against the {:.1}–{:.1} mm the model was made for: each slice shows less, and the scan's probability pools more of them",
             env.spacing_mm[0], env.spacing_mm[1]
@@ -163,8 +166,9 @@ pub fn judge(scan: &Scan, env: &Envelope) -> Verdict {
         _ => {}
     }
     if n < env.slices[0] || n > env.slices[1] {
+        let what = if k > 1 { "slabs" } else { "slices" };
         unusual.push(format!(
-            "{n} slices against the {}–{} a scan the model was made for",
+            "{n} {what} against the {}–{} a scan the model was made for",
             env.slices[0], env.slices[1]
         ));
     }
@@ -192,6 +196,7 @@ pub fn screen(
             Vec::new(),
         );
     };
+    let scans: Vec<Scan> = scans.into_iter().map(|s| as_slabs(s, env)).collect();
     if !strict {
         let keep = scans
             .into_iter()
@@ -244,6 +249,31 @@ pub fn screen(
         }
     }
     (keep, left)
+}
+
+/// A DICOM series thinner than the envelope, ordered by slice position, read as slabs of the
+/// middle of the envelope's spacing (5 mm for SA-DMIL's): each the mean of its slices in
+/// Hounsfield units, as a scanner's thick reconstruction is, so that a slice shows what the
+/// model saw in training and the scan pools as many of them. Its warnings say so. Any other
+/// series is returned as it is.
+pub fn as_slabs(scan: Scan, env: &Envelope) -> Scan {
+    let Some(d) = spacing(&scan).filter(|&d| d > 0.0 && d < env.spacing_mm[0]) else {
+        return scan;
+    };
+    if scan.nifti.is_some() || scan.ordered_by != preprocess::scan::OrderedBy::Position {
+        return scan;
+    }
+    let target = (env.spacing_mm[0] + env.spacing_mm[1]) / 2.0;
+    let k = ((target / d).round() as usize).max(2);
+    let mut scan = scan.into_slabs(k);
+    let n = scan.rows();
+    scan.warnings.push(format!(
+        "read as {n} slabs of {k} slices ({:.1} mm), each the mean of its slices in Hounsfield units and named by its middle slice: its slices are {d:.2} mm apart and the model was made for {:.1}–{:.1} mm",
+        k as f64 * d,
+        env.spacing_mm[0],
+        env.spacing_mm[1]
+    ));
+    scan
 }
 
 /// How a report names a series: its Series Instance UID and slice count. Never its description,
@@ -306,6 +336,7 @@ mod tests {
             warnings: Vec::new(),
             duplicates: Vec::new(),
             nifti: None,
+            slab: 1,
         }
     }
 
@@ -376,12 +407,38 @@ mod tests {
             left.len() == 1 && left[0].contains("thin reconstruction"),
             "{left:?}"
         );
+        // alone, it is read as slabs of 5 mm: nothing left unusual, its warnings say how
         let (keep, left) = screen(vec![scan("thin", 238, 0.625)], Some(&env), true);
-        assert!(left.is_empty() && keep.len() == 1 && !keep[0].1.is_empty());
+        assert!(left.is_empty() && keep.len() == 1 && keep[0].1.is_empty());
+        assert_eq!((keep[0].0.slab, keep[0].0.rows()), (8, 30));
+        assert!(keep[0].0.warnings[0].starts_with("read as 30 slabs of 8 slices (5.0 mm)"));
         let (keep, left) = screen(vec![scan("one", 1, 5.0)], None, true);
         assert!(left.is_empty() && keep.len() == 1 && keep[0].1.is_empty());
         // --all-series: the one-slice series is predicted, flagged with why it would be left out
         let (keep, left) = screen(vec![scan("one", 1, 5.0)], Some(&env), false);
         assert!(left.is_empty() && keep.len() == 1 && keep[0].1[0].contains("too few"));
+    }
+
+    /// A thin series alone is read as slabs near 5 mm when its slices are ordered by position
+    /// (1.5 mm: 3 slices, 4.5 mm), and judged by its slabs (25 mm of 0.625 mm slices are 5
+    /// slabs, too few for a head CT); ordered otherwise, it is read as it is and flagged thin.
+    #[test]
+    fn a_thin_series_alone_is_read_as_slabs_of_the_models_thickness() {
+        let env = Envelope::sa_dmil();
+        let s = as_slabs(scan("a", 100, 1.5), &env);
+        assert_eq!((s.slab, s.rows()), (3, 34));
+        assert_eq!(judge(&s, &env), Verdict::Predict(vec![]));
+        let short = as_slabs(scan("a", 40, 0.625), &env);
+        assert!(
+            matches!(judge(&short, &env), Verdict::Skip(w) if w.starts_with("5 slab(s): too few"))
+        );
+        // 5 mm, and 2 mm slices (slabs of 2.5 → 3 slices, 6 mm): only the thin one changes
+        assert_eq!(as_slabs(scan("a", 30, 5.0), &env).slab, 1);
+        assert_eq!(as_slabs(scan("a", 90, 2.0), &env).slab, 3);
+        let mut by_number = scan("a", 238, 0.625);
+        by_number.ordered_by = OrderedBy::InstanceNumber;
+        let s = as_slabs(by_number, &env);
+        assert_eq!(s.slab, 1);
+        assert!(matches!(judge(&s, &env), Verdict::Predict(u) if u[0].contains("thin slices")));
     }
 }

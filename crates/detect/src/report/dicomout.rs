@@ -376,6 +376,13 @@ pub fn write_scan(
             .iter()
             .map(|c| c.text.clone())
             .chain(report.why.iter().map(|w| format!("Why this call: {w}")))
+            .chain((scan.slab > 1).then(|| {
+                format!(
+                    "Thin slices read as slabs: each slice finding is the mean of {} neighbouring \
+                     slices, referenced by its middle slice.",
+                    scan.slab
+                )
+            }))
             .collect(),
         created: created.clone(),
         predecessors: opts
@@ -439,7 +446,8 @@ pub fn write_scan(
                         flag_text(s.positive, s.uncertain)
                     ),
                     format!(
-                        "slice {} of {n}{}",
+                        "{} {} of {n}{}",
+                        if scan.slab > 1 { "slab" } else { "slice" },
                         s.index + 1,
                         if unc {
                             format!(", sd {:.3}", s.sd)
