@@ -39,8 +39,14 @@ if [ -n "$pacs" ]; then
   command -v dsrdump >/dev/null 2>&1 || need+=(dcmtk)
   command -v dciodvfy >/dev/null 2>&1 || need+=(dicom3tools)
   command -v curl >/dev/null 2>&1 || need+=(curl) # scripts/pacs-demo.sh waits for Orthanc with it
-  # headless Chromium: the report's pages in a real browser (crates/ich/tests/browser.rs)
+  # headless Chromium: the report's pages in a real browser (crates/ich/tests/browser.rs), and
+  # the OHIF viewer (scripts/ohif-test.sh: npm fetches the app; ct-ich's to_dicom.py makes its
+  # study with numpy, pillow and pydicom)
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v npm >/dev/null 2>&1 || need+=(npm)
+  python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)
+  python3 -c 'import PIL' >/dev/null 2>&1 || need+=(python3-pil)
+  python3 -c 'import pydicom' >/dev/null 2>&1 || need+=(python3-pydicom)
   # Mesa's OpenGL on the CPU (llvmpipe): the wgpu adapter of the fused batch-norm kernels' test
   # (scripts/fused-bn-test.sh)
   for p in libegl1 libgl1-mesa-dri libegl-mesa0; do

@@ -8,6 +8,9 @@ bash scripts/setup-system.sh --pacs --slurm
 # if any test failed, after the kernel test below has run too.
 failed=0
 cargo test --workspace --locked --no-fail-fast || failed=1
+# The results opened in the OHIF viewer in headless Chromium (under a minute once npm has
+# fetched the app into ~/.cache/ich-ohif)
+bash scripts/ohif-test.sh || failed=1
 # deploy/slurm on a real single-node Slurm cluster (a minute or two): the array, a task requeued
 # while it runs, the merge afterok, compared with the one-shot run. It starts daemons as root:
 # where the tests do not run as root it is left out, loudly.
