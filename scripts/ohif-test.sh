@@ -17,7 +17,7 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 data="${ICH_SHARED_DATA:-../shared/data}"
 ich="${CARGO_TARGET_DIR:-target}/debug/ich"
-[ -x "$ich" ] || cargo build --locked -p ich
+[ -x "$ich" ] || cargo build --locked --workspace
 OHIF_VERSION=3.13.2
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/ich-ohif"
 dist="$cache/ohif-$OHIF_VERSION/package/dist"
@@ -26,9 +26,10 @@ if [ ! -f "$dist/index.html" ]; then
   (cd "$cache/ohif-$OHIF_VERSION" && npm pack --silent "@ohif/app@$OHIF_VERSION" >/dev/null \
     && tar xzf "ohif-app-$OHIF_VERSION.tgz" && rm "ohif-app-$OHIF_VERSION.tgz")
 fi
-if [ ! -d "$cache/node/node_modules/puppeteer-core" ] || [ ! -d "$cache/node/node_modules/pngjs" ]; then
+if ! grep -qs '"version": "24.15.0"' "$cache/node/node_modules/puppeteer-core/package.json" \
+  || [ ! -d "$cache/node/node_modules/pngjs" ]; then
   mkdir -p "$cache/node"
-  npm install --silent --no-audit --no-fund --prefix "$cache/node" puppeteer-core@25.19.0 pngjs@7.0.0 >/dev/null
+  npm install --silent --no-audit --no-fund --prefix "$cache/node" puppeteer-core@24.15.0 pngjs@7.0.0 >/dev/null
 fi
 
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
