@@ -238,7 +238,7 @@ pub fn refuse_foreign_files(
     foreign.truncate(5);
     Err(Error::Invalid(format!(
         "{}: {n} file(s) that this run would write over were not written by ich ({}{}): move \
-         them away, or give --out a new folder",
+         them away, give --out a new folder, or write over them with --force",
         out.display(),
         foreign.join(", "),
         if n > 5 { ", …" } else { "" }

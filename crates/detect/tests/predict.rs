@@ -281,6 +281,7 @@ fn a_job_writes_every_report_and_refuses_a_hostile_scan_id() {
         options: opts(),
         pacs: Default::default(),
         shard: milbase::Shard::ALL,
+        force: false,
     };
     let o = run(&job, &Quiet).unwrap();
     assert_eq!(o.report.scans.len(), 12);
@@ -393,6 +394,7 @@ fn a_scan_longer_than_any_trained_on_is_predicted_with_a_warning() {
         options: opts(),
         pacs: Default::default(),
         shard: milbase::Shard::ALL,
+        force: false,
     };
     let o = run(&job, &Quiet).unwrap();
     assert_eq!(o.report.scans.len(), 13);

@@ -225,7 +225,7 @@ fn a_rerun_sweeps_a_killed_captures_temporary_from_the_scans_dicom_folder() {
 
 /// Runs that fail or rerun leave nothing misleading: a run that fails on its input (a path that
 /// is not there, an empty folder) leaves no folder behind; a user's own `scans.csv` in `--out`
-/// is refused by name, not overwritten; a rerun on fewer scans removes the pages of the scans it
+/// is refused by name, not overwritten, unless `--force`; a rerun on fewer scans removes the pages of the scans it
 /// no longer predicts, so that the folder holds what its index lists.
 #[test]
 fn failed_runs_and_reruns_leave_nothing_misleading() {
@@ -270,6 +270,23 @@ fn failed_runs_and_reruns_leave_nothing_misleading() {
         std::fs::read(mine.join("scans.csv")).unwrap(),
         b"my own table\n"
     );
+    assert!(msg.contains("--force"), "{msg}");
+    // with --force it is written over
+    let o = ich(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&raw),
+        "--out",
+        s(&mine),
+        "--no-dicom",
+        "--force",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(std::fs::read_to_string(mine.join("scans.csv"))
+        .unwrap()
+        .starts_with("scan_id,"));
     // 3. a rerun on one scan of four removes the other three pages
     let out = t.path().join("out");
     assert!(predict(&raw, &out).status.success());

@@ -1107,6 +1107,7 @@ fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -> bool {
             nifti_dicom: Vec::new(),
         },
         shard: milbase::Shard::ALL,
+        force: false,
     };
     let t = Instant::now();
     let result = run_with(predictor, &job, &milbase::progress::Quiet);

@@ -280,6 +280,7 @@ pub fn run(
         // the SR and the Secondary Captures too, as `ich predict` writes them, to look at
         pacs: crate::pipeline::predict::PacsJob::default(),
         shard: milbase::Shard::ALL,
+        force: false,
     };
     tell(DemoEvent::Step(format!(
         "ich predict --model {} {} --out {} --labels {} --labels {}{}",

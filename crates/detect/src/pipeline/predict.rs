@@ -923,6 +923,9 @@ pub struct PredictJob {
     /// dataset written by `ich preprocess --shard` brings its own; the report names the shard,
     /// and `ich merge` joins the shards' folders into the one-shot run's reports.
     pub shard: milbase::Shard,
+    /// Write over files in `out` that no `ich` run wrote (`ich predict --force`); without it
+    /// they are refused by name before anything is written.
+    pub force: bool,
 }
 
 /// The PACS side of a job. Default: DICOM results written (UIDs under `2.25`), nothing sent,
@@ -1039,7 +1042,9 @@ pub fn run_with(
     // the folder's lock and run mark before anything is written into it
     refuse_out_over_inputs(&job.out, &job.inputs)?;
     let previous = crate::runmark::RunMark::read(&job.out).ok().flatten();
-    crate::runmark::refuse_foreign_files(&job.out, previous.as_ref(), writes_over)?;
+    if !job.force {
+        crate::runmark::refuse_foreign_files(&job.out, previous.as_ref(), writes_over)?;
+    }
     let run_mark = crate::runmark::Run::start(&job.out, "predict")?;
     let mut produced: Vec<PathBuf> = Vec::new();
     let mut time = Timing {

@@ -36,6 +36,10 @@ pub struct Args {
     /// reported). Without it any failed scan makes the exit code 1; no scan processed is always 1.
     #[arg(hide_short_help = true, long)]
     keep_going: bool,
+    /// Write over files in --out that no ich run wrote (a scans.csv of your own, say). Without
+    /// it such files are refused by name before anything is written.
+    #[arg(hide_short_help = true, long)]
+    force: bool,
     /// Predict only shard I of N (I counts from 0): the scans whose id falls in bucket I of N,
     /// for a cluster's job array (deploy/); each shard writes its own --out folder, and
     /// `ich merge` joins them into the reports of one run. A dataset of `ich preprocess --shard`
@@ -120,6 +124,7 @@ pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
         options: a.flags.options(),
         pacs,
         shard: a.shard.unwrap_or(milbase::Shard::ALL),
+        force: a.force,
     };
     let o = predict(&job, bars)?;
     let v = detect::summary::predict_verdict(&o, &job, a.keep_going);
