@@ -4,7 +4,7 @@
 # `--pacs` (scripts/test.sh, scripts/pacs-demo.sh) also the PACS the tests send results to and the
 # tools that check them: Orthanc with its DICOMweb and Web Viewer plugins (its Lua routing is
 # built in), dcmtk (dsrdump; storescu and storescp for `ich serve`'s tests and
-# scripts/bench-serve.sh), dicom3tools (dciodvfy), Chromium (the pages in a real browser) and
+# scripts/bench/bench-serve.sh), dicom3tools (dciodvfy), Chromium (the pages in a real browser) and
 # Mesa's OpenGL (the wgpu kernel test). Does nothing when they are present. With `--slurm` (scripts/test.sh) also Slurm and munge, for the
 # real single-node cluster of scripts/slurm-test.sh. Flags may be combined.
 set -euo pipefail
@@ -21,10 +21,10 @@ command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v c++ >/dev/null 2>&1 || need+=(g++)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
-# .ci/run checks the module graph (scripts/module-graph.py) and slurm-test.sh compares the merged
+# .ci/run checks the module graph (scripts/ci/module-graph.py) and slurm-test.sh compares the merged
 # dataset.json with python3's json module
 command -v python3 >/dev/null 2>&1 || need+=(python3)
-# pgrep and pkill (scripts/lock-namespaces-test.sh); unshare comes with util-linux, always there
+# pgrep and pkill (scripts/ci/lock-namespaces-test.sh); unshare comes with util-linux, always there
 command -v pkill >/dev/null 2>&1 || need+=(procps)
 if [ -n "$slurm" ]; then
   command -v slurmctld >/dev/null 2>&1 || need+=(slurmctld)
@@ -40,7 +40,7 @@ if [ -n "$pacs" ]; then
   command -v dciodvfy >/dev/null 2>&1 || need+=(dicom3tools)
   command -v curl >/dev/null 2>&1 || need+=(curl) # scripts/pacs-demo.sh waits for Orthanc with it
   # headless Chromium: the report's pages in a real browser (crates/ich/tests/browser.rs), and
-  # the OHIF viewer (scripts/ohif-test.sh: npm fetches the app; ct-ich's to_dicom.py makes its
+  # the OHIF viewer (scripts/ci/ohif-test.sh: npm fetches the app; ct-ich's to_dicom.py makes its
   # study with numpy, pillow and pydicom)
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   command -v npm >/dev/null 2>&1 || need+=(npm)
@@ -48,7 +48,7 @@ if [ -n "$pacs" ]; then
   python3 -c 'import PIL' >/dev/null 2>&1 || need+=(python3-pil)
   python3 -c 'import pydicom' >/dev/null 2>&1 || need+=(python3-pydicom)
   # Mesa's OpenGL on the CPU (llvmpipe): the wgpu adapter of the fused batch-norm kernels' test
-  # (scripts/fused-bn-test.sh)
+  # (scripts/ci/fused-bn-test.sh)
   for p in libegl1 libgl1-mesa-dri libegl-mesa0; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
   done

@@ -10,16 +10,16 @@ failed=0
 cargo test --workspace --locked --no-fail-fast || failed=1
 # The results opened in the OHIF viewer in headless Chromium (under a minute once npm has
 # fetched the app into ~/.cache/ich-ohif)
-bash scripts/ohif-test.sh || failed=1
+bash scripts/ci/ohif-test.sh || failed=1
 # deploy/slurm on a real single-node Slurm cluster (a minute or two): the array, a task requeued
 # while it runs, the merge afterok, compared with the one-shot run. It starts daemons as root:
 # where the tests do not run as root it is left out, loudly.
 # The output folder's lock across hosts and PID namespaces (unshare: root too; about 15 s).
 if [ "$(id -u)" -eq 0 ]; then
-  bash scripts/slurm-test.sh || failed=1
-  bash scripts/lock-namespaces-test.sh || failed=1
+  bash scripts/ci/slurm-test.sh || failed=1
+  bash scripts/ci/lock-namespaces-test.sh || failed=1
 else
-  echo "WARNING: scripts/slurm-test.sh and lock-namespaces-test.sh left out: they need root" >&2
+  echo "WARNING: scripts/ci/slurm-test.sh and lock-namespaces-test.sh left out: they need root" >&2
 fi
 # The fused batch-norm kernels (crates/attcnn/src/norm) against burn's batch norm and flex on
 # wgpu's CPU adapter, Mesa llvmpipe: a second build of burn, with wgpu (30 to 40 min on 2 cores
@@ -31,11 +31,11 @@ if [ -n "${ICH_CI_START:-}" ]; then
   limit=1800
   compgen -G "${CARGO_TARGET_DIR:-target}/debug/deps/libcubecl_wgpu-*.rlib" >/dev/null && limit=3000
   if [ "$elapsed" -gt "$limit" ]; then
-    echo "WARNING: the fused batch-norm kernel test is left out: CI has run for $(( elapsed / 60 )) min (limit $(( limit / 60 )) min with this cache); run bash scripts/fused-bn-test.sh" >&2
+    echo "WARNING: the fused batch-norm kernel test is left out: CI has run for $(( elapsed / 60 )) min (limit $(( limit / 60 )) min with this cache); run bash scripts/ci/fused-bn-test.sh" >&2
     exit "$failed"
   fi
 fi
-bash scripts/fused-bn-test.sh || failed=1
+bash scripts/ci/fused-bn-test.sh || failed=1
 if [ "$failed" -ne 0 ]; then
   echo "FAILED: see the failing tests above (cargo lists them at the end of its run)" >&2
 fi

@@ -1,6 +1,6 @@
 //! The fused batch-norm kernels (src/norm) against burn's own batch norm, on a wgpu adapter: on a
 //! machine without a GPU, Mesa's llvmpipe through OpenGL (`WGPU_BACKEND=gl`, which
-//! `scripts/fused-bn-test.sh` sets; needs `libegl1 libgl1-mesa-dri`). Training forward (output,
+//! `scripts/ci/fused-bn-test.sh` sets; needs `libegl1 libgl1-mesa-dri`). Training forward (output,
 //! running statistics), the gradients of x, γ and β under a loss that weighs every output
 //! differently, and inference; on odd shapes (a channel whose values sit far from zero, 1×1
 //! slices, chunks of a channel split across many cubes), compared with burn's generic batch norm

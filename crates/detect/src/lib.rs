@@ -25,7 +25,7 @@
 //! - shared: [`error`], [`progress`] (bars on a terminal, "k of N, ETA" lines in a log),
 //!   [`runmark`] (the mark of the run that wrote an output folder).
 //!
-//! `scripts/module-graph.py` fails CI on an import circle or an arrow pointing up. The `ich`
+//! `scripts/ci/module-graph.py` fails CI on an import circle or an arrow pointing up. The `ich`
 //! binary parses flags, calls these and prints; nothing here knows of the command line.
 
 pub mod bundle;

@@ -1,6 +1,6 @@
 //! Same seed, same numbers: a small synthetic cohort through every command, compared with the
 //! report the code wrote before the library-layer change (`tests/golden/`, made by
-//! `bash scripts/golden-report.sh`, which runs exactly the commands below).
+//! `bash scripts/ci/golden-report.sh`, which runs exactly the commands below).
 
 mod common;
 

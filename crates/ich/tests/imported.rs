@@ -273,7 +273,7 @@ fn the_preset_excludes_its_own_settings() {
 
 /// The imported network on real scans that are not 512² (ct-ich at 256²): `ich predict`'s scan
 /// probabilities against TensorFlow's on the authors' own preprocessing, window first and then
-/// OpenCV's bilinear resize of the windowed floats (`scripts/sa-dmil-tf-reference.py`, fixture
+/// OpenCV's bilinear resize of the windowed floats (`scripts/bench/sa-dmil-tf-reference.py`, fixture
 /// `fixtures/sa_dmil_ctich256_tf.json`). Resizing the Hounsfield units first, as the preset did,
 /// moved these probabilities by up to 0.6.
 #[test]

@@ -1,5 +1,5 @@
 //! NIfTI volumes read as scans: against nibabel's reading of files nibabel wrote
-//! (`scripts/nifti-fixture.py`), and through `preprocess` beside DICOM, hostile files and labels.
+//! (`scripts/ci/nifti-fixture.py`), and through `preprocess` beside DICOM, hostile files and labels.
 
 use std::path::{Path, PathBuf};
 

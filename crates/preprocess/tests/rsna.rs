@@ -1,7 +1,7 @@
 //! The field's main dataset read as the field reads it: RSNA 2019's files (no file meta group
 //! length, a 20-byte ImplementationVersionName, UIDs that are not UIDs) give pydicom's Hounsfield
 //! units, file for file (`tests/data/rsna-pydicom-hu.json`, written by
-//! `scripts/rsna-pydicom-hu.py` with pydicom 3.0); a file of another writer with its group length
+//! `scripts/ci/rsna-pydicom-hu.py` with pydicom 3.0); a file of another writer with its group length
 //! cut out reads as the file itself; and the series is one scan of 36 slices.
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! The report's pages in a real browser: headless Chromium, driven by
-//! `scripts/browser-check.py` over the DevTools protocol, opens the index and a scan page of an
+//! `scripts/ci/browser-check.py` over the DevTools protocol, opens the index and a scan page of an
 //! `ich predict` report. What a reader sees must agree with the CSV files: each scan's and each
 //! slice's call (its words, its colour, its frame), the legend that says what the calls and the
 //! interval mean, every image decoded, and a click on a tile showing that slice enlarged in the
@@ -28,9 +28,9 @@ pub fn chromium() -> Option<PathBuf> {
     found
 }
 
-/// What the browser saw on `page` (scripts/browser-check.py's JSON).
+/// What the browser saw on `page` (scripts/ci/browser-check.py's JSON).
 fn seen(page: &Path, browser: &Path, shot: &Path) -> serde_json::Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/browser-check.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/ci/browser-check.py");
     let o = Command::new("python3")
         .arg(&script)
         .arg(page)
