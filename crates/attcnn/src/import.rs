@@ -168,7 +168,7 @@ mod tests {
 
     fn build(cfg: &AttCnnConfig, vars: &HashMap<String, HostTensor>) -> Result<AttCnn> {
         // initialising draws from burn's shared generator (then the variables replace it all)
-        let _rng = crate::RNG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+        let _rng = milbase::sync::lock(&crate::RNG_LOCK);
         sa_dmil_from_variables(
             cfg,
             |name| {

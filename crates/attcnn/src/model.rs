@@ -192,7 +192,7 @@ mod tests {
     #[test]
     fn ragged_bags_run_in_bf16_within_its_rounding() {
         use crate::precision::Precision;
-        let _rng = crate::RNG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+        let _rng = milbase::sync::lock(&crate::RNG_LOCK);
         let device = Device::flex();
         device.seed(9);
         let cfg = AttCnnConfig {
@@ -225,7 +225,7 @@ mod tests {
     #[test]
     fn conv_weight_gradients_match_finite_differences() {
         // the whole test: its weights come from the seeded stream
-        let _rng = crate::RNG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+        let _rng = milbase::sync::lock(&crate::RNG_LOCK);
         let device = Device::flex().autodiff();
         device.seed(5);
         let cfg = AttCnnConfig {

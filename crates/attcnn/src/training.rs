@@ -704,7 +704,7 @@ mod tests {
     /// drawn right after seeding.
     #[test]
     fn initial_weights_are_drawn_from_the_seed_on_the_cpu() {
-        let _rng = crate::RNG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+        let _rng = milbase::sync::lock(&crate::RNG_LOCK);
         let cfg = AttCnnConfig {
             dim: 8,
             size: 32,

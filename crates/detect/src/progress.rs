@@ -123,14 +123,14 @@ impl Bars {
 
     fn with(&self, f: impl FnOnce(&mut Option<ProgressBar>)) {
         // a panic elsewhere while the lock was held leaves the bar as it was: keep going
-        let mut g = self.bar.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = milbase::sync::lock(&self.bar);
         f(&mut g);
     }
 
     fn end_logged(&self) {
-        let stage = self.logged.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let stage = milbase::sync::lock(&self.logged).take();
         if let Some(s) = stage {
-            *s.state.over.lock().unwrap_or_else(|p| p.into_inner()) = true;
+            *milbase::sync::lock(&s.state.over) = true;
             s.state.wake.notify_all();
             let _ = s.ticker.join();
             if s.state.said.load(Ordering::Relaxed) {
@@ -152,7 +152,7 @@ impl Bars {
         });
         let st = Arc::clone(&state);
         let ticker = std::thread::spawn(move || {
-            let mut over = st.over.lock().unwrap_or_else(|p| p.into_inner());
+            let mut over = milbase::sync::lock(&st.over);
             let mut next = Instant::now() + every;
             loop {
                 let now = Instant::now();
@@ -171,8 +171,7 @@ impl Bars {
                 };
             }
         });
-        *self.logged.lock().unwrap_or_else(|p| p.into_inner()) =
-            Some(LoggedStage { state, ticker });
+        *milbase::sync::lock(&self.logged) = Some(LoggedStage { state, ticker });
     }
 }
 
@@ -200,12 +199,7 @@ impl Progress for Bars {
     }
     fn inc(&self, n: u64) {
         if self.log_every.is_some() {
-            if let Some(s) = self
-                .logged
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .as_ref()
-            {
+            if let Some(s) = milbase::sync::lock(&self.logged).as_ref() {
                 s.state.pos.fetch_add(n, Ordering::Relaxed);
             }
             return;

@@ -22,6 +22,7 @@ pub mod progress;
 pub mod range;
 pub mod shard;
 pub mod split;
+pub mod sync;
 pub mod time;
 
 pub use atomic::{stays_inside, write_atomic, write_atomic_with};

@@ -552,7 +552,7 @@ struct Held {
 
 fn held() -> std::sync::MutexGuard<'static, Vec<Held>> {
     static HELD: Mutex<Vec<Held>> = Mutex::new(Vec::new());
-    HELD.lock().unwrap_or_else(|e| e.into_inner())
+    crate::sync::lock(&HELD)
 }
 
 fn absolute(p: &Path) -> PathBuf {
@@ -667,7 +667,7 @@ pub fn confirm(target: &Path) -> io::Result<()> {
 fn heartbeat(path: &Path, mut me: Holder, every: Duration, beat: &Beat) {
     loop {
         {
-            let stop = beat.stop.lock().unwrap_or_else(|e| e.into_inner());
+            let stop = crate::sync::lock(&beat.stop);
             let (stop, _) = beat
                 .wake
                 .wait_timeout_while(stop, every, |s| !*s)
@@ -709,7 +709,7 @@ impl Drop for DirLock {
     fn drop(&mut self) {
         held().retain(|h| h.token != self.token);
         {
-            let mut stop = self.beat.stop.lock().unwrap_or_else(|e| e.into_inner());
+            let mut stop = crate::sync::lock(&self.beat.stop);
             *stop = true;
         }
         self.beat.wake.notify_all();

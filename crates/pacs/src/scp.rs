@@ -17,6 +17,7 @@
 //! at once (more are rejected, transient). With `--allow` entries, a host that none names is
 //! closed at once, before anything is read. Every refusal is logged.
 
+use milbase::sync::lock;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -482,10 +483,6 @@ struct Watched {
     deadline: Option<(&'static str, Duration, Instant)>,
     /// Not yet associated (and not yet closed by us).
     pending: bool,
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl Watch {

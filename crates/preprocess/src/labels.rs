@@ -12,7 +12,7 @@
 //! In RSNA files the `any` rows give the slice label, the other subtypes the slice's subtypes; a
 //! scan is positive when any of its slices is.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -40,6 +40,48 @@ pub struct Labels {
     nifti_last: HashMap<String, (usize, std::path::PathBuf, u64)>,
     /// Rows kept so far, against [`MAX_LABEL_ROWS`].
     rows: usize,
+    /// Only the rows of these scans are kept ([`Labels::only`]); None: every row.
+    wanted: Option<Wanted>,
+}
+
+/// The keys of a run's own scans: the labels rows a run needs. A labels file of a whole cohort
+/// (RSNA's 752,803 slices, or millions more) then costs the run's rows, not the file's.
+#[derive(Debug, Default, Clone)]
+pub struct Wanted {
+    /// SOPInstanceUIDs of the slices.
+    pub sops: HashSet<String>,
+    /// SeriesInstanceUIDs of the scans (a scan row is kept under any study: a row naming the
+    /// series under another study is reported as such).
+    pub series: HashSet<String>,
+    /// NIfTI scans by their names.
+    pub nifti: HashSet<String>,
+}
+
+impl Wanted {
+    /// The keys of `scans`.
+    pub fn of(scans: &[crate::scan::Scan]) -> Self {
+        let mut w = Wanted::default();
+        for s in scans {
+            match &s.nifti {
+                Some(n) => {
+                    w.nifti.insert(n.name.clone());
+                }
+                None => {
+                    w.series.insert(s.series_uid.clone());
+                    w.sops.extend(s.slices.iter().map(|h| h.sop_uid.clone()));
+                }
+            }
+        }
+        w
+    }
+
+    /// A slice's row, by its SOPInstanceUID or RSNA's `ID_`-prefixed form of it.
+    fn sop(&self, key: &str) -> bool {
+        self.sops.contains(key)
+            || key
+                .strip_prefix("ID_")
+                .is_some_and(|k| self.sops.contains(k))
+    }
 }
 
 /// The most label rows one run keeps (slices, scans and NIfTI rows together, over every labels
@@ -147,6 +189,19 @@ fn parse_label(path: &Path, line: u64, s: &str) -> Result<u8> {
 }
 
 impl Labels {
+    /// Labels that keep only the rows of `wanted`'s scans as files are loaded; every row is
+    /// still checked (a malformed row anywhere fails the file, naming its line).
+    pub fn only(wanted: Wanted) -> Self {
+        Labels {
+            wanted: Some(wanted),
+            ..Labels::default()
+        }
+    }
+
+    fn wants(&self, f: impl Fn(&Wanted) -> bool) -> bool {
+        self.wanted.as_ref().is_none_or(f)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.scans.is_empty()
             && self.slices.is_empty()
@@ -293,6 +348,9 @@ impl Labels {
                 Kind::NiftiScan { name, label } => {
                     let l = parse_label(path, line, get(label)?)?;
                     let key = get(name)?;
+                    if !self.wants(|w| w.nifti.contains(key)) {
+                        continue;
+                    }
                     if let Some(&before) = self.nifti_scans.get(key) {
                         if before != l {
                             return Err(conflict(path, line, "NIfTI scan", key, before, l));
@@ -324,6 +382,9 @@ impl Labels {
                         None => String::new(),
                     };
                     let subs = parse_subtypes(path, line, l, &subtype)?;
+                    if !self.wants(|w| w.nifti.contains(key)) {
+                        continue;
+                    }
                     let both = (key.to_string(), k);
                     let what = format!("NIfTI {key} slice {k}");
                     let mut subtype = subtype;
@@ -378,6 +439,9 @@ impl Labels {
                         Some(c) => get(c)?,
                         None => "",
                     };
+                    if !self.wants(|w| w.series.contains(key)) {
+                        continue;
+                    }
                     let both = (study.to_string(), key.to_string());
                     if let Some(&before) = self.scans.get(&both) {
                         if before != l {
@@ -400,6 +464,9 @@ impl Labels {
                     };
                     let subs = parse_subtypes(path, line, l, &subtype)?;
                     let key = get(sop)?;
+                    if !self.wants(|w| w.sop(key)) {
+                        continue;
+                    }
                     let mut subtype = subtype;
                     if let Some(before) = self.slices.get(key) {
                         if before.label != l {
@@ -437,6 +504,9 @@ impl Labels {
                             )
                         })?;
                     let l = parse_label(path, line, get(label)?)?;
+                    if !self.wants(|w| w.sop(sop)) {
+                        continue;
+                    }
                     if !rsna.contains_key(sop) {
                         self.count_row(path, line)?;
                     }
@@ -554,6 +624,49 @@ mod tests {
         let mut f = tempfile::NamedTempFile::new().unwrap();
         f.write_all(text.as_bytes()).unwrap();
         f
+    }
+
+    /// Labels loaded for a run's scans keep their rows only, of every kind of file, and still
+    /// check every row: a cohort's file costs the run's rows.
+    #[test]
+    fn labels_for_a_runs_scans_keep_its_rows_only_and_check_every_row() {
+        let wanted = Wanted {
+            sops: ["1.2.3.1", "1.2.3.2"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            series: ["1.2.3"].iter().map(|s| s.to_string()).collect(),
+            nifti: ["a.nii.gz"].iter().map(|s| s.to_string()).collect(),
+        };
+        let mut slices = String::from("sop_instance_uid,label\n1.2.3.1,1\n");
+        for k in 0..5000 {
+            slices.push_str(&format!("9.9.{k},0\n"));
+        }
+        let mut l = Labels::only(wanted.clone());
+        l.load(file(&slices).path()).unwrap();
+        l.load(file("series_instance_uid,label\n1.2.3,1\n9.9,0\n").path())
+            .unwrap();
+        l.load(file("ID,Label\nID_1.2.3.2_any,1\nID_1.2.3.2_subdural,1\nID_9.9.1_any,0\n").path())
+            .unwrap();
+        l.load(file("nifti,label\na.nii.gz,0\nb.nii.gz,1\n").path())
+            .unwrap();
+        l.load(file("nifti,slice,label\na.nii.gz,0,0\nb.nii.gz,0,1\n").path())
+            .unwrap();
+        assert_eq!((l.n_slices(), l.n_scans()), (3, 2));
+        assert_eq!(l.slice("1.2.3.1").unwrap().label, 1);
+        assert_eq!(l.slice("1.2.3.2").unwrap().subtype, "subdural");
+        assert!(l.slice("9.9.0").is_none() && l.nifti_slice("b.nii.gz", 0).is_none());
+        // every row still checked: a bad label on another scan's row fails the file
+        let mut l = Labels::only(wanted);
+        let e = l
+            .load(file("sop_instance_uid,label\n1.2.3.1,1\n9.9.9,2\n").path())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 3") && e.contains("'2'"), "{e}");
+        // without a run's scans, every row is kept
+        let mut all = Labels::default();
+        all.load(file(&slices).path()).unwrap();
+        assert_eq!(all.n_slices(), 5001);
     }
 
     #[test]

@@ -793,7 +793,7 @@ fn decode_scan_with<T: Copy + Default>(
             .map(|h| h.path.clone())
             .unwrap_or_default();
         let skip = |e: &FileError| {
-            let mut s = skipped.lock().unwrap_or_else(|p| p.into_inner());
+            let mut s = milbase::sync::lock(skipped);
             record_skip(&mut s, e);
         };
         // a slice at a time, each windowed into its place in the output (the file may store
@@ -875,7 +875,7 @@ fn decode_scan_with<T: Copy + Default>(
                 },
                 Err(e) => {
                     warn!("skipped {e}");
-                    let mut s = skipped.lock().unwrap_or_else(|p| p.into_inner());
+                    let mut s = milbase::sync::lock(skipped);
                     record_skip(&mut s, &e);
                     warnings.push(format!("slice {} dropped: {}", h.sop_uid, e.problem));
                 }

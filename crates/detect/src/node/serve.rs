@@ -21,6 +21,7 @@
 //! each object, since SOP Instance UIDs do not change), a study sent is left alone. An instance
 //! is acknowledged only once it is synced into `studies/`.
 
+use milbase::sync::lock;
 use std::collections::{HashMap, VecDeque};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -261,10 +262,6 @@ struct Shared {
 enum Job {
     Predict(String),
     Send(String),
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl Shared {

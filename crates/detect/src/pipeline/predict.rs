@@ -1051,10 +1051,6 @@ pub fn run_with(
         load: predictor.load_time,
         ..Timing::default()
     };
-    let mut labels = Labels::default();
-    for f in &job.labels {
-        labels.load(f)?;
-    }
     let mut inputs = job.inputs.clone();
     // a study that cannot be retrieved (server down, hostile answer) is one failed input: with
     // other inputs the run goes on and says so; alone, it is the run's error
@@ -1092,6 +1088,16 @@ pub fn run_with(
         find_scans_counting_others(&dicom_paths, &predictor.opts.limits, shard, progress)?
     };
     time.preprocess += t.elapsed();
+    // the labels of this run's scans only (a cohort's labels file costs this run's rows); a
+    // dataset's scans are known by their files, so with datasets every row is kept
+    let mut labels = if datasets.is_empty() {
+        Labels::only(preprocess::labels::Wanted::of(&scans))
+    } else {
+        Labels::default()
+    };
+    for f in &job.labels {
+        labels.load(f)?;
+    }
     // series outside what the model was made for: left out with the reason, or flagged
     let (scans, outside) = crate::bundle::envelope::screen(
         scans,

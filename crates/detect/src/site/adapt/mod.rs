@@ -613,14 +613,23 @@ pub fn site_scans(
     limits: &preprocess::read::Limits,
     progress: &dyn Progress,
 ) -> Result<(Vec<SiteScan>, Vec<String>)> {
-    let mut labels = Labels::default();
-    for f in label_files {
-        labels.load(f)?;
-    }
     let (ds_paths, dicom_paths): (Vec<PathBuf>, Vec<PathBuf>) = inputs
         .iter()
         .cloned()
         .partition(|p| p.join("dataset.json").is_file());
+    // the labels of the site's scans only, once they are known (a dataset's scans are known by
+    // their files: with datasets every row is kept)
+    let load = |mut labels: Labels| -> Result<Labels> {
+        for f in label_files {
+            labels.load(f)?;
+        }
+        Ok(labels)
+    };
+    let mut labels = if ds_paths.is_empty() {
+        Labels::default()
+    } else {
+        load(Labels::default())?
+    };
     let mut skipped_msgs = Vec::new();
     let mut metas = Vec::new();
     for p in &ds_paths {
@@ -641,9 +650,12 @@ pub fn site_scans(
         Vec::new()
     } else {
         let (s, sk) = find_scans_within(&dicom_paths, limits, progress)?;
-        *skipped.lock().unwrap_or_else(|e| e.into_inner()) = sk;
+        *milbase::sync::lock(&skipped) = sk;
         s
     };
+    if ds_paths.is_empty() {
+        labels = load(Labels::only(preprocess::labels::Wanted::of(&scans)))?;
+    }
     progress.stage(
         "site scans through the network",
         (metas.len() + scans.len()) as u64,
