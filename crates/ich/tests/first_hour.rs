@@ -231,8 +231,8 @@ fn a_rerun_sweeps_a_killed_captures_temporary_from_the_scans_dicom_folder() {
 fn failed_runs_and_reruns_leave_nothing_misleading() {
     let t = tempfile::tempdir().unwrap();
     let (raw, bundle) = common::cohort_and_bundle(t.path(), "4", "11");
-    let predict = |input: &std::path::Path, out: &std::path::Path| {
-        ich(&[
+    let predict_with = |input: &std::path::Path, out: &std::path::Path, more: &[&str]| {
+        let mut args = vec![
             "-q",
             "predict",
             "--model",
@@ -241,8 +241,11 @@ fn failed_runs_and_reruns_leave_nothing_misleading() {
             "--out",
             s(out),
             "--no-dicom",
-        ])
+        ];
+        args.extend_from_slice(more);
+        ich(&args)
     };
+    let predict = |input: &std::path::Path, out: &std::path::Path| predict_with(input, out, &[]);
     // 1. failures on the input leave no output folder
     let empty = t.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
@@ -272,17 +275,7 @@ fn failed_runs_and_reruns_leave_nothing_misleading() {
     );
     assert!(msg.contains("--force"), "{msg}");
     // with --force it is written over
-    let o = ich(&[
-        "-q",
-        "predict",
-        "--model",
-        s(&bundle),
-        s(&raw),
-        "--out",
-        s(&mine),
-        "--no-dicom",
-        "--force",
-    ]);
+    let o = predict_with(&raw, &mine, &["--force"]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(std::fs::read_to_string(mine.join("scans.csv"))
         .unwrap()
