@@ -578,7 +578,7 @@ fn series_outside_what_the_model_was_made_for_are_left_out_or_flagged() {
     );
     // and find the bleed at the same level: the likeliest slab is the likeliest 5 mm slice
     let slices = std::fs::read_to_string(rep.join("slices.csv")).unwrap();
-    let likeliest = |uid: &str| {
+    let probabilities = |uid: &str| -> Vec<f64> {
         let id = scans
             .iter()
             .find(|s| s["series_instance_uid"] == uid)
@@ -592,9 +592,35 @@ fn series_outside_what_the_model_was_made_for_are_left_out_or_flagged() {
             .map(|l| l.split(',').nth(4).unwrap().parse().unwrap())
             .collect();
         assert_eq!(p.len(), slabs);
-        (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap()
+        p
     };
-    assert_eq!(likeliest("2.25.511"), likeliest("2.25.521"));
+    let (a, b) = (probabilities("2.25.511"), probabilities("2.25.521"));
+    let likeliest = |p: &[f64]| (0..p.len()).max_by(|&x, &y| p[x].total_cmp(&p[y])).unwrap();
+    assert_eq!(likeliest(&a), likeliest(&b));
+    // the figures docs/BENCHMARKS.md gives (shown with --nocapture)
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let (ma, mb) = (mean(&a), mean(&b));
+    let cov = |x: &[f64], mx: f64, y: &[f64], my: f64| {
+        x.iter()
+            .zip(y)
+            .map(|(p, q)| (p - mx) * (q - my))
+            .sum::<f64>()
+    };
+    let r = cov(&a, ma, &b, mb) / (cov(&a, ma, &a, ma) * cov(&b, mb, &b, mb)).sqrt();
+    let mad = mean(
+        &a.iter()
+            .zip(&b)
+            .map(|(p, q)| (p - q).abs())
+            .collect::<Vec<_>>(),
+    );
+    eprintln!(
+        "5 mm: scan {p_thick:.5}, likeliest slice #{} ({:.2}); slabs: scan {p_slabs:.5}, \
+         likeliest #{} ({:.2}); slice probabilities: correlation {r:.2}, mean absolute difference {mad:.3}",
+        likeliest(&a),
+        a[likeliest(&a)],
+        likeliest(&b),
+        b[likeliest(&b)]
+    );
     let index = std::fs::read_to_string(rep.join("index.html")).unwrap();
     assert!(index.contains("NOT CALIBRATED FOR THIS SITE"));
     let csv = std::fs::read_to_string(rep.join("scans.csv")).unwrap();

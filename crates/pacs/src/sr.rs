@@ -253,13 +253,20 @@ pub struct Document {
 
 /// An earlier SR that a new one supersedes (the Hierarchical SOP Instance Reference of the
 /// Predecessor Documents Sequence), with the CT series it was about.
+/// The node keeps these in its spool's `state.json`; the aliases read the names an earlier
+/// version wrote there.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Predecessor {
+    #[serde(alias = "study")]
     pub study_instance_uid: String,
+    #[serde(alias = "series")]
     pub series_instance_uid: String,
+    #[serde(alias = "sop_class")]
     pub sop_class_uid: String,
+    #[serde(alias = "sop_instance")]
     pub sop_instance_uid: String,
     /// The CT series the earlier report was about (its evidence).
+    #[serde(alias = "about_series")]
     pub source_series_uid: String,
 }
 
@@ -831,6 +838,20 @@ mod tests {
         assert_eq!(count_nums(&d), 2 * 4, "scan and slice: p, sd, 5th, 95th");
         d.uncertainty = false;
         assert_eq!(count_nums(&d), 2);
+    }
+
+    /// A spool's `state.json` written by the version before (its own names for an SR sent)
+    /// still reads: the node keeps superseding what it sent before the upgrade.
+    #[test]
+    fn predecessors_in_the_earlier_state_names_still_read() {
+        let old = r#"{"study":"1.2","series":"1.2.3","sop_class":"1.2.840.10008.5.1.4.1.1.88.33","sop_instance":"1.2.3.4","about_series":"1.2.9"}"#;
+        let p: Predecessor = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            (p.sop_instance_uid.as_str(), p.source_series_uid.as_str()),
+            ("1.2.3.4", "1.2.9")
+        );
+        let now: Predecessor = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+        assert_eq!(now, p);
     }
 
     /// Notes become TEXT Comments under one Qualitative Evaluations container at the root, in

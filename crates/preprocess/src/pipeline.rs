@@ -736,11 +736,11 @@ pub fn check_one_patient(scan: &Scan) -> Result<()> {
     Ok(())
 }
 
-/// What a decoded scan becomes: each slice's channels (bytes or floats), and where wanted each
-/// slice at its own resolution.
 /// How a decoded slice becomes the output's values (windowed channels, as bytes or floats).
 type Channels<T> = fn(&HuImage, &PreprocessConfig, &mut Vec<T>);
 
+/// What a decoded scan becomes: each slice's channels (bytes or floats), and where wanted each
+/// slice at its own resolution.
 struct Output<'v, 's, T> {
     channels: Channels<T>,
     views: Option<&'v mut Vec<SliceView>>,
@@ -854,25 +854,28 @@ fn decode_scan_with<T: Copy + Default>(
     // each slab (one slice unless the scan is read as slabs) is the mean of its slices in
     // Hounsfield units, named by its decoded slice nearest the middle
     let k = scan.slab.max(1);
+    // a slab's slices are the series' size (the size most of its slices declare): a slice of
+    // another size is left out of its slab, whichever of them comes first
+    let slab_size = (k > 1).then(|| series_size(scan)).flatten();
     for (hs, zs) in scan.slices.chunks(k).zip(scan.z.chunks(k)) {
         let mut sum: Option<HuImage> = None;
         let mut decoded = Vec::with_capacity(hs.len());
         for (i, h) in hs.iter().enumerate() {
             match read_hu_within(&h.path, config.rsna_fix, limits) {
-                Ok((_, img)) => match sum.as_mut() {
-                    None => {
-                        sum = Some(img);
-                        decoded.push(i);
+                Ok((_, img)) if slab_size.is_some_and(|s| s != (img.rows, img.cols)) => {
+                    let (r, c) = slab_size.unwrap_or_default();
+                    warnings.push(format!(
+                        "slice {} left out of its slab: {}×{} pixels, not the series' {r}×{c}",
+                        h.sop_uid, img.rows, img.cols
+                    ))
+                }
+                Ok((_, img)) => {
+                    match sum.as_mut() {
+                        None => sum = Some(img),
+                        Some(acc) => acc.hu.iter_mut().zip(&img.hu).for_each(|(a, b)| *a += b),
                     }
-                    Some(acc) if (acc.rows, acc.cols) == (img.rows, img.cols) => {
-                        acc.hu.iter_mut().zip(&img.hu).for_each(|(a, b)| *a += b);
-                        decoded.push(i);
-                    }
-                    Some(acc) => warnings.push(format!(
-                        "slice {} left out of its slab: {}×{} pixels, not the slab's {}×{}",
-                        h.sop_uid, img.rows, img.cols, acc.rows, acc.cols
-                    )),
-                },
+                    decoded.push(i);
+                }
                 Err(e) => {
                     warn!("skipped {e}");
                     let mut s = milbase::sync::lock(skipped);
@@ -916,6 +919,18 @@ fn decode_scan_with<T: Copy + Default>(
     }
     let meta = scan_meta(scan, config, keep_phi, &kept, &kept_z, warnings, None);
     Ok((meta, data))
+}
+
+/// The size (rows, columns) most of a scan's slices declare.
+fn series_size(scan: &Scan) -> Option<(usize, usize)> {
+    let mut count: std::collections::HashMap<(usize, usize), usize> = Default::default();
+    for h in &scan.slices {
+        *count.entry((h.rows as usize, h.cols as usize)).or_default() += 1;
+    }
+    count
+        .into_iter()
+        .max_by_key(|&(size, n)| (n, size))
+        .map(|(size, _)| size)
 }
 
 /// A decoded scan's metadata (without labels; `pixels` empty).
