@@ -621,6 +621,82 @@ fn series_outside_what_the_model_was_made_for_are_left_out_or_flagged() {
         likeliest(&b),
         b[likeliest(&b)]
     );
+    // the same thin series as a NIfTI volume is read as the same slabs: the network's numbers
+    // equal the DICOM series', and its SR (against the DICOM series it came from) references
+    // each slab's middle slice, as the DICOM series' SR does
+    let nifti = tmp.path().join("nifti");
+    std::fs::create_dir_all(&nifti).unwrap();
+    let mut v = vec![0i16; 256 * 256 * thin.len()];
+    for (k, (_, h)) in thin.iter().enumerate() {
+        for (i, &x) in h.iter().enumerate() {
+            let (r, c) = (i / 256, i % 256);
+            v[c + 256 * (r + 256 * k)] = x;
+        }
+    }
+    let mm = 250.0 / 256.0;
+    let affine = [
+        [-mm, 0.0, 0.0, 0.0],
+        [0.0, -mm, 0.0, 0.0],
+        [0.0, 0.0, 1.25, 1.25],
+    ];
+    preprocess::nifti::write_int16(
+        &nifti.join("thin.nii.gz"),
+        [256, 256, thin.len()],
+        &v,
+        &affine,
+        1.0,
+        0.0,
+    )
+    .unwrap();
+    let from = format!("thin.nii.gz={}", s(&dir.join("thin-alone")));
+    let rn = tmp.path().join("rn");
+    ok(&[
+        "-q",
+        "predict",
+        "--model",
+        s(&bundle),
+        s(&nifti),
+        "--out",
+        s(&rn),
+        "--no-html",
+        "--nifti-dicom",
+        &from,
+    ]);
+    let n = json(&rn.join("report.json"));
+    let (vn, vd) = (
+        &n["scans"][0],
+        scans
+            .iter()
+            .find(|s| s["series_instance_uid"] == "2.25.521")
+            .unwrap(),
+    );
+    assert_eq!(vn["n_slices"], slabs, "{vn}");
+    assert!(vn["warnings"]
+        .to_string()
+        .contains(&format!("read as {slabs} slabs of 4 slices (5.0 mm)")));
+    let f = |v: &serde_json::Value| v.as_f64().unwrap();
+    assert!((f(&vn["cnn_probability"]) - f(&vd["cnn_probability"])).abs() < 1e-5);
+    let (sn, sd) = (
+        vn["slices"].as_array().unwrap(),
+        vd["slices"].as_array().unwrap(),
+    );
+    assert_eq!(sn.len(), sd.len());
+    for (a, b) in sn.iter().zip(sd) {
+        assert_eq!(a["sop_instance_uid"], b["sop_instance_uid"]);
+        assert!(
+            (f(&a["attention"]) - f(&b["attention"])).abs() < 1e-5,
+            "{a} {b}"
+        );
+        assert!(
+            (f(&a["probability"]) - f(&b["probability"])).abs() < 0.02,
+            "{a} {b}"
+        );
+    }
+    let sr = std::fs::read(rn.join(vn["dicom"]["sr"].as_str().expect("an SR"))).unwrap();
+    let sr = String::from_utf8_lossy(&sr);
+    assert!(sr.contains("Thin slices read as slabs"));
+    // slab 2 of the 4-slice slabs is named by thin slice 7 (instance 7, its middle)
+    assert!(sr.contains("2.25.521.7"));
     let index = std::fs::read_to_string(rep.join("index.html")).unwrap();
     assert!(index.contains("NOT CALIBRATED FOR THIS SITE"));
     let csv = std::fs::read_to_string(rep.join("scans.csv")).unwrap();

@@ -128,6 +128,15 @@ pub struct SliceMeta {
     /// nibabel's `img.dataobj[..., k]` indexes for an axial volume); slice labels use it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nifti_index: Option<usize>,
+    /// A row read as a slab (the mean of neighbouring slices, see
+    /// [`crate::scan::Scan::slab`]): the SOPInstanceUIDs of the DICOM slices averaged, in z
+    /// order. Empty for a slice read as it is, and for NIfTI (see `nifti_slab_of`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slab_of: Vec<String>,
+    /// A NIfTI row read as a slab: the indices along the file's slice axis (as `nifti_index`)
+    /// of the slices averaged, in z order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nifti_slab_of: Vec<usize>,
 }
 
 /// Metadata of one scan (`scans/<id>.json`).

@@ -580,6 +580,31 @@ impl Labels {
 }
 
 /// Positive when any labelled slice is, unknown when none has a label.
+/// The label of a slab (the mean of several slices) from its slices' labels: a bleed when any
+/// of them shows one (the mean shows it too), with every subtype they name (in RSNA's order);
+/// no bleed when every labelled slice shows none; unknown when none is labelled. A slab's
+/// unlabelled slices do not make it unknown: RSNA labels every slice, and a file that labels
+/// some gives what it knows.
+pub fn of_slab<'a>(slices: impl IntoIterator<Item = Option<&'a SliceLabel>>) -> Option<SliceLabel> {
+    let known: Vec<&SliceLabel> = slices.into_iter().flatten().collect();
+    let label = known.iter().map(|l| l.label).max()?;
+    let named: BTreeSet<&str> = known
+        .iter()
+        .filter(|l| l.label == label)
+        .flat_map(|l| l.subtype.split(';'))
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let subtype = SUBTYPE_NAMES
+        .iter()
+        .filter(|n| named.contains(*n))
+        .copied()
+        .chain(named.iter().copied().filter(|w| !SUBTYPE_NAMES.contains(w)))
+        .collect::<Vec<_>>()
+        .join(";");
+    Some(SliceLabel { label, subtype })
+}
+
 fn from_slices(slice_labels: &[Option<u8>]) -> Option<u8> {
     if slice_labels.iter().all(Option::is_none) {
         return None;
@@ -624,6 +649,31 @@ mod tests {
         let mut f = tempfile::NamedTempFile::new().unwrap();
         f.write_all(text.as_bytes()).unwrap();
         f
+    }
+
+    /// A slab is a bleed when any of its slices is, with the subtypes of its bleeding slices
+    /// (in RSNA's order, each once); no bleed when every labelled slice says so; unknown with
+    /// no labelled slice.
+    #[test]
+    fn a_slab_is_labelled_by_its_slices() {
+        let l = |label: u8, subtype: &str| SliceLabel {
+            label,
+            subtype: subtype.into(),
+        };
+        let (sdh, edh_sdh, none) = (l(1, "subdural"), l(1, "epidural;subdural"), l(0, ""));
+        let got = of_slab([Some(&none), Some(&sdh), None, Some(&edh_sdh)]).unwrap();
+        assert_eq!(got, l(1, "epidural;subdural"));
+        assert_eq!(
+            of_slab([None, Some(&none), Some(&none)]),
+            Some(none.clone())
+        );
+        assert_eq!(of_slab([None, None]), None);
+        assert_eq!(
+            of_slab([Some(&l(1, "subarachnoid")), Some(&l(1, "intraparenchymal"))])
+                .unwrap()
+                .subtype,
+            "intraparenchymal;subarachnoid"
+        );
     }
 
     /// Labels loaded for a run's scans keep their rows only, of every kind of file, and still

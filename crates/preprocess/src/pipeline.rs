@@ -396,13 +396,27 @@ fn keep_earlier_scans(
     kept
 }
 
-/// Slice metadata without labels (see [`apply_labels`]).
-fn slice_metas(slices: &[&SliceHeader], z: &[Option<f64>], nifti: bool) -> Vec<SliceMeta> {
+/// Slice metadata without labels (see [`apply_labels`]); `slabs`, when the scan is read as
+/// slabs, holds each row's slices (empty otherwise).
+fn slice_metas(
+    slices: &[&SliceHeader],
+    z: &[Option<f64>],
+    slabs: &[Vec<&SliceHeader>],
+    nifti: bool,
+) -> Vec<SliceMeta> {
+    let index = |h: &SliceHeader| h.instance_number.filter(|_| nifti).map(|k| k as usize);
     slices
         .iter()
         .zip(z)
-        .map(|(h, z)| {
-            let k = h.instance_number.filter(|_| nifti).map(|k| k as usize);
+        .enumerate()
+        .map(|(row, (h, z))| {
+            let k = index(h);
+            let slab = slabs.get(row);
+            let (slab_of, nifti_slab_of) = match slab {
+                Some(s) if nifti => (Vec::new(), s.iter().filter_map(|h| index(h)).collect()),
+                Some(s) => (s.iter().map(|h| h.sop_uid.clone()).collect(), Vec::new()),
+                None => Default::default(),
+            };
             SliceMeta {
                 sop_instance_uid: h.sop_uid.clone(),
                 z: *z,
@@ -414,13 +428,15 @@ fn slice_metas(slices: &[&SliceHeader], z: &[Option<f64>], nifti: bool) -> Vec<S
                 label: None,
                 subtype: None,
                 nifti_index: k,
+                slab_of,
+                nifti_slab_of,
             }
         })
         .collect()
 }
 
 /// Sets slice labels (by SOPInstanceUID) and the scan label (by SeriesInstanceUID, else the max of
-/// its slice labels) from `labels`.
+/// its slice labels) from `labels`. A slab's label is its slices' ([`crate::labels::of_slab`]).
 /// A NIfTI file's slice label row beyond its slices fails the scan (the message names the labels
 /// file and line): a positive row dropped would make a bleed negative.
 pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) -> std::result::Result<(), String> {
@@ -428,25 +444,35 @@ pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) -> std::result::Result
         let depth = meta
             .slices
             .iter()
-            .filter_map(|s| s.nifti_index)
+            .flat_map(|s| s.nifti_index.iter().chain(&s.nifti_slab_of))
             .max()
             .map_or(0, |k| k + 1);
         if let Some(e) = labels.nifti_beyond(name, depth) {
             return Err(e);
         }
         for s in &mut meta.slices {
-            let l = s.nifti_index.and_then(|k| labels.nifti_slice(name, k));
+            let l = if s.nifti_slab_of.is_empty() {
+                s.nifti_index
+                    .and_then(|k| labels.nifti_slice(name, k))
+                    .cloned()
+            } else {
+                crate::labels::of_slab(s.nifti_slab_of.iter().map(|&k| labels.nifti_slice(name, k)))
+            };
+            s.subtype = l.as_ref().map(|l| l.subtype.clone());
             s.label = l.map(|l| l.label);
-            s.subtype = l.map(|l| l.subtype.clone());
         }
         let sl: Vec<Option<u8>> = meta.slices.iter().map(|s| s.label).collect();
         meta.label = labels.nifti_scan(name, &sl);
         return Ok(());
     }
     for s in &mut meta.slices {
-        let l = labels.slice(&s.sop_instance_uid);
+        let l = if s.slab_of.is_empty() {
+            labels.slice(&s.sop_instance_uid).cloned()
+        } else {
+            crate::labels::of_slab(s.slab_of.iter().map(|u| labels.slice(u)))
+        };
+        s.subtype = l.as_ref().map(|l| l.subtype.clone());
         s.label = l.map(|l| l.label);
-        s.subtype = l.map(|l| l.subtype.clone());
     }
     let sl: Vec<Option<u8>> = meta.slices.iter().map(|s| s.label).collect();
     meta.label = labels.scan(&meta.study_instance_uid, &meta.series_instance_uid, &sl);
@@ -797,27 +823,56 @@ fn decode_scan_with<T: Copy + Default>(
             record_skip(&mut s, e);
         };
         // a slice at a time, each windowed into its place in the output (the file may store
-        // them superior first): the volume costs one slice and the output
-        let n = scan.slices.len();
+        // them superior first): the volume costs one slice and the output. Read as slabs, a
+        // slab's slices are summed as they come (they come in order, one way or the other, so
+        // a slab or two is open at a time) and windowed once all of it is in.
+        let (n, rows) = (scan.slices.len(), scan.rows());
         let chunk = 3 * size * size;
-        data.resize(n * chunk, T::default());
+        data.resize(rows * chunk, T::default());
         let mut one = Vec::with_capacity(chunk);
         let mut seen = 0usize;
         let mut placed: Vec<Option<SliceView>> = Vec::new();
         if views.is_some() {
-            placed.resize(n, None);
+            placed.resize(rows, None);
         }
+        let k = scan.slab.max(1);
+        let mut open: std::collections::HashMap<usize, (HuImage, usize)> = Default::default();
         let vol_warnings = crate::nifti::for_each_slice(&path, limits, |t, img| {
+            progress.inc(1);
+            if t >= n {
+                return;
+            }
+            let row = t / k;
+            let want = scan.slab_range(row).len();
+            let img = if want == 1 {
+                img
+            } else {
+                let (sum, got) = match open.remove(&row) {
+                    Some((mut acc, got)) if acc.hu.len() == img.hu.len() => {
+                        acc.hu.iter_mut().zip(&img.hu).for_each(|(a, b)| *a += b);
+                        (acc, got + 1)
+                    }
+                    Some(_) => return, // a slice of another size: the count below tells
+                    None => (img, 1),
+                };
+                if got < want {
+                    open.insert(row, (sum, got));
+                    return;
+                }
+                let mut mean = sum;
+                let inv = 1.0 / want as f32;
+                mean.hu.iter_mut().for_each(|v| *v *= inv);
+                mean
+            };
             one.clear();
             channels(&img, config, &mut one);
-            if t < n && one.len() == chunk {
-                data[t * chunk..(t + 1) * chunk].copy_from_slice(&one);
-                if let Some(v) = placed.get_mut(t) {
+            if one.len() == chunk {
+                data[row * chunk..(row + 1) * chunk].copy_from_slice(&one);
+                if let Some(v) = placed.get_mut(row) {
                     *v = Some(SliceView::of(&img));
                 }
-                seen += 1;
+                seen += want;
             }
-            progress.inc(1);
         })
         .inspect_err(skip)?;
         if seen != n {
@@ -834,15 +889,21 @@ fn decode_scan_with<T: Copy + Default>(
         if let Some(v) = views.as_deref_mut() {
             v.extend(placed.into_iter().flatten());
         }
-        kept.extend(scan.slices.iter());
-        kept_z.extend(scan.z.iter().copied());
+        let mut slabs = Vec::new();
+        for row in 0..rows {
+            let mid = scan.slab_middle(row);
+            kept.push(&scan.slices[mid]);
+            kept_z.push(scan.z[mid]);
+            if k > 1 {
+                slabs.push(scan.slices[scan.slab_range(row)].iter().collect());
+            }
+        }
         return Ok((
             scan_meta(
                 scan,
                 config,
                 keep_phi,
-                &kept,
-                &kept_z,
+                (&kept, &kept_z, &slabs),
                 warnings,
                 Some(src.name.clone()),
             ),
@@ -857,6 +918,8 @@ fn decode_scan_with<T: Copy + Default>(
     // a slab's slices are the series' size (the size most of its slices declare): a slice of
     // another size is left out of its slab, whichever of them comes first
     let slab_size = (k > 1).then(|| series_size(scan)).flatten();
+    // each slab's decoded slices, for its labels (empty when read slice by slice)
+    let mut slabs: Vec<Vec<&SliceHeader>> = Vec::new();
     for (hs, zs) in scan.slices.chunks(k).zip(scan.z.chunks(k)) {
         let mut sum: Option<HuImage> = None;
         let mut decoded = Vec::with_capacity(hs.len());
@@ -901,6 +964,9 @@ fn decode_scan_with<T: Copy + Default>(
         }
         kept.push(&hs[named]);
         kept_z.push(zs[named]);
+        if k > 1 {
+            slabs.push(decoded.iter().map(|&i| &hs[i]).collect());
+        }
         if let Some(s) = stream.as_mut() {
             if data.len() >= s.every.max(1) * 3 * size * size {
                 (s.take)(&data)?;
@@ -917,7 +983,14 @@ fn decode_scan_with<T: Copy + Default>(
             data.clear();
         }
     }
-    let meta = scan_meta(scan, config, keep_phi, &kept, &kept_z, warnings, None);
+    let meta = scan_meta(
+        scan,
+        config,
+        keep_phi,
+        (&kept, &kept_z, &slabs),
+        warnings,
+        None,
+    );
     Ok((meta, data))
 }
 
@@ -938,8 +1011,7 @@ fn scan_meta(
     scan: &Scan,
     config: &PreprocessConfig,
     keep_phi: bool,
-    kept: &[&SliceHeader],
-    kept_z: &[Option<f64>],
+    (kept, kept_z, slabs): (&[&SliceHeader], &[Option<f64>], &[Vec<&SliceHeader>]),
     warnings: Vec<String>,
     nifti: Option<String>,
 ) -> ScanMeta {
@@ -961,7 +1033,7 @@ fn scan_meta(
         config_fingerprint: config.fingerprint(),
         pixels: String::new(),
         warnings,
-        slices: slice_metas(kept, kept_z, nifti.is_some()),
+        slices: slice_metas(kept, kept_z, slabs, nifti.is_some()),
         patient_name: keep_phi.then(|| first.patient_name.clone()).flatten(),
         patient_id: keep_phi.then(|| first.patient_id.clone()).flatten(),
         nifti,

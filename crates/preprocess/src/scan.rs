@@ -39,15 +39,15 @@ pub struct Scan {
     /// Slices averaged into one (a slab) when decoded: 1 reads every slice as it is; `k` ≥ 2
     /// reads each run of `k` neighbouring slices (the last run may be shorter) as their mean in
     /// Hounsfield units, named by its middle slice. A thin series is read as slabs of the
-    /// thickness a model was made for; see [`Scan::into_slabs`]. DICOM series only.
+    /// thickness a model was made for; see [`Scan::into_slabs`]. DICOM series and NIfTI
+    /// volumes alike.
     pub slab: usize,
 }
 
 impl Scan {
-    /// This scan read as slabs of `k` slices (see [`Scan::slab`]); a NIfTI volume, or `k` < 2,
-    /// is left as it is.
+    /// This scan read as slabs of `k` slices (see [`Scan::slab`]); `k` < 2 leaves it as it is.
     pub fn into_slabs(mut self, k: usize) -> Self {
-        if self.nifti.is_none() && k >= 2 {
+        if k >= 2 {
             self.slab = k;
         }
         self
@@ -56,6 +56,20 @@ impl Scan {
     /// How many rows the scan decodes into: its slices, or its slabs.
     pub fn rows(&self) -> usize {
         self.slices.len().div_ceil(self.slab.max(1))
+    }
+
+    /// The slices (indices into [`Scan::slices`], z order) that row `row` is the mean of: one
+    /// slice, or a slab of [`Scan::slab`] (the last one may be shorter).
+    pub fn slab_range(&self, row: usize) -> std::ops::Range<usize> {
+        let k = self.slab.max(1);
+        (row * k).min(self.slices.len())..((row + 1) * k).min(self.slices.len())
+    }
+
+    /// The slice that names row `row` when every slice of it is decoded: its middle one (of an
+    /// even count, the upper middle), as the decoder names a slab.
+    pub fn slab_middle(&self, row: usize) -> usize {
+        let r = self.slab_range(row);
+        r.start + r.len() / 2
     }
 }
 

@@ -1016,3 +1016,104 @@ fn a_series_read_as_slabs_gives_the_mean_of_each_run_of_slices() {
     let (meta, _, _) = decode(&input, 1);
     assert_eq!(meta.n_slices, 7);
 }
+
+/// A thin NIfTI volume read as slabs, as a DICOM series is: each run of `k` neighbouring slices
+/// is their mean in Hounsfield units (checked against the mean written as one DICOM slice and
+/// decoded alone), named by its middle slice, and labelled by its slices (a bleed on any slice of
+/// a slab, its middle one or not, makes the slab a bleed). The volume is stored head first, so
+/// its slices come superior first and each slab is summed from its top.
+#[test]
+fn a_nifti_volume_read_as_slabs_gives_the_mean_of_each_run_of_slices_and_their_labels() {
+    let t = tempfile::tempdir().unwrap();
+    let (input, single) = (t.path().join("in"), t.path().join("single"));
+    fs::create_dir_all(&input).unwrap();
+    // the same slabs of 3 as the DICOM test: means 1040, 1210, 990 (stored; HU is −1024)
+    let values = [1000, 1030, 1090, 1200, 1210, 1220, 990];
+    let n = values.len();
+    let mut v = vec![0i16; 16 * 16 * n];
+    for (z, val) in values.iter().enumerate() {
+        let k = n - 1 - z; // head first: the file's slice k is the z-th from the feet
+        for i in 0..256 {
+            let (r, c) = (i / 16, i % 16);
+            v[c + 16 * (r + 16 * k)] = (val + (i as i32 % 7) * 10 - 1024) as i16;
+        }
+    }
+    // LPS in-plane as the DICOM slices (1 mm), 0.625 mm apart, k running head to feet
+    let affine = [
+        [-1.0, 0.0, 0.0, 0.0],
+        [0.0, -1.0, 0.0, 0.0],
+        [0.0, 0.0, -0.625, 0.625 * (n - 1) as f64],
+    ];
+    let file = input.join("thin.nii.gz");
+    preprocess::nifti::write_int16(&file, [16, 16, n], &v, &affine, 1.0, 0.0).unwrap();
+    // slabs (file slices): {6, 5, 4}, {3, 2, 1}, {0}. The first has bleeds on 6 and 4, neither
+    // its middle; the second a 0 on its middle only; the third, a slice of its own, a 0
+    let labels_csv = t.path().join("slice_labels.csv");
+    fs::write(
+        &labels_csv,
+        "nifti,slice,label,subtype\nthin.nii.gz,6,1,subdural\nthin.nii.gz,5,0,none\n\
+         thin.nii.gz,4,1,epidural\nthin.nii.gz,2,0,none\nthin.nii.gz,0,0,none\n",
+    )
+    .unwrap();
+    let mut labels = preprocess::labels::Labels::default();
+    labels.load(&labels_csv).unwrap();
+    let config = opts16().config;
+    let limits = preprocess::read::Limits::default();
+    let skipped = std::sync::Mutex::new(preprocess::dataset::Skipped::default());
+    let (scans, _) =
+        preprocess::pipeline::find_scans(std::slice::from_ref(&input), &Quiet).unwrap();
+    let scan = scans.into_iter().next().unwrap().into_slabs(3);
+    assert_eq!(scan.rows(), 3);
+    let (mut meta, got, views) = preprocess::pipeline::decode_scan_float_viewed(
+        &scan, &config, &limits, false, &Quiet, &skipped,
+    )
+    .unwrap();
+    let per = 3 * 16 * 16;
+    assert_eq!((meta.n_slices, views.len(), got.len()), (3, 3, 3 * per));
+    // named by the middle slice: z 1, 4, 6 (file slices 5, 2, 0); each with its slab's slices
+    let named: Vec<Option<usize>> = meta.slices.iter().map(|s| s.nifti_index).collect();
+    assert_eq!(named, [Some(5), Some(2), Some(0)]);
+    let members: Vec<&[usize]> = meta.slices.iter().map(|s| &s.nifti_slab_of[..]).collect();
+    assert_eq!(members, [&[6, 5, 4][..], &[3, 2, 1], &[0]]);
+    for (row, mean) in [1040, 1210, 990].into_iter().enumerate() {
+        let f = single.join(format!("m{row}"));
+        fs::create_dir_all(&f).unwrap();
+        let mut s = ct("1.2.9", 0.0);
+        s.stored = (0..256).map(|i| mean + (i % 7) * 10).collect();
+        fs::write(f.join("m.dcm"), s.to_bytes().unwrap()).unwrap();
+        let (scans, _) =
+            preprocess::pipeline::find_scans(std::slice::from_ref(&f), &Quiet).unwrap();
+        let (_, want, _) = preprocess::pipeline::decode_scan_float_viewed(
+            &scans[0], &config, &limits, false, &Quiet, &skipped,
+        )
+        .unwrap();
+        let slab = &got[row * per..(row + 1) * per];
+        let worst = slab
+            .iter()
+            .zip(&want)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0f32, f32::max);
+        assert!(worst < 1e-5, "slab {row}: off by {worst}");
+    }
+    preprocess::pipeline::apply_labels(&mut meta, &labels).unwrap();
+    let got: Vec<(Option<u8>, Option<&str>)> = meta
+        .slices
+        .iter()
+        .map(|s| (s.label, s.subtype.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Some(1), Some("epidural;subdural")),
+            (Some(0), Some("none")),
+            (Some(0), Some("none"))
+        ]
+    );
+    assert_eq!(meta.label, Some(1));
+    // a row beyond the volume's 7 slices still fails it, though no slab is named by slice 6
+    fs::write(&labels_csv, "nifti,slice,label\nthin.nii.gz,7,1\n").unwrap();
+    let mut beyond = preprocess::labels::Labels::default();
+    beyond.load(&labels_csv).unwrap();
+    let e = preprocess::pipeline::apply_labels(&mut meta, &beyond).unwrap_err();
+    assert!(e.contains("beyond its 7 slices"), "{e}");
+}

@@ -251,7 +251,8 @@ pub fn screen(
     (keep, left)
 }
 
-/// A DICOM series thinner than the envelope, ordered by slice position, read as slabs of the
+/// A series (DICOM, or a NIfTI volume) thinner than the envelope, ordered by slice position,
+/// read as slabs of the
 /// middle of the envelope's spacing (5 mm for SA-DMIL's): each the mean of its slices in
 /// Hounsfield units, as a scanner's thick reconstruction is, so that a slice shows what the
 /// model saw in training and the scan pools as many of them. Its warnings say so. Any other
@@ -260,7 +261,7 @@ pub fn as_slabs(scan: Scan, env: &Envelope) -> Scan {
     let Some(d) = spacing(&scan).filter(|&d| d > 0.0 && d < env.spacing_mm[0]) else {
         return scan;
     };
-    if scan.nifti.is_some() || scan.ordered_by != preprocess::scan::OrderedBy::Position {
+    if scan.ordered_by != preprocess::scan::OrderedBy::Position {
         return scan;
     }
     let target = (env.spacing_mm[0] + env.spacing_mm[1]) / 2.0;

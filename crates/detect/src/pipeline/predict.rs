@@ -1266,13 +1266,25 @@ pub fn run_with(
                     },
                     None => Ok(scan),
                 };
+                // a NIfTI volume read as slabs: the series it came from, read the same way
+                let slabbed;
+                let source = match source {
+                    Ok(series) if scan.nifti.is_some() && scan.slab > 1 => {
+                        slabbed = series.clone().into_slabs(scan.slab);
+                        Ok(&slabbed)
+                    }
+                    other => other,
+                };
                 let outcome = match source {
                     Ok(source) => {
                         // a NIfTI scan's slices take the UIDs of the series it came from, in
-                        // the same (inferior first) order
+                        // the same (inferior first) order: each row its slice, or its slab's
+                        // middle slice, as the volume's rows are named
                         if scan.nifti.is_some() {
-                            for (s, h) in p.report.slices.iter_mut().zip(&source.slices) {
-                                s.sop_instance_uid = h.sop_uid.clone();
+                            for (row, s) in p.report.slices.iter_mut().enumerate() {
+                                if let Some(h) = source.slices.get(scan.slab_middle(row)) {
+                                    s.sop_instance_uid = h.sop_uid.clone();
+                                }
                             }
                         }
                         write_scan(
