@@ -42,6 +42,8 @@ pub struct Labels {
     rows: usize,
     /// Only the rows of these scans are kept ([`Labels::only`]); None: every row.
     wanted: Option<Wanted>,
+    /// Files to read for each batch of scans, keeping that batch's rows ([`Labels::files`]).
+    deferred: Vec<std::path::PathBuf>,
 }
 
 /// The keys of a run's own scans: the labels rows a run needs. A labels file of a whole cohort
@@ -196,6 +198,51 @@ impl Labels {
             wanted: Some(wanted),
             ..Labels::default()
         }
+    }
+
+    /// Labels files read once the scans they label are known, for each batch of scans a run
+    /// processes ([`Labels::for_scans`]), keeping only that batch's rows: a cohort's file (RSNA's
+    /// 752,803 slices, or millions more) costs a batch's rows, not the file's. Each file is
+    /// checked whole on every read. Only the files' existence is checked here.
+    pub fn files(paths: Vec<std::path::PathBuf>) -> Result<Self> {
+        for p in &paths {
+            std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
+        }
+        Ok(Labels {
+            deferred: paths,
+            ..Labels::default()
+        })
+    }
+
+    /// The labels of `scans`: these labels themselves, or, for labels made by [`Labels::files`],
+    /// the files' rows of these scans (read now), joined with any rows loaded already.
+    pub fn for_scans(&self, scans: &[crate::scan::Scan]) -> Result<std::borrow::Cow<'_, Self>> {
+        if self.deferred.is_empty() {
+            return Ok(std::borrow::Cow::Borrowed(self));
+        }
+        let mut l = Labels::only(Wanted::of(scans));
+        for f in &self.deferred {
+            l.load(f)?;
+        }
+        l.scans
+            .extend(self.scans.iter().map(|(k, v)| (k.clone(), *v)));
+        l.slices
+            .extend(self.slices.iter().map(|(k, v)| (k.clone(), v.clone())));
+        l.nifti_scans
+            .extend(self.nifti_scans.iter().map(|(k, v)| (k.clone(), *v)));
+        l.nifti_slices.extend(
+            self.nifti_slices
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        l.nifti_last
+            .extend(self.nifti_last.iter().map(|(k, v)| (k.clone(), v.clone())));
+        Ok(std::borrow::Cow::Owned(l))
+    }
+
+    /// Whether labels files wait to be read for each batch ([`Labels::files`]).
+    pub fn has_files(&self) -> bool {
+        !self.deferred.is_empty()
     }
 
     fn wants(&self, f: impl Fn(&Wanted) -> bool) -> bool {

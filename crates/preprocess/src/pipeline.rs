@@ -281,10 +281,13 @@ pub fn preprocess_shard(
     let mut n_scans = 0;
     while let Some(scans) = batches.next_batch()? {
         n_scans += scans.len();
+        // labels files are read for each batch, keeping its rows (Labels::files)
+        let labels = opts.labels.for_scans(&scans)?;
+        let labels = labels.as_ref();
         let outcomes: Vec<(Scan, Result<(ScanMeta, bool)>)> = scans
             .into_par_iter()
             .map(|scan| {
-                let r = process_scan(&scan, out, opts, progress, &skipped);
+                let r = process_scan(&scan, out, (opts, labels), progress, &skipped);
                 (scan, r)
             })
             .collect();
@@ -552,7 +555,7 @@ fn windowed_then_resized(img: &HuImage, config: &PreprocessConfig) -> Vec<Vec<f3
 fn process_scan(
     scan: &Scan,
     out: &Path,
-    opts: &PreprocessOptions,
+    (opts, labels): (&PreprocessOptions, &Labels),
     progress: &dyn Progress,
     skipped: &Mutex<Skipped>,
 ) -> Result<(ScanMeta, bool)> {
@@ -567,7 +570,7 @@ fn process_scan(
                 && meta.slices.len() == scan.rows();
             if complete {
                 let before = meta.clone();
-                apply_labels(&mut meta, &opts.labels).map_err(Error::Invalid)?;
+                apply_labels(&mut meta, labels).map_err(Error::Invalid)?;
                 if meta != before {
                     dataset::write_json(&meta_path, &meta)?;
                 }
@@ -587,7 +590,7 @@ fn process_scan(
     meta.pixels = pixels.clone();
     let size = opts.config.size;
     let kept = meta.n_slices;
-    apply_labels(&mut meta, &opts.labels).map_err(Error::Invalid)?;
+    apply_labels(&mut meta, labels).map_err(Error::Invalid)?;
     dataset::write_npz_with(
         &out.join(&pixels),
         &[kept, 3, size, size],

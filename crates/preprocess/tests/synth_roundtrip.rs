@@ -396,7 +396,8 @@ fn shards_group_only_their_own_scans_and_together_give_every_scan_once() {
 
 /// A run whose headers spill to disk (more slice files than it holds headers of) writes the
 /// dataset the in-memory run writes, byte for byte, reports the same skipped file, and leaves
-/// no spill behind; a shard spills alike.
+/// no spill behind; a shard spills alike. Its labels files are read for each bucket of scans,
+/// keeping that bucket's rows (`Labels::files`), and label every scan as the whole files do.
 #[test]
 fn headers_spilled_to_disk_give_the_same_dataset() {
     let tmp = tempfile::tempdir().unwrap();
@@ -410,20 +411,31 @@ fn headers_spilled_to_disk_give_the_same_dataset() {
     };
     synth(&raw, &opts, &Quiet).unwrap();
     fs::write(raw.join("notes"), "not a DICOM file").unwrap();
+    let label_files = vec![raw.join("labels.csv"), raw.join("slice_labels.csv")];
+    let mut whole = Labels::default();
+    for f in &label_files {
+        whole.load(f).unwrap();
+    }
+    assert_eq!((whole.n_scans(), whole.n_slices()), (7, 21));
+    let options = |most: Option<usize>| PreprocessOptions {
+        config: PreprocessConfig {
+            size: 16,
+            ..PreprocessConfig::default()
+        },
+        headers_in_memory: most,
+        // in memory, every row loaded first; spilled, the files read for each bucket
+        labels: match most {
+            None => whole.clone(),
+            Some(_) => Labels::files(label_files.clone()).unwrap(),
+        },
+        ..PreprocessOptions::default()
+    };
     let run = |name: &str, most: Option<usize>, shard: milbase::Shard| {
         let out = tmp.path().join(name);
-        let p = PreprocessOptions {
-            config: PreprocessConfig {
-                size: 16,
-                ..PreprocessConfig::default()
-            },
-            headers_in_memory: most,
-            ..PreprocessOptions::default()
-        };
         let s = preprocess::pipeline::preprocess_shard(
             std::slice::from_ref(&raw),
             &out,
-            &p,
+            &options(most),
             shard,
             &Quiet,
         )
@@ -446,6 +458,33 @@ fn headers_spilled_to_disk_give_the_same_dataset() {
     // 21 slice files, at most 4 headers at once: 6 buckets
     let (s2, f2, m2) = run("spilled", Some(4), all);
     assert_eq!(m1.as_array().unwrap().len(), 7);
+    assert!(m1.as_array().unwrap().iter().all(|e| e["label"].is_u64()));
+    // a bucket's labels are its scans' rows only
+    let (scans, _) = preprocess::pipeline::find_scans(std::slice::from_ref(&raw), &Quiet).unwrap();
+    let files = Labels::files(label_files.clone()).unwrap();
+    let two = files.for_scans(&scans[..2]).unwrap();
+    assert_eq!((two.n_scans(), two.n_slices()), (2, 6));
+    // every row is still checked: a bad row of a scan in no bucket fails the run by line
+    let bad = tmp.path().join("bad_slice_labels.csv");
+    let text = fs::read_to_string(&label_files[1]).unwrap();
+    fs::write(&bad, format!("{text}1.2.3.4.5,7,,\n")).unwrap();
+    let mut p = options(Some(4));
+    p.labels = Labels::files(vec![bad]).unwrap();
+    let e = preprocess::pipeline::preprocess_shard(
+        std::slice::from_ref(&raw),
+        &tmp.path().join("bad"),
+        &p,
+        all,
+        &Quiet,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("bad_slice_labels.csv") && e.contains("line 23"),
+        "{e}"
+    );
+    // a missing file is refused before any scan is read
+    assert!(Labels::files(vec![raw.join("no-such.csv")]).is_err());
     assert_eq!(m1, m2);
     assert_eq!(
         f1.iter().map(|f| &f.0).collect::<Vec<_>>(),

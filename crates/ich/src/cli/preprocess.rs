@@ -106,17 +106,9 @@ impl LimitArgs {
 }
 
 pub fn run(a: Args, progress: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
-    let mut labels = Labels::default();
-    for f in &a.labels {
-        labels.load(f).context("reading labels")?;
-    }
-    if !labels.is_empty() {
-        tracing::info!(
-            "labels: {} scan(s), {} slice(s)",
-            labels.n_scans(),
-            labels.n_slices()
-        );
-    }
+    // read once the scans are known, each batch keeping its own rows: a cohort's labels file
+    // costs a run its scans' rows, not the file's
+    let labels = Labels::files(a.labels.clone()).context("reading labels")?;
     let opts = PreprocessOptions {
         config: match a.preset {
             Some(PresetArg::Ich) => PreprocessConfig::default(),
