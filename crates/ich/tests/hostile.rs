@@ -130,6 +130,9 @@ fn listing(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// When to pause a run, and what to do while it sleeps ([`Jail::run_paused`]).
+type Pause = (Box<dyn Fn() -> bool + Send>, Box<dyn FnOnce() + Send>);
+
 impl Jail {
     /// A new folder with the clean scan (three slices) in `in/clean/`.
     fn new() -> Jail {
@@ -154,6 +157,28 @@ impl Jail {
     /// As [`Jail::run`], with files limited to `fsize` bytes each (`RLIMIT_FSIZE`, `SIGXFSZ`
     /// ignored: a write past it fails as on a full disk).
     fn run_limited(&self, args: &[&str], fsize: Option<u64>) -> Run {
+        self.run_inner(args, fsize, None).0
+    }
+
+    /// As [`Jail::run`], with the run paused (SIGSTOP) as soon as `ready` holds (polled every
+    /// millisecond), `trap` done while it sleeps, and the run resumed (SIGCONT): a holder
+    /// paused past its lease (a VM pause, a stalled NFS client, a suspended job). Returns when
+    /// the trap was done (None: the run ended first).
+    fn run_paused(
+        &self,
+        args: &[&str],
+        ready: impl Fn() -> bool + Send + 'static,
+        trap: impl FnOnce() + Send + 'static,
+    ) -> (Run, Option<SystemTime>) {
+        self.run_inner(args, None, Some((Box::new(ready), Box::new(trap))))
+    }
+
+    fn run_inner(
+        &self,
+        args: &[&str],
+        fsize: Option<u64>,
+        pause: Option<Pause>,
+    ) -> (Run, Option<SystemTime>) {
         let out = self.p("out");
         let mut before = BTreeMap::new();
         tree(&self.root, &out, &mut before);
@@ -196,13 +221,33 @@ impl Jail {
                 }
             })
         };
+        let pauser = pause.map(|(ready, trap)| {
+            let done = done.clone();
+            std::thread::spawn(move || {
+                while !done.load(Ordering::SeqCst) {
+                    if ready() {
+                        // SAFETY: the child is not reaped before `done` is set (checked above;
+                        // a child that exits meanwhile stays a zombie until wait4)
+                        unsafe { libc::kill(pid, libc::SIGSTOP) };
+                        trap();
+                        let at = SystemTime::now();
+                        unsafe { libc::kill(pid, libc::SIGCONT) };
+                        return Some(at);
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                None
+            })
+        });
         let mut status = 0;
-        // SAFETY: an all-zero rusage is valid; wait4 fills it for this child
+        // SAFETY: an all-zero rusage is valid; wait4 fills it for this child (WUNTRACED is not
+        // asked: a child stopped by the pauser is waited for until it exits)
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
         let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
         done.store(true, Ordering::SeqCst);
         assert_eq!(r, pid, "wait4");
         watch.join().unwrap();
+        let paused_at = pauser.and_then(|t| t.join().unwrap());
         drop(child);
         let text = reader.join().unwrap();
         let run = Run {
@@ -237,7 +282,7 @@ impl Jail {
             "ich {args:?} changed files outside --out:\n{}",
             run.text
         );
-        run
+        (run, paused_at)
     }
 
     /// `ich ARGS` in the jail, killed (SIGKILL) as soon as `ready` holds (or after a minute).
@@ -1727,6 +1772,7 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
         );
         eprintln!("import row left out: no test data at {}", sa_dmil.display());
     }
+    let mut stopped = Vec::new();
     for (what, setup, args, files, before) in rows {
         let j = Jail::new();
         setup(&j);
@@ -1827,6 +1873,67 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
             left.keys()
                 .all(|p| !p.file_name().unwrap().to_string_lossy().contains(".tmp")),
             "{what}: temporaries left after a kill and a rerun: {left:?}"
+        );
+
+        // paused (SIGSTOP) as soon as its lock is written, the lock taken over while it sleeps
+        // (another process's lock in its place), then resumed: it must stop before its next
+        // write, say so, and leave the new holder's lock. A run that had written all it writes
+        // before the pause may end with exit 0, but then no file of its is newer than the take-over
+        empty(&j.p("out"));
+        fill();
+        let out = j.p("out");
+        let lock_of = move |out: &Path| {
+            fs::read_dir(out)
+                .ok()?
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| {
+                    p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().ends_with("ich.lock"))
+                        && fs::read(p)
+                            .is_ok_and(|b| String::from_utf8_lossy(&b).contains("\nbeat="))
+                })
+        };
+        let taken = Arc::new(std::sync::Mutex::new(None));
+        let (r, at) = {
+            let (o1, o2, taken) = (out.clone(), out.clone(), taken.clone());
+            j.run_paused(
+                &a,
+                move || lock_of(&o1).is_some(),
+                move || {
+                    let l = lock_of(&o2).unwrap();
+                    fs::write(&l, common::foreign_lock()).unwrap();
+                    *taken.lock().unwrap() = Some(l);
+                },
+            )
+        };
+        let at = at.unwrap_or_else(|| panic!("{what}: never paused:\n{}", r.text));
+        let lock = taken.lock().unwrap().clone().unwrap();
+        assert_eq!(fs::read(&lock).unwrap(), common::foreign_lock(), "{what}");
+        if r.code == Some(0) {
+            let mut now = BTreeMap::new();
+            tree(&out, Path::new(""), &mut now);
+            for (p, (_, m)) in &now {
+                assert!(
+                    *p == lock || m.is_none_or(|m| m <= at),
+                    "{what} wrote {} after its lock was taken over, with exit 0:\n{}",
+                    p.display(),
+                    r.text
+                );
+            }
+        } else {
+            assert!(matches!(r.code, Some(1 | 2)), "{what}:\n{}", r.text);
+            r.says(&["taken over by another process", "node-b"]);
+            stopped.push(what);
+        }
+    }
+    // the writers with work left after their lock is taken are stopped by it (the rest may
+    // finish first, as a fast run does)
+    eprintln!("stopped by a lock taken over: {stopped:?}");
+    for slow in ["predict", "train-cnn", "adapt"] {
+        assert!(
+            stopped.iter().any(|w| w.starts_with(slow)),
+            "{slow} was not stopped by its lock taken over: {stopped:?}"
         );
     }
 }
