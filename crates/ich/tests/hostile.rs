@@ -1773,6 +1773,7 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
         eprintln!("import row left out: no test data at {}", sa_dmil.display());
     }
     let mut stopped = Vec::new();
+    let (mut swapped_late, mut swapped_stopped) = (Vec::new(), Vec::new());
     for (what, setup, args, files, before) in rows {
         let j = Jail::new();
         setup(&j);
@@ -1926,10 +1927,58 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
             r.says(&["taken over by another process", "node-b"]);
             stopped.push(what);
         }
+
+        // paused (SIGSTOP) as soon as its first output subfolder appears, that subfolder moved
+        // aside and a link to a folder outside put in its place while it sleeps, then resumed:
+        // wherever the pause fell (between a check and a creation or a rename included), nothing
+        // reaches the link's target (the jail's promise: nothing outside out/ changes). The run
+        // stops naming the subfolder, or ends with exit 0 when it had written all it writes
+        // there before the pause.
+        if let Some(sub) = written
+            .iter()
+            .find_map(|n| n.split_once('/').map(|(d, _)| d.to_string()))
+        {
+            empty(&j.p("out"));
+            fill();
+            let target = j.p("outside/swapped");
+            fs::create_dir_all(&target).unwrap();
+            let dir = j.p("out").join(&sub);
+            let (r, at) = {
+                let (d1, d2, target) = (dir.clone(), dir.clone(), target.clone());
+                j.run_paused(
+                    &a,
+                    move || fs::symlink_metadata(&d1).is_ok_and(|m| m.is_dir()),
+                    move || {
+                        let mut moved = d2.clone().into_os_string();
+                        moved.push("-moved");
+                        fs::rename(&d2, &moved).unwrap();
+                        symlink(&target, &d2).unwrap();
+                    },
+                )
+            };
+            at.unwrap_or_else(|| panic!("{what}: never paused:\n{}", r.text));
+            assert_eq!(fs::read_dir(&target).unwrap().count(), 0, "{what}");
+            match r.code {
+                Some(0) => swapped_late.push(what),
+                Some(1 | 2) => {
+                    r.says(&[&format!("out/{sub}")]);
+                    swapped_stopped.push(what);
+                }
+                c => panic!("{what} with its {sub}/ swapped: {c:?}\n{}", r.text),
+            }
+            fs::remove_dir(&target).unwrap();
+        }
     }
     // the writers with work left after their lock is taken are stopped by it (the rest may
     // finish first, as a fast run does)
     eprintln!("stopped by a lock taken over: {stopped:?}");
+    eprintln!("stopped by a subfolder swapped: {swapped_stopped:?}; done before: {swapped_late:?}");
+    for w in ["predict", "preprocess"] {
+        assert!(
+            swapped_stopped.iter().any(|s| s.starts_with(w)),
+            "{w} was not stopped by its subfolder swapped: {swapped_stopped:?}"
+        );
+    }
     for slow in ["predict", "train-cnn", "adapt"] {
         assert!(
             stopped.iter().any(|w| w.starts_with(slow)),

@@ -975,6 +975,52 @@ fn links_planted_in_the_spool_are_removed_not_followed() {
     );
 }
 
+/// The swap-during-the-run row of the hostile matrix for the node: while a study is arriving,
+/// the node is paused (SIGSTOP), the study's folder is moved out of the spool and a link to a
+/// folder outside put in its place, and the node resumed. The rest of the study and another one
+/// arrive: nothing is written, moved or removed through the link (every step of the node's
+/// writer is taken through folders held open from the spool's own handle), the link is reported
+/// and replaced by a real folder, and the other study is predicted and sent.
+#[test]
+fn a_study_folder_swapped_for_a_link_while_it_arrives_is_never_written_through() {
+    use std::os::unix::fs::symlink;
+    let w = World::new("4");
+    let (_dest, d) = dest(&w.t, w.dest_port, Duration::ZERO);
+    let (u0, u1) = (w.study(0), w.study(1));
+    let outside = w.t.join("outside");
+    std::fs::create_dir_all(outside.join("s0")).unwrap();
+    std::fs::write(outside.join("s0/keep.txt"), b"another patient's").unwrap();
+    let before: BTreeMap<PathBuf, Vec<u8>> = walk_files(&outside)
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    let sv = w.serve("3", "50");
+    let files = w.files(0);
+    let (first, rest) = files.split_at(files.len() / 2);
+    w.store(first);
+    let folder = w.spool.join("studies").join(&u0);
+    let pid = sv.child.id() as i32;
+    // SAFETY: signals to the child this test started
+    unsafe { libc::kill(pid, libc::SIGSTOP) };
+    std::fs::rename(&folder, w.t.join("aside")).unwrap();
+    symlink(outside.join("s0"), &folder).unwrap();
+    unsafe { libc::kill(pid, libc::SIGCONT) };
+    w.store(rest);
+    w.store(&w.files(1));
+    wait_for(120, &sv, "the other study sent", || w.phase(&u1) == "sent");
+    let (got, want) = (d.got(), w.results(&u1));
+    assert!(!want.is_empty() && want.iter().all(|x| got.contains(x)));
+    // the link was replaced by a real folder, and nothing outside changed
+    assert!(std::fs::symlink_metadata(&folder).unwrap().is_dir());
+    let after: BTreeMap<PathBuf, Vec<u8>> = walk_files(&outside)
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    assert!(before == after, "files outside the spool changed");
+    let log = std::fs::read_to_string(&sv.log).unwrap();
+    assert!(log.contains("planted"), "the link reported:\n{log}");
+}
+
 /// A `state.json` edited while the node is down to name files outside the study as its results
 /// (another patient's instance by an absolute path, and by a `../` path) sends neither: the
 /// study is predicted again from its own instances and only its own results reach the PACS.

@@ -8,12 +8,20 @@
 //! name is never written through, truncated or renamed into place. The final rename replaces the
 //! destination's name itself, not what a link there points to.
 //!
+//! Every step is taken through the folder held open ([`crate::folder`]): the temporary is created
+//! with `openat` in the destination's folder, reached from the locked output folder's own handle
+//! one component at a time without following a link, and renamed with `renameat` in that same
+//! folder. A subfolder swapped for a link during the run is refused when it is reached, and a
+//! swap at any later instant cannot send a file elsewhere: the handle still names the folder that
+//! was checked. Before each step [`crate::lock::confirm`] also checks that the lock is still this
+//! process's, so a writer that lost it or whose folder was swapped stops and names it.
+//!
 //! - [`NewFile`]: a file being written, renamed into place by [`NewFile::commit`], removed if
 //!   dropped before;
 //! - [`Scratch`]: a temporary that never becomes a file (the spill stores of `predict` and
 //!   `preprocess`), removed when dropped; [`create_temporary`] for one that its caller moves
-//!   away itself (a received instance);
-//! - [`write_atomic`], [`write_atomic_with`], [`copy_file`], [`link_or_copy`]: the common cases
+//!   away itself (a received instance) with [`move_file`]; [`remove_file`] through the held folder;
+//! - [`write_atomic`], [`copy_file`], [`link_or_copy`]: the common cases
 //!   on top of them;
 //! - [`remove_stale_temporaries`]: what a killed run left, swept by the next run that holds the
 //!   folder's lock (planted links included, never followed);
@@ -25,6 +33,8 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+
+use crate::folder::{Folder, Sub};
 
 pub use crate::lock::DirLock;
 
@@ -64,20 +74,42 @@ fn parse_temporary(name: &str) -> Option<(u32, Option<u32>)> {
     Some((pid.parse().ok()?, tag))
 }
 
+/// A temporary just created: the folder it was made in (held open), its name, the file.
+struct Temp {
+    folder: Folder,
+    name: String,
+    file: fs::File,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Run between the checks and the creation of a temporary (tests only): an adversary acting
+    /// in the window that a path opened again would leave.
+    static BEFORE_CREATE: std::cell::RefCell<Option<Box<dyn FnOnce()>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 /// Creates a new temporary for `name` in `dir`, exclusively (a name that exists, a planted link
-/// included, is never opened: another random name is drawn).
-fn create_exclusive(dir: &Path, name: &str, read: bool) -> io::Result<(PathBuf, fs::File)> {
+/// included, is never opened: another random name is drawn), through `dir`'s held handle
+/// ([`crate::lock::open_held`]).
+fn create_exclusive(dir: &Path, name: &str, read: bool) -> io::Result<Temp> {
     crate::lock::confirm(&dir.join(name))?;
+    let folder = crate::lock::open_held(dir)?;
+    #[cfg(test)]
+    if let Some(f) = BEFORE_CREATE.with(|h| h.borrow_mut().take()) {
+        f();
+    }
     let mut last = None;
     for _ in 0..16 {
-        let tmp = dir.join(temporary_name(name));
-        match fs::OpenOptions::new()
-            .read(read)
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(f) => return Ok((tmp, f)),
+        let tmp = temporary_name(name);
+        match folder.create_new(tmp.as_ref(), read) {
+            Ok(file) => {
+                return Ok(Temp {
+                    folder,
+                    name: tmp,
+                    file,
+                })
+            }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
             Err(e) => return Err(e),
         }
@@ -85,33 +117,55 @@ fn create_exclusive(dir: &Path, name: &str, read: bool) -> io::Result<(PathBuf, 
     Err(last.unwrap_or_else(|| io::Error::other("no temporary name could be made")))
 }
 
-/// A new temporary file in `dir` for a writer that moves it away itself (a received DICOM
-/// instance handed to its store): created exclusively under an unpredictable hidden name
-/// (`.STEM.tmp…`), never through a planted link. The caller removes or renames it.
+/// A new temporary file in `dir` for a writer that moves it away itself with [`move_file`] (a
+/// received DICOM instance handed to its store): created exclusively under an unpredictable
+/// hidden name (`.STEM.tmp…`), never through a planted link. The caller removes or moves it.
 pub fn create_temporary(dir: &Path, stem: &str) -> io::Result<(PathBuf, fs::File)> {
-    create_exclusive(dir, stem, false)
+    let t = create_exclusive(dir, stem, false)?;
+    Ok((dir.join(&t.name), t.file))
 }
 
-/// The identity of an open file (device and inode), to check that the name about to be renamed
-/// into place is still the file this process created.
-#[cfg(unix)]
-fn identity(m: &fs::Metadata) -> (u64, u64) {
-    use std::os::unix::fs::MetadataExt;
-    (m.dev(), m.ino())
+/// Moves the regular file `from` to `to` (a received instance into its study's folder): both
+/// folders are reached through held handles, so a folder of either path swapped for a link is
+/// refused, never moved through. A link at `from` is refused, not moved. `to`'s folder must
+/// exist; an existing `to` is replaced.
+pub fn move_file(from: &Path, to: &Path) -> io::Result<()> {
+    let (src_dir, src) = crate::lock::split_target(from)?;
+    let (dest_dir, dest) = crate::lock::split_target(to)?;
+    crate::lock::confirm(from)?;
+    crate::lock::confirm(to)?;
+    let (a, b) = (
+        crate::lock::open_held(src_dir)?,
+        crate::lock::open_held(dest_dir)?,
+    );
+    if !a.stat(src.as_ref())?.0 {
+        return Err(io::Error::other(format!(
+            "{}: not a regular file",
+            from.display()
+        )));
+    }
+    a.rename(src.as_ref(), &b, dest.as_ref())
 }
 
-#[cfg(not(unix))]
-fn identity(m: &fs::Metadata) -> (u64, u64) {
-    (m.len(), 0)
+/// Removes the name `path` (a file, or a link itself, never what it points to) through its
+/// folder's held handle: a folder on the way swapped for a link is refused, so nothing of the
+/// same name elsewhere is removed.
+pub fn remove_file(path: &Path) -> io::Result<()> {
+    let (dir, name) = crate::lock::split_target(path)?;
+    crate::lock::confirm(path)?;
+    crate::lock::open_held(dir)?.unlink(name.as_ref())
 }
 
 /// A file being written: a temporary created exclusively under an unpredictable name beside its
-/// destination. [`NewFile::commit`] syncs it and renames it over the destination; dropped before
-/// (an error on the way), it is removed and the destination is untouched.
+/// destination, in the destination's folder held open. [`NewFile::commit`] syncs it and renames
+/// it over the destination in that same folder; dropped before (an error on the way), it is
+/// removed and the destination is untouched.
 #[derive(Debug)]
 pub struct NewFile {
     target: PathBuf,
-    tmp: PathBuf,
+    name: String,
+    folder: Folder,
+    tmp: String,
     file: Option<fs::File>,
 }
 
@@ -119,11 +173,13 @@ impl NewFile {
     /// Starts writing `target` (its folder must exist).
     pub fn create(target: &Path) -> io::Result<NewFile> {
         let (dir, name) = crate::lock::split_target(target)?;
-        let (tmp, file) = create_exclusive(dir, &name, true)?;
+        let t = create_exclusive(dir, &name, true)?;
         Ok(NewFile {
             target: target.to_path_buf(),
-            tmp,
-            file: Some(file),
+            name,
+            folder: t.folder,
+            tmp: t.name,
+            file: Some(t.file),
         })
     }
 
@@ -132,10 +188,9 @@ impl NewFile {
         &self.target
     }
 
-    /// The temporary's path (for messages, and for libraries that write by path: see
-    /// [`write_atomic_with`]).
-    pub fn temporary_path(&self) -> &Path {
-        &self.tmp
+    /// The temporary's path, for messages (the file is written through [`NewFile::file`]).
+    pub fn temporary_path(&self) -> PathBuf {
+        self.folder.path_of(&self.tmp)
     }
 
     /// The open temporary.
@@ -146,26 +201,28 @@ impl NewFile {
     }
 
     /// Syncs the temporary to disk and renames it over the destination, after checking that the
-    /// name still holds the file this process created (a name swapped for a link meanwhile is
-    /// refused, and nothing is renamed).
+    /// lock is still this process's, that no folder on the way has become a link, and that the
+    /// name still holds the file this process created. The rename is made in the folder held
+    /// since the temporary was created, so a swap after these checks cannot redirect it.
     pub fn commit(mut self) -> io::Result<()> {
         let file = self.file.take().expect("commit is called once");
         let res = (|| {
             file.sync_all()?;
             // the lock still ours, the folder still the one locked, no link on the way
             crate::lock::confirm(&self.target)?;
-            let ours = identity(&file.metadata()?);
-            let now = fs::symlink_metadata(&self.tmp)?;
-            if !now.file_type().is_file() || identity(&now) != ours {
+            let ours = Folder::file_identity(&file)?;
+            let (regular, _, now) = self.folder.stat(self.tmp.as_ref())?;
+            if !regular || now != ours {
                 return Err(io::Error::other(format!(
                     "{}: the temporary was replaced while it was written (not renamed into place)",
-                    self.tmp.display()
+                    self.temporary_path().display()
                 )));
             }
-            fs::rename(&self.tmp, &self.target)
+            self.folder
+                .rename(self.tmp.as_ref(), &self.folder, self.name.as_ref())
         })();
         if res.is_err() {
-            let _ = fs::remove_file(&self.tmp);
+            let _ = self.folder.unlink(self.tmp.as_ref());
         }
         res
     }
@@ -183,7 +240,7 @@ impl Write for NewFile {
 impl Drop for NewFile {
     fn drop(&mut self) {
         if self.file.is_some() {
-            let _ = fs::remove_file(&self.tmp);
+            let _ = self.folder.unlink(self.tmp.as_ref());
         }
     }
 }
@@ -195,14 +252,21 @@ impl Drop for NewFile {
 #[derive(Debug)]
 pub struct Scratch {
     path: PathBuf,
+    folder: Folder,
+    name: String,
     file: fs::File,
 }
 
 impl Scratch {
     /// A new, empty scratch file in `dir` whose name starts with `.STEM`.
     pub fn create(dir: &Path, stem: &str) -> io::Result<Scratch> {
-        let (path, file) = create_exclusive(dir, stem, true)?;
-        Ok(Scratch { path, file })
+        let t = create_exclusive(dir, stem, true)?;
+        Ok(Scratch {
+            path: dir.join(&t.name),
+            folder: t.folder,
+            name: t.name,
+            file: t.file,
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -220,7 +284,7 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        let _ = fs::remove_file(&self.path);
+        let _ = self.folder.unlink(self.name.as_ref());
     }
 }
 
@@ -279,18 +343,16 @@ pub fn lock_file(
 }
 
 /// Removes the temporaries in `dir` that are not this process's own and whose destination's
-/// name passes `of`; the paths removed.
+/// name passes `of`; the paths removed. The folder is listed and swept through its held handle.
 fn sweep(dir: &Path, of: impl Fn(&str) -> bool) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
-    let entries = match fs::read_dir(dir) {
-        Ok(e) => e,
+    let folder = match crate::lock::open_held(dir) {
+        Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(removed),
         Err(e) => return Err(e),
     };
     let me = (std::process::id(), Some(process_tag()));
-    for entry in entries {
-        let entry = entry?;
-        let name = entry.file_name();
+    for (name, is_dir) in folder.entries()? {
         let Some(name) = name.to_str() else { continue };
         let Some(who) = parse_temporary(name) else {
             continue;
@@ -299,14 +361,14 @@ fn sweep(dir: &Path, of: impl Fn(&str) -> bool) -> io::Result<Vec<PathBuf>> {
         // a per-file writer's temporary (`.NAME.ich.lock` beside it) is its own writer's to
         // sweep: that writer may be at work now (a features file written into a folder that
         // `predict` writes too); a lock of this process's own counts for this sweep
-        let file_lock = dir.join(format!(".{base}{}", crate::lock::LOCK_FILE));
-        if !crate::lock::holds(&file_lock) && fs::symlink_metadata(&file_lock).is_ok() {
+        let file_lock = format!(".{base}{}", crate::lock::LOCK_FILE);
+        if !crate::lock::holds(&dir.join(&file_lock)) && folder.stat(file_lock.as_ref()).is_ok() {
             continue;
         }
-        // file_type() does not follow a link
-        if who != me && of(base) && !entry.file_type()?.is_dir() {
-            fs::remove_file(entry.path())?;
-            removed.push(entry.path());
+        // the listing does not follow a link: a planted link is removed itself
+        if who != me && of(base) && !is_dir {
+            folder.unlink(name.as_ref())?;
+            removed.push(dir.join(name));
         }
     }
     Ok(removed)
@@ -353,8 +415,9 @@ pub fn create_dir_owned(root: &Path, dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(removed)
 }
 
-/// Makes every component of `dir` below `root` a real folder; what is planted at one is refused
-/// (`removed` None) or removed and listed.
+/// Makes every component of `dir` below `root` a real folder, each made and opened from its
+/// parent's held handle (no link followed); what is planted at one is refused (`removed` None)
+/// or removed and listed.
 fn make_dirs(root: &Path, dir: &Path, mut removed: Option<&mut Vec<PathBuf>>) -> io::Result<()> {
     fs::create_dir_all(root)?;
     let rel = dir.strip_prefix(root).map_err(|_| {
@@ -365,19 +428,27 @@ fn make_dirs(root: &Path, dir: &Path, mut removed: Option<&mut Vec<PathBuf>>) ->
         ))
     })?;
     let mut p = root.to_path_buf();
+    let mut folder = crate::lock::open_held(root)?;
     for c in rel.components() {
+        let std::path::Component::Normal(name) = c else {
+            return Err(io::Error::other(format!(
+                "{} is not a plain path inside the output folder {}",
+                dir.display(),
+                root.display()
+            )));
+        };
         p.push(c);
         crate::lock::confirm(&p)?;
         // a few rounds: another writer may make or plant the name meanwhile
         let mut rounds = 0;
-        loop {
+        folder = loop {
             rounds += 1;
-            match fs::symlink_metadata(&p) {
-                Ok(m) if m.is_dir() => break,
-                Ok(_) => match removed.as_deref_mut() {
+            match folder.sub(name)? {
+                Sub::Folder(sub) => break sub,
+                Sub::NotAFolder => match removed.as_deref_mut() {
                     Some(list) if rounds < 4 => {
                         // unlinks a link itself (or a file), never what it points to
-                        fs::remove_file(&p)?;
+                        folder.unlink(name)?;
                         list.push(p.clone());
                     }
                     _ => {
@@ -388,15 +459,20 @@ fn make_dirs(root: &Path, dir: &Path, mut removed: Option<&mut Vec<PathBuf>>) ->
                         )))
                     }
                 },
-                Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::create_dir(&p) {
-                    Ok(()) => break,
+                Sub::Missing => match folder.mkdir(name) {
+                    Ok(()) => {}
                     // another writer made it meanwhile: looked at again
                     Err(e) if e.kind() == io::ErrorKind::AlreadyExists && rounds < 4 => {}
                     Err(e) => return Err(e),
                 },
-                Err(e) => return Err(e),
             }
-        }
+            if rounds >= 6 {
+                return Err(io::Error::other(format!(
+                    "{}: changed again and again while it was made",
+                    p.display()
+                )));
+            }
+        };
     }
     Ok(())
 }
@@ -413,14 +489,17 @@ pub fn link_or_copy(from: &Path, to: &Path) -> io::Result<()> {
         )));
     }
     let (dir, name) = crate::lock::split_target(to)?;
-    // a hard link made under a fresh unpredictable name (hard_link refuses an existing name)
+    crate::lock::confirm(to)?;
+    let folder = crate::lock::open_held(dir)?;
+    // a hard link made under a fresh unpredictable name (a link refuses an existing name)
     for _ in 0..16 {
-        let tmp = dir.join(temporary_name(&name));
-        match fs::hard_link(from, &tmp) {
+        let tmp = temporary_name(&name);
+        match folder.link_from(from, tmp.as_ref()) {
             Ok(()) => {
-                let res = crate::lock::confirm(to).and_then(|()| fs::rename(&tmp, to));
+                let res = crate::lock::confirm(to)
+                    .and_then(|()| folder.rename(tmp.as_ref(), &folder, name.as_ref()));
                 // a rename onto a link of the same file does nothing and leaves the temporary
-                let _ = fs::remove_file(&tmp);
+                let _ = folder.unlink(tmp.as_ref());
                 return res;
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
@@ -451,23 +530,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut f = NewFile::create(path)?;
     f.write_all(bytes)?;
     f.commit()
-}
-
-/// For writers that can only take a path (a tensor library's): creates the temporary
-/// exclusively, lets `write` fill it by its path, then renames it over `path` — only if the name
-/// still holds the file created here (a link swapped in meanwhile is refused). The temporary is
-/// removed on failure. Prefer [`NewFile`] wherever the writer takes a `Write`.
-pub fn write_atomic_with<E>(
-    path: &Path,
-    write: impl FnOnce(&Path) -> Result<(), E>,
-) -> Result<(), E>
-where
-    E: From<io::Error>,
-{
-    let f = NewFile::create(path)?;
-    let tmp = f.temporary_path().to_path_buf();
-    write(&tmp)?;
-    f.commit().map_err(E::from)
 }
 
 #[cfg(test)]
@@ -504,6 +566,63 @@ mod tests {
         let e = write_atomic(&out.join("index.html"), b"i").unwrap_err();
         assert!(e.to_string().contains("was replaced"), "{e}");
         assert_eq!(fs::read_dir(&out).unwrap().count(), 0);
+        drop(lock);
+    }
+
+    /// The window that a path opened again leaves: the subfolder is swapped for a link after
+    /// every check has passed and before the temporary is created. Through the folder's held
+    /// handle the temporary is made in the folder that was checked (moved aside now), never in
+    /// the link's target, and the commit refuses to go on. Opened by its path, the temporary was
+    /// made in the link's target.
+    #[cfg(unix)]
+    #[test]
+    fn a_subfolder_swapped_between_the_checks_and_the_creation_is_not_written_through() {
+        let t = tempfile::tempdir().unwrap();
+        let (out, elsewhere) = (t.path().join("out"), t.path().join("elsewhere"));
+        let moved = t.path().join("moved");
+        fs::create_dir_all(&elsewhere).unwrap();
+        let (lock, _) = lock_folder_for_test(&out);
+        create_dir_under(&out, &out.join("scans")).unwrap();
+        let swap = {
+            let (scans, moved, elsewhere) = (out.join("scans"), moved.clone(), elsewhere.clone());
+            move || {
+                fs::rename(&scans, &moved).unwrap();
+                std::os::unix::fs::symlink(&elsewhere, &scans).unwrap();
+            }
+        };
+        BEFORE_CREATE.with(|h| *h.borrow_mut() = Some(Box::new(swap)));
+        let mut f = NewFile::create(&out.join("scans/a.html")).unwrap();
+        f.write_all(b"a").unwrap();
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+        assert_eq!(fs::read_dir(&moved).unwrap().count(), 1, "the temporary");
+        let e = f.commit().unwrap_err();
+        assert!(e.to_string().contains("swapped for a symbolic link"), "{e}");
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+        assert_eq!(
+            fs::read_dir(&moved).unwrap().count(),
+            0,
+            "removed from where it was"
+        );
+
+        // a scratch file and a received instance moved into its study folder: the same
+        fs::remove_file(out.join("scans")).unwrap();
+        fs::rename(&moved, out.join("scans")).unwrap();
+        let swap = {
+            let (scans, moved, elsewhere) = (out.join("scans"), moved.clone(), elsewhere.clone());
+            move || {
+                fs::rename(&scans, &moved).unwrap();
+                std::os::unix::fs::symlink(&elsewhere, &scans).unwrap();
+            }
+        };
+        BEFORE_CREATE.with(|h| *h.borrow_mut() = Some(Box::new(swap)));
+        let s = Scratch::create(&out.join("scans"), "spill").unwrap();
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+        drop(s);
+        assert_eq!(fs::read_dir(&moved).unwrap().count(), 0);
+        fs::write(out.join("rx"), b"instance").unwrap();
+        let e = move_file(&out.join("rx"), &out.join("scans/1.dcm")).unwrap_err();
+        assert!(e.to_string().contains("swapped for a symbolic link"), "{e}");
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
         drop(lock);
     }
 
@@ -753,7 +872,6 @@ mod tests {
         }
         write_atomic(&out.join("a.json"), b"result a").unwrap();
         write_atomic(&out.join("b.json"), b"result b").unwrap();
-        write_atomic_with(&out.join("c.bin"), |p| fs::write(p, b"result c")).unwrap();
         let mut s = Scratch::create(&out, "a.json").unwrap();
         s.file_mut().write_all(b"spill").unwrap();
         drop(s);
@@ -778,10 +896,11 @@ mod tests {
         let victim = t.path().join("victim");
         fs::write(&victim, b"precious").unwrap();
         let target = t.path().join("out.json");
-        let r = write_atomic_with(&target, |p| -> io::Result<()> {
-            fs::remove_file(p)?;
-            std::os::unix::fs::symlink(&victim, p)
-        });
+        let mut f = NewFile::create(&target).unwrap();
+        f.write_all(b"result").unwrap();
+        fs::remove_file(f.temporary_path()).unwrap();
+        std::os::unix::fs::symlink(&victim, f.temporary_path()).unwrap();
+        let r = f.commit();
         let e = r.unwrap_err();
         assert!(e.to_string().contains("replaced"), "{e}");
         assert!(!target.exists());
@@ -807,10 +926,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("w.bin");
         write_atomic(&p, b"kept").unwrap();
-        let r: io::Result<()> = write_atomic_with(&p, |tmp| {
-            fs::write(tmp, b"half")?;
+        // a writer that fails on its way: its temporary is removed, the old file kept
+        let r = (|| -> io::Result<()> {
+            let mut f = NewFile::create(&p)?;
+            f.write_all(b"half")?;
             Err(io::Error::other("disk full"))
-        });
+        })();
         assert!(r.is_err());
         assert_eq!(fs::read(&p).unwrap(), b"kept");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);

@@ -17,6 +17,7 @@
 pub mod atomic;
 pub mod auc;
 pub mod bounded;
+mod folder;
 pub mod lock;
 pub mod progress;
 pub mod range;
@@ -25,7 +26,7 @@ pub mod split;
 pub mod sync;
 pub mod time;
 
-pub use atomic::{stays_inside, write_atomic, write_atomic_with};
+pub use atomic::{stays_inside, write_atomic};
 pub use auc::roc_auc;
 pub use progress::{Progress, Quiet};
 pub use shard::Shard;

@@ -621,15 +621,7 @@ pub fn confirm(target: &Path) -> io::Result<()> {
             continue;
         };
         if folder_identity(&scope) != Some(id) {
-            return Err(io::Error::new(
-                io::ErrorKind::PermissionDenied,
-                format!(
-                    "{}: the output folder was replaced (moved, removed or swapped for a link) \
-                     while this run wrote into it; nothing more is written: look at what is \
-                     there now, then run again",
-                    scope.display()
-                ),
-            ));
+            return Err(replaced(&scope));
         }
         // the folder is the one locked: its lock file speaks for it
         still_held(&lock, &token, &beat)?;
@@ -643,24 +635,83 @@ pub fn confirm(target: &Path) -> io::Result<()> {
             p.push(c);
             match fs::symlink_metadata(&p) {
                 Ok(m) if m.is_dir() => {}
-                Ok(_) => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::PermissionDenied,
-                        format!(
-                            "{}: swapped for a symbolic link or a file while this run wrote into \
-                             {}; nothing is written through it and the run stops: remove it, \
-                             then run again",
-                            p.display(),
-                            scope.display()
-                        ),
-                    ))
-                }
+                Ok(_) => return Err(swapped(&p, &scope)),
                 // not made yet: the writer's own step fails or makes it
                 Err(_) => break,
             }
         }
     }
     Ok(())
+}
+
+/// The error of a locked folder that is no longer the one locked.
+fn replaced(scope: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!(
+            "{}: the output folder was replaced (moved, removed or swapped for a link) while this \
+             run wrote into it; nothing more is written: look at what is there now, then run \
+             again",
+            scope.display()
+        ),
+    )
+}
+
+/// The error of a folder on the way that is no longer a real folder.
+fn swapped(p: &Path, scope: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!(
+            "{}: swapped for a symbolic link or a file while this run wrote into {}; nothing is \
+             written through it and the run stops: remove it, then run again",
+            p.display(),
+            scope.display()
+        ),
+    )
+}
+
+/// The folder `dir` held open for the one writer's next step ([`crate::folder`]). Under a
+/// folder this process holds the lock of, it is reached from that folder's own handle (whose
+/// identity is the one locked) one component at a time, no link followed: a subfolder swapped
+/// for a link, whenever it happens, is refused here, and once the handle is held no later swap
+/// can redirect what is written through it. A folder no held lock covers is opened as given.
+pub(crate) fn open_held(dir: &Path) -> io::Result<crate::folder::Folder> {
+    use crate::folder::{Folder, Sub};
+    let abs = absolute(dir);
+    // the innermost locked folder that holds `dir`
+    let scope = held()
+        .iter()
+        .filter_map(|h| Some((h.scope.clone(), h.folder?)))
+        .filter(|(scope, _)| abs.starts_with(scope))
+        .max_by_key(|(scope, _)| scope.components().count());
+    let Some((scope, id)) = scope else {
+        return Folder::open(dir);
+    };
+    let mut f = Folder::open(&scope)?;
+    if f.identity()? != id {
+        return Err(replaced(&scope));
+    }
+    let rel = abs.strip_prefix(&scope).unwrap_or(Path::new(""));
+    for c in rel.components() {
+        let std::path::Component::Normal(name) = c else {
+            return Err(io::Error::other(format!(
+                "{}: not a plain path inside the output folder {}",
+                dir.display(),
+                scope.display()
+            )));
+        };
+        f = match f.sub(name)? {
+            Sub::Folder(sub) => sub,
+            Sub::Missing => {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!("{}: no such folder", f.path_of(name).display()),
+                ))
+            }
+            Sub::NotAFolder => return Err(swapped(&f.path_of(name), &scope)),
+        };
+    }
+    Ok(f)
 }
 
 /// Rewrites the lock every `every` with a higher count while it still holds `me`'s token.

@@ -564,7 +564,7 @@ impl Bundle {
         write_json(&dir.join(MANIFEST), m)?;
         for name in names {
             let (s, p) = (staged(dir, name), dir.join(name));
-            std::fs::rename(&s, &p).map_err(|e| Error::io(&p, e))?;
+            milbase::atomic::move_file(&s, &p).map_err(|e| Error::io(&p, e))?;
         }
         Ok(())
     }
@@ -1078,7 +1078,7 @@ fn roll_forward(dir: &Path, m: &Manifest, held: Option<&DirLock>) -> Result<()> 
         if &sha256_file(&s)? == want {
             let p = dir.join(name);
             tracing::warn!("{}: an interrupted update finished", p.display());
-            std::fs::rename(&s, &p).map_err(|e| Error::io(&p, e))?;
+            milbase::atomic::move_file(&s, &p).map_err(|e| Error::io(&p, e))?;
         } else {
             tracing::warn!("{}: an interrupted update dropped", s.display());
             std::fs::remove_file(&s).map_err(|e| Error::io(&s, e))?;

@@ -360,7 +360,7 @@ impl StoreSink for Shared {
             // an SR or a Secondary Capture: what this node sends (routed back to it by the
             // PACS) or another system's results, never a CT image to predict: acknowledged,
             // so that the PACS shows no failure, and not kept, so that no new round starts
-            let _ = std::fs::remove_file(r.file);
+            let _ = milbase::atomic::remove_file(r.file);
             tracing::info!(
                 sop_class = %r.sop_class,
                 from = %r.calling_ae,
@@ -468,7 +468,7 @@ impl Shared {
         }
         if let Source::Polled(study) = source {
             if h.study_uid != study {
-                let _ = std::fs::remove_file(file);
+                let _ = milbase::atomic::remove_file(file);
                 return Err(Refusal::new(
                     CANNOT_UNDERSTAND,
                     format!(
@@ -480,7 +480,7 @@ impl Shared {
         }
         if sop.is_none() && !h.is_ct() {
             // polled: the study's other series (our own results among them) are not taken
-            let _ = std::fs::remove_file(file);
+            let _ = milbase::atomic::remove_file(file);
             return Ok(());
         }
         if sop.is_some_and(|s| s != h.sop_uid) {
@@ -513,7 +513,7 @@ impl Shared {
                      spool: removed, not followed",
                     dest.display()
                 ));
-                if let Err(e) = std::fs::remove_file(&dest) {
+                if let Err(e) = milbase::atomic::remove_file(&dest) {
                     return Err(Refusal::new(OUT_OF_RESOURCES, format!("cannot write: {e}")));
                 }
                 false
@@ -522,7 +522,7 @@ impl Shared {
         };
         if stored {
             let same = same_file(&dest, file);
-            let _ = std::fs::remove_file(file);
+            let _ = milbase::atomic::remove_file(file);
             if sop.is_none() || same {
                 // polled again, or the same instance sent again: already here
                 tracing::debug!(study = %h.study_uid, from, "duplicate instance");
@@ -572,7 +572,8 @@ impl Shared {
         let move_in = || -> std::io::Result<()> {
             let parent = dest.parent().unwrap_or(&dir);
             self.spool_dir(parent)?;
-            std::fs::rename(file, &dest)?;
+            // through held folders: a study folder swapped for a link is refused, not moved into
+            milbase::atomic::move_file(file, &dest)?;
             std::fs::File::open(parent)?.sync_all()
         };
         if let Err(e) = move_in() {
