@@ -12,7 +12,7 @@ ct-ich's 5 mm), and writes it three ways, each a DICOM series at 512² (OpenCV b
   thick/      each slice the mean of 4 consecutive 1.5 mm slices (6 mm thick, as a 5 mm scan
               averages: partial volume)
 Then `ich predict --model BUNDLE` on each and prints the network's scan probability and its
-highest one-slice probability. Figures in docs/notes/2026-11-25-ct-ich-new-hospital.md ("Why the imported network
+highest one-slice probability. Figures in notes/2026-11-25-ct-ich-new-hospital.md ("Why the imported network
 calls every scan positive").
 
 usage: python3 scripts/bench/export-roundtrip.py ICH BUNDLE OUT [--quality 90]

@@ -8,7 +8,7 @@
 #     checked against flex, in two processes one after the other: the first pays kernel
 #     compilation and autotuning, the second reads their on-disk caches; then in bf16; each
 #     process times ich's 8 slices at a time and then the whole scan at once, as PyTorch does
-#     (slower on an H200: docs/notes/2026-11-26-cuda-h200-4.md);
+#     (slower on an H200: notes/2026-11-26-cuda-h200-4.md);
 #   - peak GPU memory of every process (nvidia-smi, sampled every 50 ms, above the idle baseline);
 #   - `ich train-cnn --device wgpu|cuda` (3 epochs, 16 scans × 16 slices at 256², no dropout) and
 #     `ich extract` on that device against `--device cpu` from the same weights, and the network
@@ -27,7 +27,7 @@
 # PROFILE_SIZE² × 32 (default 512) on each backend (PROFILE_BACKENDS) beside PyTorch's
 # profiler. "demo": `ich demo --device` on the card (DEMO_DEVICES, default cuda).
 # A fresh machine compiles the CUDA kernels for minutes (NVRTC, 1–2 s per matmul kernel, several
-# per shape under autotune; docs/notes/2026-11-26-cuda-h200.md). The compiled kernels and autotune
+# per shape under autotune; notes/2026-11-26-cuda-h200.md). The compiled kernels and autotune
 # results stay in target/environment, which a warm machine keeps between calls.
 # TRAIN_BF16=0 / INFER_BF16=0 leave the bf16 rows of "train" / "infer" out (a second set of
 # kernels to compile on a bare machine).
@@ -38,7 +38,7 @@ cd "$(dirname "$0")/../.."
 bin="$(cd "$1" && pwd)"; steps="${2:-3}"; sections="${SECTIONS:-check train infer cli}"
 # untimed steps before a step bench times any: on a card whose autotune results are only partly
 # on disk, autotune was still at work in a step after the first (0.751 s against 0.038 s)
-# (docs/notes/2026-11-26-cuda-h200-2.md)
+# (notes/2026-11-26-cuda-h200-2.md)
 export STEP_WARMUP="${STEP_WARMUP:-3}"
 # the burn backends timed (GPU_BACKENDS="cuda" where the card has no Vulkan adapter)
 backends="${GPU_BACKENDS:-wgpu cuda}"
@@ -134,7 +134,7 @@ case " $sections " in *" warm "*)
   done
   # bf16 compiles a second set of kernels: on a bare H200 its first inference took 216 s beside
   # five other compiling processes, and no step process got through its 64² checks in 230 s
-  # (docs/notes/2026-11-26-cuda-h200-3.md), so it joins only with WARM_BF16=1
+  # (notes/2026-11-26-cuda-h200-3.md), so it joins only with WARM_BF16=1
   if [ "${WARM_BF16:-0}" = 1 ]; then
     BENCH_BACKENDS=cuda BENCH_PRECISION=bf16 STEP_SKIP_FLEX=1 walltime "first step process cuda bf16 32 × 512²" \
       "$bin/step" 32 1 512 >"$wdir/step-cuda-bf16" 2>&1 &
@@ -157,7 +157,7 @@ case " $sections " in *" compile "*)
   # whose first 512² step finished are written to COMPILED_FILE (default /tmp/gpu-compiled), for
   # the calls after it (GPU_BACKENDS="$(cat /tmp/gpu-compiled)"). What these processes autotune
   # beside each other is tuned under contention and kept on disk: on an H200 wgpu's step was then
-  # 1.5× slower than after tuning alone (docs/notes/2026-11-28-gpu-h200.md), so time steps after
+  # 1.5× slower than after tuning alone (notes/2026-11-28-gpu-h200.md), so time steps after
   # it with CUBECL_AUTOTUNE_CACHE=0, and fill a folder meant for shipping one process at a time.
   echo "== a bare machine's first processes, at once (CUBECL_AUTOTUNE_LEVEL=${CUBECL_AUTOTUNE_LEVEL:-balanced})"
   limit=${COMPILE_TIMEOUT:-300}

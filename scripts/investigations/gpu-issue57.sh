@@ -6,7 +6,7 @@
 #   2. steps: 512² and 256² × 32 training steps with our batch norm on the backends that got
 #      through 1, then PyTorch CUDA's, alone on the card. Each step process autotunes again
 #      (CUBECL_AUTOTUNE_CACHE=0): what stage 1 tuned beside other processes was measured slower
-#      (2026-11-28: wgpu 0.197 s against 0.132 s tuned alone, docs/notes/2026-11-28-gpu-h200.md);
+#      (2026-11-28: wgpu 0.197 s against 0.132 s tuned alone, notes/2026-11-28-gpu-h200.md);
 #      added after that session, not yet run on a card;
 #   3. profile: the per-kernel profile of a 512² step on those backends beside PyTorch's;
 #   4. shipped: a first process given only the kernel cache the earlier ones filled;

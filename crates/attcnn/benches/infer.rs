@@ -117,7 +117,7 @@ fn main() {
     for (name, device) in common::gpus() {
         runs.push((name, bench(name, device.clone(), &input, scans, None)));
         // the whole scan at once beside it, as PyTorch encodes it (on an H200 slower than chunks
-        // of ENCODE_CHUNK: docs/notes/2026-11-26-cuda-h200-4.md)
+        // of ENCODE_CHUNK: notes/2026-11-26-cuda-h200-4.md)
         if slices > ENCODE_CHUNK {
             runs.push((name, bench(name, device, &input, scans, Some(slices))));
         }

@@ -91,7 +91,7 @@ impl Pixels<'_> {
 /// small: a 40-slice 256² scan in one chunk of 40 made 168 MB tensors per layer. A card gains
 /// nothing from larger ones: on an H200 with burn's CUDA backend, a 40-slice 512² scan took
 /// 0.0311 s and 0.0350 s in chunks of 8 against 0.0437 s and 0.0493 s at once, in two processes
-/// (docs/notes/2026-11-26-cuda-h200-4.md); the infer bench times both on each card.
+/// (notes/2026-11-26-cuda-h200-4.md); the infer bench times both on each card.
 pub const ENCODE_CHUNK: usize = 8;
 
 fn sigmoid(x: f64) -> f64 {

@@ -19,14 +19,13 @@
 //! - [`pipeline`]: how a probability is made: train, extract, fit, import, predict, demo;
 //! - [`site`]: a bundle made to fit one hospital: adapt, recalibrate, evaluate;
 //! - [`node`]: `ich serve`;
-//! - [`summary`]: the lines a person reads about each job (above every room: it names their
-//!   outcomes; nothing uses it but the binary);
 //! - [`fuzzing`]: the entry points of the fuzz targets (above every room, like the binary);
 //! - shared: [`error`], [`progress`] (bars on a terminal, "k of N, ETA" lines in a log),
 //!   [`runmark`] (the mark of the run that wrote an output folder).
 //!
 //! `scripts/ci/module-graph.py` fails CI on an import circle or an arrow pointing up. The `ich`
-//! binary parses flags, calls these and prints; nothing here knows of the command line.
+//! binary parses flags, calls these and prints (the lines a person reads about each job are the
+//! binary's `summary`); nothing here knows of the command line or writes to the terminal.
 
 pub mod bundle;
 pub mod error;
@@ -37,7 +36,6 @@ pub mod progress;
 pub mod report;
 pub mod runmark;
 pub mod site;
-pub mod summary;
 
 pub use bundle::Bundle;
 pub use error::{Error, Result};

@@ -36,6 +36,7 @@ macro_rules! errln {
 }
 
 mod cli;
+mod summary;
 
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -110,9 +111,9 @@ enum Command {
     #[command(about = "Make a model bundle from published TensorFlow weights")]
     Import(cli::pipeline::checkpoint::ImportArgs),
     #[command(about = "Send DICOM results to a PACS (C-STORE or STOW-RS)")]
-    Send(cli::pipeline::pacs::SendCmd),
+    Send(cli::pipeline::send::SendCmd),
     #[command(about = "Run a DICOM node: receive head CTs, predict, send the results back")]
-    Serve(cli::node::Args),
+    Serve(cli::serve::Args),
     #[command(about = "List the model bundles available (the built-in sa-dmil among them)")]
     Models(cli::models::Args),
 }
@@ -163,8 +164,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Checkpoint(a) => cli::pipeline::checkpoint::run(a),
         Command::Import(a) => cli::pipeline::checkpoint::import(a),
         Command::Demo(a) => cli::pipeline::demo::run(a, &bars),
-        Command::Send(a) => cli::pipeline::pacs::send(a, &bars),
-        Command::Serve(a) => cli::node::run(a),
+        Command::Send(a) => cli::pipeline::send::send(a, &bars),
+        Command::Serve(a) => cli::serve::run(a),
         Command::Models(a) => cli::models::run(a),
     }
 }

@@ -764,6 +764,14 @@ fn an_acknowledged_instance_is_never_replaced_and_odd_commands_are_refused_sayin
 }
 
 /// Every file under `dir`.
+/// Every file under `dir` with its bytes.
+fn contents(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    walk_files(dir)
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect()
+}
+
 fn walk_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if let Ok(rd) = std::fs::read_dir(dir) {
@@ -920,10 +928,7 @@ fn links_planted_in_the_spool_are_removed_not_followed() {
     symlink(&victim, &first).unwrap();
     std::fs::create_dir_all(studies.join(&uids[2])).unwrap();
     symlink(outside.join("out2"), studies.join(&uids[2]).join("out")).unwrap();
-    let before: BTreeMap<PathBuf, Vec<u8>> = walk_files(&outside)
-        .into_iter()
-        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
-        .collect();
+    let before = contents(&outside);
 
     let sv = w.serve("1", "200");
     for i in 0..3 {
@@ -963,10 +968,7 @@ fn links_planted_in_the_spool_are_removed_not_followed() {
         );
     }
     // nothing outside changed, nothing was made there
-    let after: BTreeMap<PathBuf, Vec<u8>> = walk_files(&outside)
-        .into_iter()
-        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
-        .collect();
+    let after = contents(&outside);
     assert!(before == after, "files outside the spool changed");
     let log = std::fs::read_to_string(&sv.log).unwrap();
     assert!(
@@ -990,10 +992,7 @@ fn a_study_folder_swapped_for_a_link_while_it_arrives_is_never_written_through()
     let outside = w.t.join("outside");
     std::fs::create_dir_all(outside.join("s0")).unwrap();
     std::fs::write(outside.join("s0/keep.txt"), b"another patient's").unwrap();
-    let before: BTreeMap<PathBuf, Vec<u8>> = walk_files(&outside)
-        .into_iter()
-        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
-        .collect();
+    let before = contents(&outside);
     let sv = w.serve("3", "50");
     let files = w.files(0);
     let (first, rest) = files.split_at(files.len() / 2);
@@ -1012,10 +1011,7 @@ fn a_study_folder_swapped_for_a_link_while_it_arrives_is_never_written_through()
     assert!(!want.is_empty() && want.iter().all(|x| got.contains(x)));
     // the link was replaced by a real folder, and nothing outside changed
     assert!(std::fs::symlink_metadata(&folder).unwrap().is_dir());
-    let after: BTreeMap<PathBuf, Vec<u8>> = walk_files(&outside)
-        .into_iter()
-        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
-        .collect();
+    let after = contents(&outside);
     assert!(before == after, "files outside the spool changed");
     let log = std::fs::read_to_string(&sv.log).unwrap();
     assert!(log.contains("planted"), "the link reported:\n{log}");

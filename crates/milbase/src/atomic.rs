@@ -569,6 +569,22 @@ mod tests {
         drop(lock);
     }
 
+    /// Sets the test hook: the next temporary's folder `dir` is moved to `moved` and a link to
+    /// `elsewhere` put in its place, after the checks and before the creation.
+    #[cfg(unix)]
+    fn swap_before_the_next_creation(dir: &Path, moved: &Path, elsewhere: &Path) {
+        let (dir, moved, elsewhere) = (
+            dir.to_path_buf(),
+            moved.to_path_buf(),
+            elsewhere.to_path_buf(),
+        );
+        let swap = move || {
+            fs::rename(&dir, &moved).unwrap();
+            std::os::unix::fs::symlink(&elsewhere, &dir).unwrap();
+        };
+        BEFORE_CREATE.with(|h| *h.borrow_mut() = Some(Box::new(swap)));
+    }
+
     /// The window that a path opened again leaves: the subfolder is swapped for a link after
     /// every check has passed and before the temporary is created. Through the folder's held
     /// handle the temporary is made in the folder that was checked (moved aside now), never in
@@ -583,14 +599,7 @@ mod tests {
         fs::create_dir_all(&elsewhere).unwrap();
         let (lock, _) = lock_folder_for_test(&out);
         create_dir_under(&out, &out.join("scans")).unwrap();
-        let swap = {
-            let (scans, moved, elsewhere) = (out.join("scans"), moved.clone(), elsewhere.clone());
-            move || {
-                fs::rename(&scans, &moved).unwrap();
-                std::os::unix::fs::symlink(&elsewhere, &scans).unwrap();
-            }
-        };
-        BEFORE_CREATE.with(|h| *h.borrow_mut() = Some(Box::new(swap)));
+        swap_before_the_next_creation(&out.join("scans"), &moved, &elsewhere);
         let mut f = NewFile::create(&out.join("scans/a.html")).unwrap();
         f.write_all(b"a").unwrap();
         assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
@@ -607,14 +616,7 @@ mod tests {
         // a scratch file and a received instance moved into its study folder: the same
         fs::remove_file(out.join("scans")).unwrap();
         fs::rename(&moved, out.join("scans")).unwrap();
-        let swap = {
-            let (scans, moved, elsewhere) = (out.join("scans"), moved.clone(), elsewhere.clone());
-            move || {
-                fs::rename(&scans, &moved).unwrap();
-                std::os::unix::fs::symlink(&elsewhere, &scans).unwrap();
-            }
-        };
-        BEFORE_CREATE.with(|h| *h.borrow_mut() = Some(Box::new(swap)));
+        swap_before_the_next_creation(&out.join("scans"), &moved, &elsewhere);
         let s = Scratch::create(&out.join("scans"), "spill").unwrap();
         assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
         drop(s);

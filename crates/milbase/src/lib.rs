@@ -20,7 +20,6 @@ pub mod bounded;
 mod folder;
 pub mod lock;
 pub mod progress;
-pub mod range;
 pub mod shard;
 pub mod split;
 pub mod sync;

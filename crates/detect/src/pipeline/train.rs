@@ -177,7 +177,7 @@ pub fn train_cnn(
         tracing::info!(
             "CUDA runs f32 matrix products as TF32 and draws dropout masks on the card: the \
              trained weights will differ from a CPU run's from the same seed \
-             (docs/notes/2026-11-26-cuda-h200-2.md)"
+             (notes/2026-11-26-cuda-h200-2.md)"
         );
     }
     std::fs::create_dir_all(&job.out).map_err(|e| Error::io(&job.out, e))?;

@@ -5,9 +5,10 @@
 
 pub mod merge;
 pub mod models;
-pub mod node;
 pub mod pipeline;
 pub mod preprocess;
+pub mod range;
+pub mod serve;
 pub mod site;
 pub mod synth;
 

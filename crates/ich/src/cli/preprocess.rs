@@ -7,7 +7,7 @@ use anyhow::Context;
 use preprocess::labels::Labels;
 use preprocess::{PreprocessConfig, PreprocessOptions, Window, Windows};
 
-use milbase::range;
+use crate::cli::range;
 
 /// Read DICOM folders (recursively, any file names) and NIfTI volumes (`.nii`, `.nii.gz`: one
 /// file = one scan), group files into scans, order slices, convert to Hounsfield units, apply the brain, blood and soft-tissue windows, resample and write a
@@ -131,7 +131,7 @@ pub fn run(a: Args, progress: &detect::progress::Bars) -> anyhow::Result<ExitCod
     let shard = a.shard.unwrap_or(milbase::Shard::ALL);
     let s = preprocess::preprocess_shard(&a.inputs, &a.out, &opts, shard, progress)?;
     let secs = t.elapsed().as_secs_f64();
-    let v = detect::summary::preprocess_verdict(&s, secs, a.keep_going);
+    let v = crate::summary::preprocess_verdict(&s, secs, a.keep_going);
     v.print();
     Ok(ExitCode::from(v.code))
 }

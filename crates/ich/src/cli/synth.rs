@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use preprocess::synth::{synth, Subtype, SynthOptions};
 
-use milbase::range;
+use crate::cli::range;
 
 /// Write synthetic head CT scans (real DICOM files) with labelled hemorrhages of the five RSNA
 /// subtypes, plus labels.csv and slice_labels.csv. Deterministic for a given seed.
@@ -59,7 +59,7 @@ pub fn run(a: Args, progress: &detect::progress::Bars) -> anyhow::Result<ExitCod
         subtle_fraction: a.subtle_fraction,
     };
     let scans = synth(&a.out, &opts, progress).context("synth failed")?;
-    let s = detect::summary::synthesized(&scans, opts.slices, &a.out);
+    let s = crate::summary::synthesized(&scans, opts.slices, &a.out);
     outln!("{s}");
     Ok(ExitCode::SUCCESS)
 }

@@ -83,6 +83,6 @@ pub fn import(a: ImportArgs) -> anyhow::Result<ExitCode> {
     };
     let out = detect::pipeline::import::import_sa_dmil(&job)
         .with_context(|| format!("importing {}", a.prefix.display()))?;
-    outln!("{}", detect::summary::imported(&out, &job));
+    outln!("{}", crate::summary::imported(&out, &job));
     Ok(ExitCode::SUCCESS)
 }

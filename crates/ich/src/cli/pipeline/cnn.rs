@@ -7,7 +7,7 @@ use attcnn::{AttCnnConfig, TrainConfig};
 use detect::pipeline::extract::{extract as run_extract, ExtractJob};
 use detect::pipeline::train::{train_cnn, TrainJob, TrainPlan};
 
-use milbase::range;
+use crate::cli::range;
 
 /// Train the attention CNN on scan labels of a preprocessed dataset; keep the best weights, a
 /// checkpoint per epoch and the training log in the model bundle.
@@ -87,9 +87,9 @@ pub fn train(a: TrainArgs, bars: &detect::progress::Bars) -> anyhow::Result<Exit
         compute: a.device.compute(),
         subtypes: !a.no_subtypes,
     };
-    let plan = |p: &TrainPlan| sayln!("{}", detect::summary::train_plan(p));
+    let plan = |p: &TrainPlan| sayln!("{}", crate::summary::train_plan(p));
     let t = train_cnn(&job, &plan, &bars.training())?;
-    outln!("{}", detect::summary::trained(&t, &a.out));
+    outln!("{}", crate::summary::trained(&t, &a.out));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use crate::summary;
 use detect::pipeline::demo::{DemoEvent, DemoOptions};
-use detect::summary;
 use preprocess::synth::Subtype;
 
-use milbase::range;
+use crate::cli::range;
 
 /// Run the whole pipeline on synthetic data: synthesize a training cohort and a held-out cohort
 /// (DICOM), preprocess, train the attention CNN, extract features, fit the VGPMIL head into a model

@@ -4,13 +4,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::summary;
 use anyhow::Context;
 use detect::pipeline::fit::{fit_gp, FitData, FitJob};
-use detect::summary;
 use gphead::calibrate::MapFamily;
 use gphead::{BagRule, EmaxRule, FitParams, Gibbs, Model};
 
-use milbase::range;
+use crate::cli::range;
 
 fn parse_model(s: &str) -> Result<Model, String> {
     Model::from_name(s.trim())

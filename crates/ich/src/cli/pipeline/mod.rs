@@ -6,5 +6,5 @@ pub mod checkpoint;
 pub mod cnn;
 pub mod demo;
 pub mod gp;
-pub mod pacs;
 pub mod predict;
+pub mod send;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use detect::pipeline::predict::{run as predict, PredictJob, PredictOptions};
 
-use milbase::range;
+use crate::cli::range;
 
 /// Predict hemorrhage per slice and per scan, with standard deviations, from DICOM folders, NIfTI
 /// volumes or preprocessed datasets; write slices.csv, scans.csv, report.json and HTML pages.
@@ -49,7 +49,7 @@ pub struct Args {
     #[command(flatten)]
     flags: PredictFlags,
     #[command(flatten)]
-    pacs: super::pacs::PredictPacsArgs,
+    pacs: super::send::PredictPacsArgs,
 }
 
 /// How scans are predicted (`ich predict` and `ich serve`).
@@ -127,7 +127,7 @@ pub fn run(a: Args, bars: &detect::progress::Bars) -> anyhow::Result<ExitCode> {
         force: a.force,
     };
     let o = predict(&job, bars)?;
-    let v = detect::summary::predict_verdict(&o, &job, a.keep_going);
+    let v = crate::summary::predict_verdict(&o, &job, a.keep_going);
     v.print();
     Ok(ExitCode::from(v.code))
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 
-use milbase::range;
+use crate::cli::range;
 
 /// Adapt a bundle (imported or trained) to a site: its labelled scans choose and fit a head by
 /// nested patient-level cross-validation, a GP head or the network as it came with maps of its
@@ -124,6 +124,6 @@ pub fn run(a: Args, progress: &dyn milbase::Progress) -> anyhow::Result<ExitCode
     for s in &r.skipped {
         errln!("skipped: {s}");
     }
-    outln!("{}", detect::summary::adapted(&r, &a.out));
+    outln!("{}", crate::summary::adapted(&r, &a.out));
     Ok(ExitCode::SUCCESS)
 }

@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use detect::summary;
+use crate::cli::range;
+use crate::summary;
 use gphead::calibrate::MapFamily;
 use gphead::protocol::EvalOptions;
 use gphead::Grid;
-use milbase::range;
 
 use crate::cli::pipeline::gp::{parse_calibration_folds, GpArgs};
 

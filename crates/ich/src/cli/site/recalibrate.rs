@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::cli::range;
+use crate::summary;
 use anyhow::Context;
-use detect::summary;
 use gphead::calibrate::MapFamily;
-use milbase::range;
 
 /// Refit the calibration map of a bundle's GP head on a site's own labelled scans, in place: the
 /// head stays as it is; the probabilities (scans and slices, one map) are

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::cli::range;
 use detect::node::serve::{Node, PollOptions, ServeOptions};
-use milbase::range;
 use pacs::scp::{Allow, ScpOptions};
 
 /// Run as a DICOM node: receive CT studies by C-STORE into a spool, predict each study once it
@@ -23,7 +23,7 @@ pub struct Args {
     #[arg(long)]
     spool: PathBuf,
     /// Our AE title (the called AE title must match it).
-    #[arg(long, default_value = "ICH", value_parser = crate::cli::pipeline::pacs::ae_title)]
+    #[arg(long, default_value = "ICH", value_parser = crate::cli::pipeline::send::ae_title)]
     ae: String,
     /// DICOM port [1..=65535].
     #[arg(long, default_value_t = 11112, value_parser = |s: &str| range::int_in(s, 1, 65535))]
@@ -62,7 +62,7 @@ pub struct Args {
     status: Option<String>,
     /// Also fetch CT studies from this DICOMweb root (QIDO-RS, then WADO-RS), for a PACS that
     /// cannot push; credentials as for `ich predict --dicomweb`.
-    #[arg(long, requires = "poll", value_parser = crate::cli::pipeline::pacs::service)]
+    #[arg(long, requires = "poll", value_parser = crate::cli::pipeline::send::service)]
     dicomweb: Option<pacs::web::Service>,
     /// Seconds between two DICOMweb polls [1..=86400].
     #[arg(long, requires = "dicomweb", value_parser = |s: &str| range::int_in(s, 1, 86_400))]
@@ -78,7 +78,7 @@ pub struct Args {
     #[command(flatten)]
     predict: crate::cli::pipeline::predict::PredictFlags,
     #[command(flatten)]
-    pacs: crate::cli::pipeline::pacs::ResultArgs,
+    pacs: crate::cli::pipeline::send::ResultArgs,
 }
 
 fn poll_since(s: &str) -> Result<String, String> {

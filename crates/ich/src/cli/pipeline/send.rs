@@ -11,7 +11,7 @@ use pacs::uid::UidRoot;
 use pacs::web::Service;
 use pacs::{Destination, SendOptions};
 
-use milbase::range;
+use crate::cli::range;
 
 /// A destination: `AE_TITLE@host:port` (C-STORE) or `http://host:port/dicom-web` (STOW-RS).
 fn destination(s: &str) -> Result<Destination, String> {
@@ -189,7 +189,7 @@ pub fn send(a: SendCmd, bars: &detect::progress::Bars) -> anyhow::Result<ExitCod
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let v = detect::summary::sent(&sent, &hint);
+    let v = crate::summary::sent(&sent, &hint);
     v.print();
     Ok(ExitCode::from(v.code))
 }

@@ -1,6 +1,6 @@
-//! What each job did, as the lines a person reads: `ich` prints them, `ich demo` tells them, and a
-//! node or a log can keep them. Each function turns a job's outcome into text (no trailing
-//! newline); none prints.
+//! What each job did, as the lines a person reads: the terminal text of every command, kept in
+//! the binary (the libraries return outcomes and know nothing of a terminal). Each function turns
+//! a job's outcome into text (no trailing newline) or a verdict; only `warn_backwards` logs.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -8,17 +8,14 @@ use std::path::Path;
 use gphead::calibrate::Platt;
 use gphead::protocol::{EvalReport, SummaryRow};
 
-use crate::pipeline::fit::{FitData, Fitted};
-use crate::pipeline::import::{ImportJob, ImportOutcome};
-use crate::pipeline::predict::{Outcome, PredictJob};
-use crate::pipeline::train::{TrainPlan, Trained};
-use crate::report::{REPORT_JSON, SCANS_CSV, SLICES_CSV};
-use crate::site::adapt::{Adapted, Figures};
-use crate::site::recalibrate::Recalibrated;
+use detect::pipeline::fit::{FitData, Fitted};
+use detect::pipeline::import::{ImportJob, ImportOutcome};
+use detect::pipeline::predict::{Outcome, PredictJob};
+use detect::pipeline::train::{TrainPlan, Trained};
+use detect::report::{REPORT_JSON, SCANS_CSV, SLICES_CSV};
+use detect::site::adapt::{Adapted, Figures};
+use detect::site::recalibrate::Recalibrated;
 use pacs::SendReport;
-
-/// One epoch of CNN training (written where the epoch lines are printed).
-pub use crate::progress::epoch;
 
 /// `v` with 4 decimals, or `–`.
 pub fn opt4(v: Option<f64>) -> String {
@@ -253,7 +250,7 @@ pub fn recalibrated(r: &Recalibrated, features: &Path, bundle: &Path, dry_run: b
     ]
     .into_iter()
     .chain(r.subtypes.iter().map(|t| match &t.outcome {
-        crate::site::recalibrate::SubtypeOutcome::Recalibrated(s) => format!(
+        detect::site::recalibrate::SubtypeOutcome::Recalibrated(s) => format!(
             "subtype {}: {} scans ({} with it); scan ECE {:.4} with the bundle's map, {:.4} new map cross-fitted; map {}",
             t.name,
             s.scans,
@@ -262,7 +259,7 @@ pub fn recalibrated(r: &Recalibrated, features: &Path, bundle: &Path, dry_run: b
             s.cross_fitted.ece,
             calibration_map(&s.map)
         ),
-        crate::site::recalibrate::SubtypeOutcome::Kept(why) => {
+        detect::site::recalibrate::SubtypeOutcome::Kept(why) => {
             format!("subtype {}: not recalibrated: {why}", t.name)
         }
     }))
@@ -318,7 +315,7 @@ pub fn train_plan(p: &TrainPlan) -> String {
             format!(
                 "outputs: any and {} subtypes ({}), one shared attention",
                 p.model.subtypes,
-                crate::bundle::features::SUBTYPES.join(", ")
+                detect::bundle::features::SUBTYPES.join(", ")
             )
         } else {
             "output: any".to_string()
@@ -340,8 +337,8 @@ pub fn trained(t: &Trained, bundle: &Path) -> String {
         out.best_epoch,
         best.map(|b| b.valid_loss).unwrap_or(f64::NAN),
         opt4(best.and_then(|b| b.valid_auc)),
-        crate::bundle::training_paths(bundle).weights.display(),
-        bundle.join(crate::bundle::MANIFEST).display(),
+        detect::bundle::training_paths(bundle).weights.display(),
+        bundle.join(detect::bundle::MANIFEST).display(),
         bundle.display()
     );
     s
@@ -506,7 +503,7 @@ pub fn adapted(r: &Adapted, out: &Path) -> String {
         rep.chosen_per_fold.join(", "),
         out.display(),
         rep.chosen,
-        out.join(crate::bundle::ADAPT_HTML).display()
+        out.join(detect::bundle::ADAPT_HTML).display()
     );
     s
 }
@@ -569,7 +566,7 @@ pub fn fit_outputs(out: Option<&Path>, bundle: Option<&Path>) -> String {
         s.push(format!(
             "bundle: {} now holds the GP head ({})",
             b.display(),
-            crate::bundle::GP_MODEL
+            detect::bundle::GP_MODEL
         ));
     }
     s.join("\n")
@@ -695,7 +692,7 @@ pub fn preprocess_verdict(s: &preprocess::Summary, secs: f64, keep_going: bool) 
 pub fn predict_verdict(o: &Outcome, job: &PredictJob, keep_going: bool) -> Verdict {
     let mut v = Verdict::default();
     v.out(prediction(o, &job.out, job.html));
-    let dicom_dir = job.out.join(crate::report::dicomout::DICOM_DIR);
+    let dicom_dir = job.out.join(detect::report::dicomout::DICOM_DIR);
     if !o.dicom_files.is_empty() {
         v.out(format!(
             "DICOM results: {} object(s) (Structured Reports and Secondary Captures) in {}",
@@ -773,7 +770,7 @@ mod tests {
         };
         // counted from 1 for a reader: the fourth of 18
         assert_eq!(
-            epoch(&l),
+            detect::progress::epoch(&l),
             "epoch   4 of 18: train loss 0.5000, valid loss 0.2500, valid AUC –, 1.3 s"
         );
     }
