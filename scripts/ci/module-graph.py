@@ -141,7 +141,6 @@ ROOMS = {
         "pipeline": 3,
         "site": 4,
         "node": 4,
-        "summary": 5,
         "fuzzing": 5,
     },
 }
