@@ -1,4 +1,4 @@
-//! Fuzz target `association`: [`detect::fuzzing::association`] on every input.
+//! Fuzz target `association`: [`testkit::fuzzing::association`] on every input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -7,6 +7,6 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    detect::fuzzing::association(&common::scratch(), data)
+    testkit::fuzzing::association(&common::scratch(), data)
         .expect("scratch folder and loopback usable");
 });

@@ -1,4 +1,4 @@
-//! Fuzz target `bundle`: [`detect::fuzzing::bundle`] on every input.
+//! Fuzz target `bundle`: [`testkit::fuzzing::bundle`] on every input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -7,5 +7,5 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    detect::fuzzing::bundle(&common::scratch(), data).expect("scratch folder writable");
+    testkit::fuzzing::bundle(&common::scratch(), data).expect("scratch folder writable");
 });

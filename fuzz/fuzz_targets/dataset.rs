@@ -1,4 +1,4 @@
-//! Fuzz target `dataset`: [`detect::fuzzing::dataset`] on every input.
+//! Fuzz target `dataset`: [`testkit::fuzzing::dataset`] on every input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -7,5 +7,5 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    detect::fuzzing::dataset(&common::scratch(), data).expect("scratch folder writable");
+    testkit::fuzzing::dataset(&common::scratch(), data).expect("scratch folder writable");
 });

@@ -1,4 +1,4 @@
-//! Fuzz target `dicom`: [`detect::fuzzing::dicom`] on every input.
+//! Fuzz target `dicom`: [`testkit::fuzzing::dicom`] on every input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -7,5 +7,5 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    detect::fuzzing::dicom(&common::scratch(), data).expect("scratch folder writable");
+    testkit::fuzzing::dicom(&common::scratch(), data).expect("scratch folder writable");
 });

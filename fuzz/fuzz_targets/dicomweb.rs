@@ -1,4 +1,4 @@
-//! Fuzz target `dicomweb`: [`detect::fuzzing::dicomweb`] on every input.
+//! Fuzz target `dicomweb`: [`testkit::fuzzing::dicomweb`] on every input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -7,6 +7,6 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    detect::fuzzing::dicomweb(&common::scratch(), data)
+    testkit::fuzzing::dicomweb(&common::scratch(), data)
         .expect("scratch folder and loopback usable");
 });

@@ -1,4 +1,4 @@
-//! Fuzz target `features`: [`detect::fuzzing::features`] on every input.
+//! Fuzz target `features`: [`testkit::fuzzing::features`] on every input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -7,5 +7,5 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    detect::fuzzing::features(&common::scratch(), data).expect("scratch folder writable");
+    testkit::fuzzing::features(&common::scratch(), data).expect("scratch folder writable");
 });

@@ -1,4 +1,4 @@
-//! Fuzz target `gp_model`: [`detect::fuzzing::gp_model`] on every input.
+//! Fuzz target `gp_model`: [`testkit::fuzzing::gp_model`] on every input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -7,5 +7,5 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    detect::fuzzing::gp_model(&common::scratch(), data).expect("scratch folder writable");
+    testkit::fuzzing::gp_model(&common::scratch(), data).expect("scratch folder writable");
 });

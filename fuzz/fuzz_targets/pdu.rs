@@ -1,4 +1,4 @@
-//! Fuzz target `pdu`: [`detect::fuzzing::pdu`] on every input.
+//! Fuzz target `pdu`: [`testkit::fuzzing::pdu`] on every input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -7,5 +7,5 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    detect::fuzzing::pdu(&common::scratch(), data).expect("PDUs are read from memory");
+    testkit::fuzzing::pdu(&common::scratch(), data).expect("PDUs are read from memory");
 });

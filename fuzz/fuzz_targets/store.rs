@@ -1,4 +1,4 @@
-//! Fuzz target `store`: [`detect::fuzzing::store`] on every input.
+//! Fuzz target `store`: [`testkit::fuzzing::store`] on every input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -7,5 +7,5 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    detect::fuzzing::store(&common::scratch(), data).expect("scratch folder and loopback usable");
+    testkit::fuzzing::store(&common::scratch(), data).expect("scratch folder and loopback usable");
 });

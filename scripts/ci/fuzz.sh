@@ -5,7 +5,7 @@
 #   bash scripts/ci/fuzz.sh run TARGET SECONDS      one target for SECONDS (crashes: fuzz/artifacts/)
 # Targets: dicom dataset features bundle gp_model, and the network: pdu association dicomweb store
 # (their seeds recorded from dcmtk's echoscu/storescu, `setup-system.sh --pacs`). A crash found is copied to
-# fuzz/regressions/<target>/ and replayed by `cargo test` (crates/detect/tests/fuzz_regressions.rs).
+# fuzz/regressions/<target>/ and replayed by `cargo test` (crates/testkit/tests/fuzz_regressions.rs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 data="${ICH_SHARED_DATA:-../shared/data}"

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Module import graph of every crate under crates/: prints each import circle (modules of one
 crate that reach each other through `crate::`, `super::` or `self::` paths) and each arrow that
-points up between the rooms of a crate that has them (ROOMS below), and exits 1 if there is one.
+points up between the rooms of a crate that has them (ROOMS below), and each product crate that
+depends on a test-only crate (TEST_ONLY: `testkit`) other than as a dev-dependency, and exits 1
+if there is one.
 A module and its own submodules are not a circle (a parent declares its children; a child may
 use its parent's items). Test modules are left out: a test may reach anywhere. `--edges CRATE`
 prints that crate's edges instead.
@@ -141,7 +143,6 @@ ROOMS = {
         "pipeline": 3,
         "site": 4,
         "node": 4,
-        "fuzzing": 5,
     },
 }
 
@@ -218,6 +219,31 @@ def circles(edges):
     return out
 
 
+# Crates that only tests, benchmarks and fuzz targets may use: a product crate lists them under
+# [dev-dependencies] only, never under [dependencies] (docs/ARCHITECTURE.md).
+TEST_ONLY = {"testkit"}
+
+
+def product_deps_on_test_crates(cargo_toml_text):
+    """The test-only crates a Cargo.toml lists as normal dependencies (in [dependencies] or a
+    target's [target.'…'.dependencies]; [dev-dependencies] is allowed)."""
+    bad, section = [], None
+    for line in cargo_toml_text.splitlines():
+        t = line.strip()
+        if t.startswith("["):
+            section = t.strip("[]").strip()
+            continue
+        if not t or t.startswith("#") or section is None:
+            continue
+        normal = section == "dependencies" or (
+            section.startswith("target.") and section.endswith(".dependencies")
+        )
+        key = t.split("=", 1)[0].strip().strip('"').split(".")[0]
+        if normal and key in TEST_ONLY:
+            bad.append(key)
+    return bad
+
+
 def name(m):
     return "::".join(m) or "(root)"
 
@@ -247,6 +273,15 @@ SELF_TEST = [
 ]
 
 
+CARGO_SELF_TEST = [
+    ("a product crate depending on testkit", "[dependencies]\ntestkit.workspace = true\n", ["testkit"]),
+    ("a target dependency on testkit",
+     "[target.'cfg(unix)'.dependencies]\ntestkit = { path = \"../testkit\" }\n", ["testkit"]),
+    ("testkit as a dev-dependency only",
+     "[dependencies]\nmilbase.workspace = true\n\n[dev-dependencies]\ntestkit.workspace = true\n", []),
+]
+
+
 def self_test():
     """Plants each SELF_TEST case in a crate of its own and checks that the circle is found, or
     that none is; 0 when every case holds."""
@@ -267,6 +302,11 @@ def self_test():
                 failed += 1
                 print(f"self-test FAILED: {what}: circle {'missed' if circle else 'seen where there is none'}")
     print(f"self-test: {len(SELF_TEST) - failed} of {len(SELF_TEST)} planted cases read right")
+    for what, toml, want in CARGO_SELF_TEST:
+        if product_deps_on_test_crates(toml) != want:
+            failed += 1
+            print(f"self-test FAILED: {what}: test crates found {product_deps_on_test_crates(toml)}")
+    print(f"self-test: the {len(CARGO_SELF_TEST)} planted Cargo.toml cases checked")
     return 1 if failed else 0
 
 
@@ -291,8 +331,13 @@ def main():
         for m, t in upward(crate, edges):
             bad += 1
             print(f"{crate}: {name(m)} -> {name(t)} points up or sideways between rooms")
+        if crate not in TEST_ONLY:
+            with open(os.path.join(ROOT, crate, "Cargo.toml")) as f:
+                for dep in product_deps_on_test_crates(f.read()):
+                    bad += 1
+                    print(f"{crate}: depends on the test-only crate {dep} (a dev-dependency only)")
     if bad == 0:
-        print("no import circle in crates/, no arrow up between rooms")
+        print("no import circle in crates/, no arrow up between rooms, no test crate in the product")
     return 1 if bad else 0
 
 

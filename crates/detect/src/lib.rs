@@ -19,7 +19,6 @@
 //! - [`pipeline`]: how a probability is made: train, extract, fit, import, predict, demo;
 //! - [`site`]: a bundle made to fit one hospital: adapt, recalibrate, evaluate;
 //! - [`node`]: `ich serve`;
-//! - [`fuzzing`]: the entry points of the fuzz targets (above every room, like the binary);
 //! - shared: [`error`], [`progress`] (bars on a terminal, "k of N, ETA" lines in a log),
 //!   [`runmark`] (the mark of the run that wrote an output folder).
 //!
@@ -29,7 +28,6 @@
 
 pub mod bundle;
 pub mod error;
-pub mod fuzzing;
 pub mod node;
 pub mod pipeline;
 pub mod progress;

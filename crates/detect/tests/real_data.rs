@@ -10,7 +10,7 @@ use gphead::protocol::{evaluate, EvalOptions};
 use gphead::{FitParams, Gibbs, Grid, Model};
 
 fn shared(rel: &str) -> Option<PathBuf> {
-    preprocess::shared_data_or_skip(rel)
+    testkit::shared_data_or_skip(rel)
 }
 
 fn mean(v: &[f64]) -> f64 {

@@ -16,7 +16,7 @@ use preprocess::PreprocessConfig;
 use serde_json::Value;
 
 fn shared(rel: &str) -> Option<PathBuf> {
-    preprocess::shared_data_or_skip(rel)
+    testkit::shared_data_or_skip(rel)
 }
 
 const N: usize = 512;

@@ -39,7 +39,7 @@ fn a_folder_of_jpegs_is_refused_in_plain_words_with_what_to_do() {
 
 #[test]
 fn the_jpeg2000_decoder_does_not_chatter_in_the_log() {
-    let Some(d) = preprocess::shared_data_or_skip("dicom") else {
+    let Some(d) = testkit::shared_data_or_skip("dicom") else {
         return;
     };
     let t = tempfile::tempdir().unwrap();
@@ -116,7 +116,7 @@ fn an_output_folder_that_is_or_holds_an_input_is_refused() {
 /// is refused naming what exists.
 #[test]
 fn the_shipped_model_is_found_from_anywhere() {
-    let Some(src) = preprocess::shared_data_or_skip("ct-ich") else {
+    let Some(src) = testkit::shared_data_or_skip("ct-ich") else {
         return;
     };
     let t = tempfile::tempdir().unwrap();

@@ -465,8 +465,8 @@ fn eval_measures_a_sites_recalibration_out_of_fold() {
 /// `eval-gp` on MUSK1's fixed splits, quickly (no kernel steps, M = 50, the map on the
 /// validation bags): the arguments, `--features` at index 3; `None` where the data are absent.
 fn musk1_quick() -> Option<Vec<String>> {
-    let musk = preprocess::shared_data_or_skip("mil/musk1.csv")?;
-    let splits = preprocess::shared_data_or_skip("splits/musk1_5split.csv")?;
+    let musk = testkit::shared_data_or_skip("mil/musk1.csv")?;
+    let splits = testkit::shared_data_or_skip("splits/musk1_5split.csv")?;
     let (musk, splits) = (musk.to_str()?, splits.to_str()?);
     let args = [
         "-q",

@@ -24,11 +24,11 @@ use std::time::{Duration, Instant, SystemTime};
 use common::s;
 use dicom_core::{DataElement, PrimitiveValue, VR};
 use dicom_dictionary_std::tags;
-use preprocess::dicomfile::hostile::{
+use preprocess::dicomfile::CtSlice;
+use testkit::dicom::{
     large_element_head, many_elements, nested_sequences, put_modality_lut, put_un,
     sparse_element_file, write_edited, INVALID_RESCALE,
 };
-use preprocess::dicomfile::CtSlice;
 
 /// Peak resident memory allowed to one `ich` process.
 const MAX_RSS_KB: i64 = 1 << 20;
@@ -1708,7 +1708,7 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
         (
             "checkpoint --export-npy",
             Box::new(|j| {
-                tfckpt::fixture::write_f32(
+                testkit::checkpoint::write_f32(
                     &j.p("in/ckpt"),
                     &[
                         (
@@ -1744,7 +1744,7 @@ fn no_writer_writes_through_links_planted_in_its_output_folder() {
     ];
     // `ich import` of the published SA-DMIL weights, where the test data is at hand (under CI it
     // always is)
-    let sa_dmil = preprocess::shared_data_dir().join("pretrained/sa-dmil/att_0_9.ckpt");
+    let sa_dmil = testkit::shared_data_dir().join("pretrained/sa-dmil/att_0_9.ckpt");
     if sa_dmil.with_extension("ckpt.index").exists() {
         rows.push((
             "import (a bundle from a TensorFlow checkpoint)",
@@ -2255,7 +2255,7 @@ fn every_input_surface_refuses_what_is_not_a_whole_regular_file_by_name() {
         [0.0, 0.0, 5.0, 0.0],
     ];
     let whole = v.join("whole.nii");
-    preprocess::nifti::write_int16(&whole, [32, 32, 6], &[40; 32 * 32 * 6], &affine, 1.0, 0.0)
+    testkit::nifti::write_int16(&whole, [32, 32, 6], &[40; 32 * 32 * 6], &affine, 1.0, 0.0)
         .unwrap();
     let b = fs::read(&whole).unwrap();
     fs::write(v.join("cut.nii"), &b[..b.len() - 1000]).unwrap();
@@ -2382,8 +2382,7 @@ fn one_file_reached_by_several_paths_is_one_scan() {
     let vol = j.p("in/vol");
     fs::create_dir_all(&vol).unwrap();
     let ct = vol.join("ct.nii");
-    preprocess::nifti::write_int16(&ct, [32, 32, 4], &[40; 32 * 32 * 4], &affine, 1.0, 0.0)
-        .unwrap();
+    testkit::nifti::write_int16(&ct, [32, 32, 4], &[40; 32 * 32 * 4], &affine, 1.0, 0.0).unwrap();
     fs::hard_link(&ct, vol.join("copy.nii")).unwrap();
     symlink(&ct, vol.join("link.nii")).unwrap();
     symlink(j.p("in/clean"), j.p("in/clean-link")).unwrap();

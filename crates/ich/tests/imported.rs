@@ -10,7 +10,7 @@ use common::{ich, ok, s, text};
 use std::path::PathBuf;
 
 fn shared(rel: &str) -> Option<PathBuf> {
-    preprocess::shared_data_or_skip(rel)
+    testkit::shared_data_or_skip(rel)
 }
 
 fn json(p: &std::path::Path) -> serde_json::Value {
@@ -639,7 +639,7 @@ fn series_outside_what_the_model_was_made_for_are_left_out_or_flagged() {
         [0.0, -mm, 0.0, 0.0],
         [0.0, 0.0, 1.25, 1.25],
     ];
-    preprocess::nifti::write_int16(
+    testkit::nifti::write_int16(
         &nifti.join("thin.nii.gz"),
         [256, 256, thin.len()],
         &v,

@@ -27,8 +27,8 @@ fn storage(pt: u32) -> Storage {
 #[test]
 fn nifti_and_dicom_of_one_volume_give_the_same_pixels_and_probabilities() {
     let (Some(src), Some(w)) = (
-        preprocess::shared_data_or_skip("ct-ich"),
-        preprocess::shared_data_or_skip("pretrained/sa-dmil"),
+        testkit::shared_data_or_skip("ct-ich"),
+        testkit::shared_data_or_skip("pretrained/sa-dmil"),
     ) else {
         return;
     };

@@ -234,7 +234,7 @@ fn demo_learns_from_scan_labels_and_its_reports_agree() {
     };
     assert!(flagged(scans) <= 2, "{} of 48 flagged", flagged(scans));
     // ...real head CT of a hospital (ct-ich) is: the bundle never saw anything like it
-    let Some(src) = preprocess::shared_data_or_skip("ct-ich") else {
+    let Some(src) = testkit::shared_data_or_skip("ct-ich") else {
         return;
     };
     let real = tmp.path().join("ct-ich");

@@ -435,7 +435,7 @@ fn predict_exits_1_when_a_scan_fails_and_paths_cannot_leave_the_dataset() {
 
 #[test]
 fn checkpoint_lists_and_verifies_or_names_the_broken_file() {
-    let Some(dir) = preprocess::shared_data_or_skip("pretrained/sa-dmil") else {
+    let Some(dir) = testkit::shared_data_or_skip("pretrained/sa-dmil") else {
         return;
     };
     let prefix = dir.join("baseline.ckpt");

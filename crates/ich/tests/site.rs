@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn shared(rel: &str) -> Option<PathBuf> {
-    preprocess::shared_data_or_skip(rel)
+    testkit::shared_data_or_skip(rel)
 }
 
 /// A copy of the series in `dicom/scan` as `dicom/scan-fu`: new study, series and SOP Instance

@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 
 use dicom_core::{DataElement, PrimitiveValue, VR};
 use dicom_dictionary_std::{tags, uids};
-use preprocess::dicomfile::hostile::{
-    nested_sequences, put_modality_lut, put_un, sparse_element_file, write_edited, INVALID_RESCALE,
-};
 use preprocess::dicomfile::CtSlice;
 use preprocess::read::read_hu;
 use preprocess::{preprocess, FileProblem, PreprocessConfig, PreprocessOptions, Quiet};
+use testkit::dicom::{
+    nested_sequences, put_modality_lut, put_un, sparse_element_file, write_edited, INVALID_RESCALE,
+};
 
 /// The system allocator, recording the largest single request of each thread.
 struct Largest;
@@ -102,7 +102,7 @@ fn assert_refused(path: &Path) {
 
 #[test]
 fn jpeg_2000_and_jpeg_ls_data_under_an_rle_transfer_syntax_are_refused_before_allocating() {
-    let Some(d) = preprocess::shared_data_or_skip("dicom") else {
+    let Some(d) = testkit::shared_data_or_skip("dicom") else {
         return;
     };
     let t = tempfile::tempdir().unwrap();
@@ -116,7 +116,7 @@ fn jpeg_2000_and_jpeg_ls_data_under_an_rle_transfer_syntax_are_refused_before_al
 
 #[test]
 fn jpeg_and_jpeg_2000_headers_that_disagree_with_their_codestream_are_refused() {
-    let Some(d) = preprocess::shared_data_or_skip("dicom") else {
+    let Some(d) = testkit::shared_data_or_skip("dicom") else {
         return;
     };
     let t = tempfile::tempdir().unwrap();
@@ -161,7 +161,7 @@ fn jpeg_and_jpeg_2000_headers_that_disagree_with_their_codestream_are_refused() 
 
 #[test]
 fn a_jpeg_2000_codestream_claiming_a_huge_image_is_refused_before_decoding() {
-    let Some(d) = preprocess::shared_data_or_skip("dicom") else {
+    let Some(d) = testkit::shared_data_or_skip("dicom") else {
         return;
     };
     let mut bytes = fs::read(d.join("693_J2KI.dcm")).unwrap();
@@ -183,7 +183,7 @@ fn a_jpeg_2000_codestream_claiming_a_huge_image_is_refused_before_decoding() {
 
 #[test]
 fn an_element_length_beyond_the_file_costs_the_bytes_present_not_the_length_declared() {
-    let Some(d) = preprocess::shared_data_or_skip("dicom") else {
+    let Some(d) = testkit::shared_data_or_skip("dicom") else {
         return;
     };
     let bytes = fs::read(d.join("MR_small_implicit.dcm")).unwrap();
@@ -432,7 +432,7 @@ fn a_ct_series_of_another_body_part_is_left_out_by_name_and_a_head_or_unsaid_one
 
 #[test]
 fn a_panicking_decoder_costs_one_file_not_the_run() {
-    let Some(d) = preprocess::shared_data_or_skip("dicom") else {
+    let Some(d) = testkit::shared_data_or_skip("dicom") else {
         return;
     };
     let mut bytes = fs::read(d.join("MR_small_RLE.dcm")).unwrap();
@@ -818,7 +818,7 @@ fn nifti_declaring_more_than_its_file_holds_is_refused_before_allocating() {
         [0.0, 0.0, 5.0, 0.0],
     ];
     let small = dir.path().join("small.nii");
-    preprocess::nifti::write_int16(&small, [8, 8, 2], &[0; 128], &affine, 1.0, 0.0).unwrap();
+    testkit::nifti::write_int16(&small, [8, 8, 2], &[0; 128], &affine, 1.0, 0.0).unwrap();
     let mut b = fs::read(&small).unwrap();
     // 512 × 512 × 1200 int16: 600 MiB declared, 128 voxels present
     b[42..44].copy_from_slice(&512i16.to_le_bytes());
@@ -871,7 +871,7 @@ fn a_nifti_volume_is_read_a_slice_at_a_time() {
         ),
     ] {
         let small = dir.path().join("small.nii");
-        preprocess::nifti::write_int16(&small, [8, 8, 2], &[0; 128], &affine, 1.0, 0.0).unwrap();
+        testkit::nifti::write_int16(&small, [8, 8, 2], &[0; 128], &affine, 1.0, 0.0).unwrap();
         let mut b = fs::read(&small).unwrap();
         for a in 0..3 {
             b[42 + 2 * a..44 + 2 * a].copy_from_slice(&512i16.to_le_bytes());
@@ -1045,7 +1045,7 @@ fn a_nifti_volume_read_as_slabs_gives_the_mean_of_each_run_of_slices_and_their_l
         [0.0, 0.0, -0.625, 0.625 * (n - 1) as f64],
     ];
     let file = input.join("thin.nii.gz");
-    preprocess::nifti::write_int16(&file, [16, 16, n], &v, &affine, 1.0, 0.0).unwrap();
+    testkit::nifti::write_int16(&file, [16, 16, n], &v, &affine, 1.0, 0.0).unwrap();
     // slabs (file slices): {6, 5, 4}, {3, 2, 1}, {0}. The first has bleeds on 6 and 4, neither
     // its middle; the second a 0 on its middle only; the third, a slice of its own, a 0
     let labels_csv = t.path().join("slice_labels.csv");

@@ -197,7 +197,7 @@ fn five_thousand_mutants_never_panic_stay_under_256_mib_and_lose_no_clean_scan()
         .iter()
         .map(|p| fs::read(p).unwrap())
         .collect();
-    if let Some(d) = preprocess::shared_data_or_skip("dicom") {
+    if let Some(d) = testkit::shared_data_or_skip("dicom") {
         seeds.extend(
             dicom_files(&d)
                 .iter()

@@ -4,9 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use preprocess::labels::Labels;
-use preprocess::nifti::{read_volume, write_int16};
+use preprocess::nifti::read_volume;
 use preprocess::read::Limits;
 use preprocess::{preprocess, Dataset, PreprocessConfig, PreprocessOptions, Quiet};
+use testkit::nifti::write_int16;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")

@@ -15,7 +15,7 @@ fn fixture() -> serde_json::Value {
 }
 
 fn series() -> Option<PathBuf> {
-    preprocess::shared_data_or_skip("dicom-rsna").map(|d| d.join("ID_3d2ee1643b"))
+    testkit::shared_data_or_skip("dicom-rsna").map(|d| d.join("ID_3d2ee1643b"))
 }
 
 /// The file's Hounsfield units as the fixture sums and hashes them (int32 little-endian).
@@ -78,7 +78,7 @@ fn the_rsna_series_is_one_scan_of_36_slices() {
 /// runs into a non-meta tag is the data set's start, not an error.
 #[test]
 fn a_meta_group_without_its_group_length_reads_as_the_file_itself() {
-    let Some(d) = preprocess::shared_data_or_skip("dicom") else {
+    let Some(d) = testkit::shared_data_or_skip("dicom") else {
         return;
     };
     let orig = d.join("CT_small.dcm");

@@ -8,7 +8,7 @@ use preprocess::read::{read_header, read_hu};
 use preprocess::FileProblem;
 
 fn dicom_dir() -> Option<PathBuf> {
-    preprocess::shared_data_or_skip("dicom")
+    testkit::shared_data_or_skip("dicom")
 }
 
 fn stats(v: &[f32]) -> (f32, f32, f64) {

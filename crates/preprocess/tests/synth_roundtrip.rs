@@ -206,8 +206,7 @@ fn bleeds_are_denser_than_brain_on_positive_slices() {
 
 #[test]
 fn real_head_ct_base_looks_right_in_the_windows() {
-    let Some(base) = preprocess::shared_data_or_skip("ct/cranium_hu_i16le_108x256x256.raw.gz")
-    else {
+    let Some(base) = testkit::shared_data_or_skip("ct/cranium_hu_i16le_108x256x256.raw.gz") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();

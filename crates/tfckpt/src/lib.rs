@@ -9,7 +9,6 @@
 //! partitioned (sliced) variables, dtypes other than float32, int64 and string — is refused with
 //! an error naming the file or the variable, never guessed.
 
-pub mod fixture;
 mod index;
 mod proto;
 

@@ -938,7 +938,7 @@ mod tests {
     /// file says (test = one fifth, valid = a fifth of the rest).
     #[test]
     fn shared_splits_reproduce_exactly() {
-        let Some(p) = preprocess::shared_data_or_skip("splits/musk1_5split.csv") else {
+        let Some(p) = testkit::shared_data_or_skip("splits/musk1_5split.csv") else {
             return;
         };
         let s = read_splits(&p).unwrap();

@@ -244,7 +244,7 @@ mod tests {
         let aliases: Vec<String> = (0..2000).map(|i| format!("{l}/z-alias{i:04}{V}")).collect();
         let alias_refs: Vec<(&str, &str)> =
             aliases.iter().map(|n| (n.as_str(), a.as_str())).collect();
-        tfckpt::fixture::write_f32(
+        testkit::checkpoint::write_f32(
             &p,
             &[
                 (a.as_str(), vec![1000], big.clone()),

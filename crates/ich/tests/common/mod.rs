@@ -378,7 +378,7 @@ pub fn ct_ich_nifti(
                 0.0,
             ),
         };
-        preprocess::nifti::write_int16(&out.join(&name), [size, size, n], &v, &affine, 1.0, inter)
+        testkit::nifti::write_int16(&out.join(&name), [size, size, n], &v, &affine, 1.0, inter)
             .unwrap();
         scans.push_str(&format!("{name},{label}\n"));
         names.insert(pt, name);

@@ -70,10 +70,10 @@ pub fn dataset(scratch: &Path, data: &[u8]) -> io::Result<()> {
 pub fn features(scratch: &Path, data: &[u8]) -> io::Result<()> {
     let p = scratch.join("features.csv");
     fs::write(&p, data)?;
-    if let Ok(d) = crate::bundle::features::read(&p) {
+    if let Ok(d) = detect::bundle::features::read(&p) {
         let _ = gphead::Standardizer::fit(&d);
     }
-    let _ = crate::bundle::features::read_splits(&p);
+    let _ = detect::bundle::features::read_splits(&p);
     let mut labels = preprocess::labels::Labels::default();
     if labels.load(&p).is_ok() {
         let _ = labels.scan("1.2", "1.2.3", &[labels.slice("1.2.3.4").map(|l| l.label)]);
@@ -90,7 +90,7 @@ pub fn bundle(scratch: &Path, data: &[u8]) -> io::Result<()> {
     fs::write(dir.join("manifest.json"), p[0])?;
     fs::write(dir.join("config.json"), p[1])?;
     fs::write(dir.join("gp.json"), p[2])?;
-    let _ = crate::bundle::Bundle::open(&dir);
+    let _ = detect::bundle::Bundle::open(&dir);
     Ok(())
 }
 

@@ -1,6 +1,6 @@
 //! Replays every input under `fuzz/regressions/<target>/` — each crash, abort, timeout or memory
 //! blow-up the fuzzers or the mutation campaigns ever found (docs/ROBUSTNESS.md) — through the
-//! same entry points the fuzz targets call ([`detect::fuzzing`]). Any panic fails the test, also
+//! same entry points the fuzz targets call ([`testkit::fuzzing`]). Any panic fails the test, also
 //! one the product catches (a decoder's panic is caught and the file refused; libFuzzer counts
 //! it as a crash, and so does this replay).
 //! An input derived from `../shared/data` (which is never copied here) is stored as
@@ -31,7 +31,7 @@ fn every_input_the_fuzzers_found_is_handled_without_panic() {
     targets.sort();
     for dir in targets {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let run = detect::fuzzing::by_name(&name)
+        let run = testkit::fuzzing::by_name(&name)
             .unwrap_or_else(|| panic!("{}: no fuzz target of that name", dir.display()));
         let mut files: Vec<_> = fs::read_dir(&dir)
             .unwrap()
@@ -64,7 +64,7 @@ fn every_input_the_fuzzers_found_is_handled_without_panic() {
 /// (None without the shared data, outside CI).
 fn from_shared(recipe: &Path) -> Option<Vec<u8>> {
     let r: serde_json::Value = serde_json::from_slice(&fs::read(recipe).unwrap()).unwrap();
-    let base = preprocess::shared_data_or_skip(r["base"].as_str().unwrap())?;
+    let base = testkit::shared_data_or_skip(r["base"].as_str().unwrap())?;
     let mut data = fs::read(base).unwrap();
     for pair in r["set"].as_array().unwrap() {
         let (at, byte) = (pair[0].as_u64().unwrap(), pair[1].as_u64().unwrap());
@@ -75,7 +75,7 @@ fn from_shared(recipe: &Path) -> Option<Vec<u8>> {
 
 #[test]
 fn parts_cut_one_input_into_files() {
-    use detect::fuzzing::parts;
+    use testkit::fuzzing::parts;
     assert_eq!(
         parts(b"a\xff\xfeb\xff\xfec", 3),
         vec![&b"a"[..], b"b", b"c"]

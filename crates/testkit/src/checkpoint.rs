@@ -1,10 +1,10 @@
 //! Writing small checkpoints (index and data shard) for tests and fuzz seeds: float32 variables,
 //! and entries that alias another variable's bytes, the way a hostile index can. Keys are
-//! written sorted, one data block, no compression; what [`crate::Checkpoint::open`] reads.
+//! written sorted, one data block, no compression; what [`tfckpt::Checkpoint::open`] reads.
 
 use std::path::Path;
 
-use crate::mask_crc;
+use tfckpt::mask_crc;
 
 fn varint(mut v: u64, out: &mut Vec<u8>) {
     while v >= 0x80 {
@@ -141,7 +141,7 @@ mod tests {
             )],
         )
         .unwrap();
-        let c = crate::Checkpoint::open(&p).unwrap();
+        let c = tfckpt::Checkpoint::open(&p).unwrap();
         assert_eq!(c.verify().unwrap(), 3);
         let a = c.tensor("a/.ATTRIBUTES/VARIABLE_VALUE").unwrap();
         assert_eq!((a.shape, a.data), (vec![2, 2], vec![1.0, 2.0, 3.0, 4.0]));
