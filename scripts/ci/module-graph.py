@@ -138,6 +138,7 @@ ROOMS = {
         "error": 0,
         "progress": 0,
         "runmark": 0,
+        "features": 0,
         "bundle": 1,
         "report": 2,
         "pipeline": 3,

@@ -9,9 +9,9 @@
 //!      /      \
 //!   report     |            (report.json, CSV, HTML, SR and captures, ich merge of reports)
 //!      \      /
-//!      bundle               (the model bundle, the features file, the head's evidence)
+//!      bundle               (the model bundle, the head's evidence)
 //!        |
-//!   error, progress, runmark (shared by every room)
+//!   error, progress, runmark, features (shared by every room)
 //! ```
 //!
 //! - [`bundle`]: what a model is on disk;
@@ -20,7 +20,8 @@
 //! - [`site`]: a bundle made to fit one hospital: adapt, recalibrate, evaluate;
 //! - [`node`]: `ich serve`;
 //! - shared: [`error`], [`progress`] (bars on a terminal, "k of N, ETA" lines in a log),
-//!   [`runmark`] (the mark of the run that wrote an output folder).
+//!   [`runmark`] (the mark of the run that wrote an output folder), [`features`] (the features
+//!   file: `ich extract`'s output, what a GP head is fitted on).
 //!
 //! `scripts/ci/module-graph.py` fails CI on an import circle or an arrow pointing up. The `ich`
 //! binary parses flags, calls these and prints (the lines a person reads about each job are the
@@ -28,6 +29,7 @@
 
 pub mod bundle;
 pub mod error;
+pub mod features;
 pub mod node;
 pub mod pipeline;
 pub mod progress;

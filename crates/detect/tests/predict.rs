@@ -477,11 +477,11 @@ fn a_scan_longer_than_any_trained_on_is_predicted_with_a_warning() {
 
 /// Writes a features file of D = 8: per bag its name, label and slices.
 fn write_features(path: &Path, bags: &[(String, u8, Vec<[f64; 8]>)]) {
-    let mut w = detect::bundle::features::FeaturesWriter::create(path, 8).unwrap();
+    let mut w = detect::features::FeaturesWriter::create(path, 8).unwrap();
     for (name, label, slices) in bags {
         for (k, x) in slices.iter().enumerate() {
             let f = x.map(|v| v as f32);
-            w.write(&detect::bundle::features::FeatureRow {
+            w.write(&detect::features::FeatureRow {
                 features: &f,
                 instance_name: &format!("{name}-{k}"),
                 instance_label: None,

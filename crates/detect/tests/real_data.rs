@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use detect::bundle::features::read;
-use gphead::protocol::{evaluate, EvalOptions};
+use detect::features::read;
+use gphead::evaluation::{evaluate, EvalOptions};
 use gphead::{FitParams, Gibbs, Grid, Model};
 
 fn shared(rel: &str) -> Option<PathBuf> {

@@ -11,7 +11,7 @@
 //! [`data`], [`spec`] (the model type), [`params`], [`emax`], [`theta`]; `fitloop` (what every
 //! fit shares: set-up, the epoch loop, early stopping, the fitted model); the models' own updates
 //! in `vgpmil`, [`probit`], [`lm`] and [`hyper`] (kernel steps); [`fit`]; [`predict`] and
-//! [`model`]; [`calibrate`], [`metrics`] and [`protocol`] (the evaluation protocol).
+//! [`model`]; [`calibrate`], [`metrics`] and [`evaluation`] (the evaluation protocol).
 
 // Linear-algebra loops index several arrays by the same row/column index; iterator chains would
 // hide the mathematics they transcribe.
@@ -23,6 +23,7 @@ pub mod crossfit;
 pub mod data;
 pub mod emax;
 pub mod error;
+pub mod evaluation;
 pub mod fit;
 mod fitloop;
 pub mod hyper;
@@ -36,7 +37,6 @@ pub mod params;
 pub mod pca;
 pub mod predict;
 pub mod probit;
-pub mod protocol;
 pub mod spec;
 pub mod special;
 pub mod theta;

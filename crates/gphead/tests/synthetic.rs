@@ -166,7 +166,7 @@ impl milbase::Progress for Count {
 
 #[test]
 fn splits_run_in_parallel_give_what_each_split_gives_alone() {
-    use gphead::protocol::{evaluate_fixed, EvalOptions, FixedSplit};
+    use gphead::evaluation::{evaluate_fixed, EvalOptions, FixedSplit};
     let data = synthetic(90, 4);
     let names: Vec<String> = data.bags.iter().map(|b| b.name.clone()).collect();
     // three splits of the same bags: 30 test bags each, the rest 48 fit + 12 valid

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use gphead::calibrate::Platt;
-use gphead::protocol::{EvalReport, SummaryRow};
+use gphead::evaluation::{EvalReport, SummaryRow};
 
 use detect::pipeline::fit::{FitData, Fitted};
 use detect::pipeline::import::{ImportJob, ImportOutcome};
@@ -315,7 +315,7 @@ pub fn train_plan(p: &TrainPlan) -> String {
             format!(
                 "outputs: any and {} subtypes ({}), one shared attention",
                 p.model.subtypes,
-                detect::bundle::features::SUBTYPES.join(", ")
+                detect::features::SUBTYPES.join(", ")
             )
         } else {
             "output: any".to_string()

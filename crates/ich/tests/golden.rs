@@ -30,7 +30,7 @@ const NEW_COLUMNS: [&str; 8] = [
 
 fn is_new(column: &str) -> bool {
     NEW_COLUMNS.contains(&column)
-        || detect::bundle::features::SUBTYPES.iter().any(|s| {
+        || detect::features::SUBTYPES.iter().any(|s| {
             detect::report::SUBTYPE_COLUMNS
                 .iter()
                 .any(|f| column == format!("{s}_{f}"))

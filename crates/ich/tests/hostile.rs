@@ -24,7 +24,7 @@ use std::time::{Duration, Instant, SystemTime};
 use common::s;
 use dicom_core::{DataElement, PrimitiveValue, VR};
 use dicom_dictionary_std::tags;
-use preprocess::dicomfile::CtSlice;
+use preprocess::ctwriter::CtSlice;
 use testkit::dicom::{
     large_element_head, many_elements, nested_sequences, put_modality_lut, put_un,
     sparse_element_file, write_edited, INVALID_RESCALE,

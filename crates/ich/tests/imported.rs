@@ -457,7 +457,7 @@ fn series_outside_what_the_model_was_made_for_are_left_out_or_flagged() {
         let d = dir.join(name);
         std::fs::create_dir_all(&d).unwrap();
         for (n, h) in slices {
-            let slice = preprocess::dicomfile::CtSlice {
+            let slice = preprocess::ctwriter::CtSlice {
                 study_uid: study.into(),
                 series_uid: series.into(),
                 sop_uid: format!("{series}.{n}"),

@@ -6,8 +6,8 @@
 //! on-disk format), [`pipeline`] (the `ich preprocess` run) and [`synth`]; [`nifti`] reads
 //! NIfTI-1 volumes as scans beside DICOM.
 
+pub mod ctwriter;
 pub mod dataset;
-pub mod dicomfile;
 pub mod error;
 pub mod hu;
 pub mod labels;

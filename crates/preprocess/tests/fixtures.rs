@@ -5,8 +5,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use dicom_dictionary_std::uids;
+use preprocess::ctwriter::CtSlice;
 use preprocess::dataset::{Dataset, ScanMeta};
-use preprocess::dicomfile::CtSlice;
 use preprocess::{preprocess, PreprocessConfig, PreprocessOptions, Quiet};
 
 const N: usize = 16;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use dicom_core::{DataElement, PrimitiveValue, VR};
 use dicom_dictionary_std::{tags, uids};
-use preprocess::dicomfile::CtSlice;
+use preprocess::ctwriter::CtSlice;
 use preprocess::read::read_hu;
 use preprocess::{preprocess, FileProblem, PreprocessConfig, PreprocessOptions, Quiet};
 use testkit::dicom::{

@@ -96,7 +96,7 @@ fn a_folder_of_nifti_beside_dicom_becomes_a_dataset() {
     let dcm = input.join("dicom");
     std::fs::create_dir_all(&dcm).unwrap();
     for k in 0..3 {
-        let slice = preprocess::dicomfile::CtSlice {
+        let slice = preprocess::ctwriter::CtSlice {
             sop_uid: format!("2.25.77{k}"),
             position: Some([0.0, 0.0, 5.0 * k as f64]),
             rows: 16,

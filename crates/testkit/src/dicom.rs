@@ -7,7 +7,7 @@ use dicom_core::{DataElement, PrimitiveValue, Tag, VR};
 use dicom_dictionary_std::tags;
 use dicom_object::DefaultDicomObject;
 
-use preprocess::dicomfile::CtSlice;
+use preprocess::ctwriter::CtSlice;
 use preprocess::error::{Error, Result};
 
 /// Rescale values no CT slice has, each as (attribute, value as stored, attribute's name).

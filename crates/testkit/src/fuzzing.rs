@@ -70,10 +70,10 @@ pub fn dataset(scratch: &Path, data: &[u8]) -> io::Result<()> {
 pub fn features(scratch: &Path, data: &[u8]) -> io::Result<()> {
     let p = scratch.join("features.csv");
     fs::write(&p, data)?;
-    if let Ok(d) = detect::bundle::features::read(&p) {
+    if let Ok(d) = detect::features::read(&p) {
         let _ = gphead::Standardizer::fit(&d);
     }
-    let _ = detect::bundle::features::read_splits(&p);
+    let _ = detect::features::read_splits(&p);
     let mut labels = preprocess::labels::Labels::default();
     if labels.load(&p).is_ok() {
         let _ = labels.scan("1.2", "1.2.3", &[labels.slice("1.2.3.4").map(|l| l.label)]);
@@ -208,7 +208,7 @@ pub fn dicomweb(scratch: &Path, data: &[u8]) -> io::Result<()> {
 pub fn store(scratch: &Path, data: &[u8]) -> io::Result<()> {
     let file = scratch.join("send.dcm");
     if !file.is_file() {
-        let slice = preprocess::dicomfile::CtSlice {
+        let slice = preprocess::ctwriter::CtSlice {
             rows: 4,
             cols: 4,
             stored: vec![1024; 16],

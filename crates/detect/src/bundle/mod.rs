@@ -1,6 +1,5 @@
 //! Room `bundle`: what a model is on disk. The model bundle is one folder holding everything a
-//! prediction needs (models/README.md); [`features`] is the features file the GP head is fitted
-//! on; [`evidence`] is what the head sees of a slice and the out-of-distribution summary kept
+//! prediction needs (models/README.md); [`evidence`] is what the head sees of a slice and the out-of-distribution summary kept
 //! with it. It may use only the stage crates and [`crate::error`]: nothing here trains, predicts
 //! or writes a report.
 //!
@@ -27,7 +26,6 @@ use crate::error::{Error, Result};
 pub mod builtin;
 pub mod envelope;
 pub mod evidence;
-pub mod features;
 pub mod operating;
 
 /// Version of `manifest.json`.
@@ -968,7 +966,7 @@ impl Bundle {
             .iter()
             .flat_map(|g| g.subtypes.iter().map(|h| h.model.clone()))
             .collect();
-        for name in crate::bundle::features::SUBTYPES.map(subtype_model) {
+        for name in crate::features::SUBTYPES.map(subtype_model) {
             let p = self.dir.join(&name);
             if !listed.contains(&name) && p.exists() {
                 std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;

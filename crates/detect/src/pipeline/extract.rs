@@ -8,9 +8,9 @@ use attcnn::inference::Trained;
 use milbase::Progress;
 use preprocess::dataset::Dataset;
 
-use crate::bundle::features::{FeatureRow, FeaturesWriter};
 use crate::bundle::Bundle;
 use crate::error::{Error, Result};
+use crate::features::{FeatureRow, FeaturesWriter};
 use crate::pipeline::device::Compute;
 
 /// An extraction job.
@@ -73,7 +73,7 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
         .iter()
         .filter(|e| shard.contains(&e.id))
         .collect();
-    let _lock = crate::bundle::features::lock_features_file(&job.out, "extract")?;
+    let _lock = crate::features::lock_features_file(&job.out, "extract")?;
     let mut w = FeaturesWriter::create(&job.out, bundle.cnn.model.dim)?;
     progress.stage("extracting features", scans.len() as u64);
     for e in scans.iter().copied() {
@@ -97,13 +97,12 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
             .slices
             .iter()
             .map(|s| {
-                s.label.map(|_| {
-                    crate::bundle::features::subtypes_in(s.subtype.as_deref().unwrap_or(""))
-                })
+                s.label
+                    .map(|_| crate::features::subtypes_in(s.subtype.as_deref().unwrap_or("")))
             })
             .collect();
-        let known = crate::bundle::features::SubtypeLabels::of(&meta);
-        let bag_subtypes: Option<Vec<&str>> = crate::bundle::features::SUBTYPES
+        let known = crate::features::SubtypeLabels::of(&meta);
+        let bag_subtypes: Option<Vec<&str>> = crate::features::SUBTYPES
             .into_iter()
             .map(|n| known.scan(n).map(|l| (n, l)))
             .collect::<Option<Vec<_>>>()
@@ -139,7 +138,7 @@ pub fn extract(job: &ExtractJob, progress: &dyn Progress) -> Result<Extracted> {
     }
     progress.done();
     let slices = w.finish()?;
-    crate::bundle::features::write_shard_note(&job.out, shard, slices, &[])?;
+    crate::features::write_shard_note(&job.out, shard, slices, &[])?;
     Ok(Extracted {
         scans: scans.len(),
         slices,

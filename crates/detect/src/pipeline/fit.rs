@@ -297,7 +297,7 @@ pub fn fit_gp(
             "a projection is stored with the head in a bundle: give a bundle".into(),
         ));
     }
-    let raw = crate::bundle::features::read(&job.features)?;
+    let raw = crate::features::read(&job.features)?;
     let params = job.params.validate()?;
     // a bundle being changed is locked until its new head is committed
     let (mut bundle, _bundle_lock) = match &job.bundle {
@@ -438,11 +438,11 @@ fn fit_subtype_heads(
     progress: &dyn milbase::Progress,
 ) -> Result<SubtypeHeads> {
     let (mut heads, mut fits, mut files) = (Vec::new(), Vec::new(), Vec::new());
-    let labelled = crate::bundle::features::SUBTYPES
+    let labelled = crate::features::SUBTYPES
         .iter()
         .filter(|n| {
             data.bag_extra
-                .contains_key(&crate::bundle::features::subtype_key(n))
+                .contains_key(&crate::features::subtype_key(n))
         })
         .count();
     let refits = if job.calibrate && job.calibration_folds >= 2 {
@@ -451,11 +451,8 @@ fn fit_subtype_heads(
         0
     };
     progress.stage("GP subtype fits", (labelled * (1 + refits)) as u64);
-    for name in crate::bundle::features::SUBTYPES {
-        let Some(v) = data
-            .bag_extra
-            .get(&crate::bundle::features::subtype_key(name))
-        else {
+    for name in crate::features::SUBTYPES {
+        let Some(v) = data.bag_extra.get(&crate::features::subtype_key(name)) else {
             continue;
         };
         let known: Vec<usize> = (0..data.bags.len()).filter(|&b| v[b].is_finite()).collect();

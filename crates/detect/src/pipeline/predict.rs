@@ -630,7 +630,7 @@ impl Predictor {
     /// the scan's subtypes, and each slice's.
     fn subtypes(&self, meta: &ScanMeta, data: &MilData) -> Result<Subtypes> {
         let (opts, thr, id, n) = (&self.opts, self.thresholds(), &meta.id, meta.n_slices);
-        let labels = crate::bundle::features::SubtypeLabels::of(meta);
+        let labels = crate::features::SubtypeLabels::of(meta);
         let mut scan_subtypes = Vec::with_capacity(self.subtype_heads.len());
         let mut slice_subtypes = vec![Vec::with_capacity(self.subtype_heads.len()); n];
         for (name, head) in &self.subtype_heads {

@@ -28,7 +28,7 @@ pub struct TrainJob {
     pub resume: bool,
     /// Where the CNN trains, and the float type of its arithmetic.
     pub compute: Compute,
-    /// A multi-label network: one output per hemorrhage subtype ([`crate::bundle::features::SUBTYPES`])
+    /// A multi-label network: one output per hemorrhage subtype ([`crate::features::SUBTYPES`])
     /// beside "any", taught by the scans whose subtypes the labels give (`ich train-cnn`
     /// default; `--no-subtypes` for "any" alone). Without any such scan, "any" alone.
     pub subtypes: bool,
@@ -53,7 +53,7 @@ pub struct Trained {
 struct DatasetBags<'a> {
     ds: &'a Dataset,
     entries: Vec<&'a ScanEntry>,
-    /// Each scan's subtype labels in [`crate::bundle::features::SUBTYPES`] order (empty: "any" alone).
+    /// Each scan's subtype labels in [`crate::features::SUBTYPES`] order (empty: "any" alone).
     subtypes: Vec<Vec<Option<u8>>>,
 }
 
@@ -136,8 +136,8 @@ pub fn train_cnn(
             .iter()
             .map(|e| {
                 let meta = ds.scan_meta(e)?;
-                let l = crate::bundle::features::SubtypeLabels::of(&meta);
-                Ok(crate::bundle::features::SUBTYPES
+                let l = crate::features::SubtypeLabels::of(&meta);
+                Ok(crate::features::SUBTYPES
                     .iter()
                     .map(|n| l.scan(n))
                     .collect())
@@ -160,7 +160,7 @@ pub fn train_cnn(
         subtypes: if subtypes.is_empty() {
             0
         } else {
-            crate::bundle::features::SUBTYPES.len()
+            crate::features::SUBTYPES.len()
         },
         ..job.model.clone()
     };

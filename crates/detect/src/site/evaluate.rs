@@ -1,12 +1,14 @@
 //! `ich eval-gp`'s flow: the features (one table, or one per split of a fixed-splits file), the
-//! evaluation protocol of [`gphead::protocol`], and its files — the summary CSV, a row per bag
+//! evaluation protocol of [`gphead::evaluation`], and its files — the summary CSV, a row per bag
 //! (`--predictions`), a row per slice (`--slice-predictions`) and the JSON report
 //! (docs/GPHEAD.md).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use gphead::protocol::{evaluate, evaluate_fixed, EvalOptions, EvalReport, SetResult, SummaryRow};
+use gphead::evaluation::{
+    evaluate, evaluate_fixed, EvalOptions, EvalReport, SetResult, SummaryRow,
+};
 use gphead::MilData;
 use milbase::Progress;
 
@@ -44,14 +46,14 @@ pub fn run(job: &EvalJob, model_name: &str, progress: &dyn Progress) -> Result<E
         .map(|t| format!(", external test {}", t.display()))
         .unwrap_or_default();
     if let Some(sf) = &job.splits_file {
-        let splits = crate::bundle::features::read_splits(sf)?;
+        let splits = crate::features::read_splits(sf)?;
         // each table once, however many splits name it
         let mut tables: BTreeMap<PathBuf, MilData> = BTreeMap::new();
         for (k, _) in &splits {
             for p in std::iter::once(&job.features).chain(job.test.as_ref()) {
                 let path = for_split(p, *k);
                 if let std::collections::btree_map::Entry::Vacant(e) = tables.entry(path) {
-                    let t = crate::bundle::features::read(e.key())?;
+                    let t = crate::features::read(e.key())?;
                     e.insert(t);
                 }
             }
@@ -78,12 +80,8 @@ pub fn run(job: &EvalJob, model_name: &str, progress: &dyn Progress) -> Result<E
             ),
         });
     }
-    let data = crate::bundle::features::read(&job.features)?;
-    let external = job
-        .test
-        .as_deref()
-        .map(crate::bundle::features::read)
-        .transpose()?;
+    let data = crate::features::read(&job.features)?;
+    let external = job.test.as_deref().map(crate::features::read).transpose()?;
     let report = evaluate(&data, external.as_ref(), &job.opts, progress)?;
     Ok(Evaluated {
         report,

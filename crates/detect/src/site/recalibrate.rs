@@ -90,7 +90,7 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
         (b, Some(lock))
     };
     let mut model = bundle.gp()?;
-    let raw = crate::bundle::features::read(&job.features)?;
+    let raw = crate::features::read(&job.features)?;
     bundle.check_features(&job.features, raw.d)?;
     let labels = raw.bag_labels();
     let positive = labels.iter().filter(|&&l| l == 1).count();
@@ -131,7 +131,7 @@ pub fn recalibrate(job: &RecalibrateJob) -> Result<Recalibrated> {
         })
         .unwrap_or_default();
     for ((name, mut head), earlier) in bundle.subtype_heads()?.into_iter().zip(earlier_subtypes) {
-        let key = crate::bundle::features::subtype_key(&name);
+        let key = crate::features::subtype_key(&name);
         let known: Vec<usize> = match data.bag_extra.get(&key) {
             Some(v) => (0..data.bags.len()).filter(|&b| v[b].is_finite()).collect(),
             None => Vec::new(),

@@ -42,7 +42,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         outln!("{} scan page(s) and DICOM result(s) carried over", m.files);
         (m.scans, m.shard_count, m.missing_shards)
     } else if datasets == 0 && a.inputs.iter().all(|p| p.is_file()) {
-        let m = detect::bundle::features::merge(&a.inputs, &a.out, a.partial)
+        let m = detect::features::merge(&a.inputs, &a.out, a.partial)
             .context("merging features files")?;
         (m.scans, m.shard_count, m.missing_shards)
     } else {

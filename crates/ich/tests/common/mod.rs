@@ -266,7 +266,7 @@ pub fn ct_ich_dicom(src: &Path, out: &Path, patients: &[u32], size: usize) -> BT
         let mut label = 0;
         for (n, y, hu) in ct_ich_hu(src, pt, size) {
             let sop = format!("2.25.{pt}{n:03}3");
-            let slice = preprocess::dicomfile::CtSlice {
+            let slice = preprocess::ctwriter::CtSlice {
                 study_uid: study.clone(),
                 series_uid: series.clone(),
                 sop_uid: sop.clone(),

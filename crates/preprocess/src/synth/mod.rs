@@ -20,8 +20,8 @@ use rand_distr::{Distribution, Normal};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::ctwriter::CtSlice;
 use crate::dataset::{write_atomic, write_json};
-use crate::dicomfile::CtSlice;
 use crate::error::{Error, Result};
 use crate::pipeline::Progress;
 pub use bleed::Subtype;

@@ -141,7 +141,7 @@ pub struct SiteScan {
     pub patient: u64,
     pub label: u8,
     pub slice_labels: Vec<Option<u8>>,
-    /// Its subtypes as the labels give them, in [`crate::bundle::features::SUBTYPES`] order (`None`:
+    /// Its subtypes as the labels give them, in [`crate::features::SUBTYPES`] order (`None`:
     /// unknown); they recalibrate the bundle's subtype heads.
     pub subtypes: Vec<Option<u8>>,
     pub out: ScanOutput,
@@ -682,13 +682,13 @@ pub fn site_scans(
         let o = net
             .scan(meta.n_slices, &px)
             .map_err(|e| Error::scan(&meta.id, e))?;
-        let known = crate::bundle::features::SubtypeLabels::of(&meta);
+        let known = crate::features::SubtypeLabels::of(&meta);
         Ok(Ok(SiteScan {
             id: meta.id.clone(),
             patient,
             label,
             slice_labels: meta.slices.iter().map(|s| s.label).collect(),
-            subtypes: crate::bundle::features::SUBTYPES
+            subtypes: crate::features::SUBTYPES
                 .iter()
                 .map(|n| known.scan(n))
                 .collect(),

@@ -167,7 +167,7 @@ pub(super) fn site_subtype_heads(
     let where_from = adapt_source(job);
     let (mut heads, mut files) = (Vec::new(), Vec::new());
     for ((name, mut model), head) in source.subtype_heads()?.into_iter().zip(&src.subtypes) {
-        let j = crate::bundle::features::SUBTYPES
+        let j = crate::features::SUBTYPES
             .iter()
             .position(|n| *n == name)
             .unwrap_or(usize::MAX);

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use crate::cli::range;
 use crate::summary;
 use gphead::calibrate::MapFamily;
-use gphead::protocol::EvalOptions;
+use gphead::evaluation::EvalOptions;
 use gphead::Grid;
 
 use crate::cli::pipeline::gp::{parse_calibration_folds, GpArgs};

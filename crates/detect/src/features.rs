@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
-use gphead::protocol::FixedSplit;
+use gphead::evaluation::FixedSplit;
 use gphead::MilData;
 
 use crate::error::{Error, Result};
@@ -85,8 +85,7 @@ impl SubtypeLabels {
             .map(|s| match s.label? {
                 0 => Some(Vec::new()),
                 _ => {
-                    let named =
-                        crate::bundle::features::subtypes_in(s.subtype.as_deref().unwrap_or(""));
+                    let named = crate::features::subtypes_in(s.subtype.as_deref().unwrap_or(""));
                     (!named.is_empty()).then_some(named)
                 }
             })
