@@ -15,7 +15,7 @@ if [ ! -x .venv-bench/bin/python ]; then
 fi
 threads=$(nproc)
 for size in 256 512; do
-  torch_s=$(OMP_NUM_THREADS=$threads .venv-bench/bin/python scripts/bench/cnn_torch.py "$size" "$slices" "$steps")
+  torch_s=$(OMP_NUM_THREADS=$threads .venv-bench/bin/python scripts/bench/cnn-torch.py "$size" "$slices" "$steps")
   echo "pytorch  ${size}² × $slices slices: $torch_s s per training step"
   echo "$out" | grep " ${size}² " | while read -r name rest; do
     ours=$(echo "$rest" | awk '{for (i=1;i<=NF;i++) if ($i=="s") {print $(i-1); exit}}')

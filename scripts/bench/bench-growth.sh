@@ -4,7 +4,7 @@
 # positive), and on each `ich preprocess`, `extract`, `fit-gp` and `predict` (from the dataset,
 # HTML pages included) with the release build: every stage's wall time, peak resident memory
 # (GNU time's maximum RSS) and the disk its output takes (du), one row per cohort and stage in
-# bench-out/growth/growth.tsv, then the plot docs/img/growth.svg (scripts/bench/growth_plot.py).
+# bench-out/growth/growth.tsv, then the plot docs/img/growth.svg (scripts/bench/growth-plot.py).
 # The CNN (D = 8) is trained once, one epoch on the first cohort (the cost of extracting and
 # predicting does not depend on the weights); each cohort fits its own GP head (VGPMIL, 50
 # inducing points). A cohort is deleted once measured, so the largest (25,000 scans, 200,000
@@ -82,5 +82,5 @@ for n in $sizes; do
   du -sk "$c/reports/index.html" | awk -v n="$n" '{printf "index.html of %s scans: %.1f MiB\n", n, $1 / 1024}'
   rm -rf "$c"
 done
-python3 scripts/bench/growth_plot.py "$tsv" docs/img/growth.svg
+python3 scripts/bench/growth-plot.py "$tsv" docs/img/growth.svg
 echo "plot: docs/img/growth.svg"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: reading NIfTI. SCANS synthetic head CTs of SLICES 512² int16 slices, written as
 # .nii.gz (nibabel, from `ich synth`'s DICOM), preprocessed to SIZE² by `ich preprocess` and by the
-# yardstick scripts/bench/nifti_yardstick.py (nibabel + the windowing and resizing of
+# yardstick scripts/bench/nifti-yardstick.py (nibabel + the windowing and resizing of
 # ../shared/bench/pydicom_preprocess.py, 2 worker processes), best of three each, side by side.
 # Prints the figures; not a test. Usage: scripts/bench/bench-nifti.sh [SCANS] [SLICES] [SIZE_OUT]
 set -euo pipefail
@@ -16,7 +16,7 @@ if [ ! -x .venv-bench/bin/python ] || ! .venv-bench/bin/python -c "import pydico
 fi
 py=.venv-bench/bin/python
 "$ich" -q synth --out "$work/dicom" --scans "$scans" --slices "$slices" --size 512 --seed 42 >/dev/null
-"$py" scripts/bench/nifti_yardstick.py --from-dicom "$work/dicom" "$work/nifti" >/dev/null
+"$py" scripts/bench/nifti-yardstick.py --from-dicom "$work/dicom" "$work/nifti" >/dev/null
 n=$((scans * slices))
 echo "input: $n slices in $scans .nii.gz files, $(du -sb "$work/nifti" | cut -f1) bytes"
 best() { # best of three wall times of "$@", after removing $out
@@ -31,7 +31,7 @@ best() { # best of three wall times of "$@", after removing $out
 }
 out="$work/ds"; a=$(best "$ich" -q preprocess "$work/nifti" --out "$out" --size "$out_size")
 /usr/bin/time -f "%M" -o "$work/rss" "$ich" -q preprocess "$work/nifti" --out "$work/ds2" --size "$out_size" >/dev/null
-out="$work/py"; b=$(best "$py" scripts/bench/nifti_yardstick.py "$work/nifti" "$out" --size "$out_size" --procs 2)
+out="$work/py"; b=$(best "$py" scripts/bench/nifti-yardstick.py "$work/nifti" "$out" --size "$out_size" --procs 2)
 awk -v a="$a" -v b="$b" -v n="$n" -v size="$out_size" -v rss="$(cat "$work/rss")" -v cores="$(nproc)" 'BEGIN{
   printf "ich preprocess, NIfTI 512² → %s²: %d slices, best %.2f s (%.0f slices/s, peak %.0f MB) on %s cores\n", size, n, a, n/a, rss/1024, cores
   printf "nibabel + pydicom yardstick windowing/resizing (2 processes): best %.2f s; ich is %.2f× faster\n", b, b/a }'

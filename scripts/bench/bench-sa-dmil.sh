@@ -33,7 +33,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 ours=$(RAYON_NUM_THREADS=$threads "$ich" -q predict --model "$w/bundle" "$w/ds" --out "$w/report" --no-html \
   | sed -n 's/^time:.* CNN \([0-9.]*\) s.*/\1/p')
 echo "ich (burn-flex): CNN $ours s for $scans scans"
-OMP_NUM_THREADS=$threads .venv-bench/bin/python scripts/bench/sa_dmil_torch.py "$w/npy" 57 "$w"/ds/scans/*.npz > "$w/torch.txt"
+OMP_NUM_THREADS=$threads .venv-bench/bin/python scripts/bench/sa-dmil-torch.py "$w/npy" 57 "$w"/ds/scans/*.npz > "$w/torch.txt"
 torch_s=$(sed -n 's/^mean //p' "$w/torch.txt")
 torch_v=$(.venv-bench/bin/python -c "import torch; print(torch.__version__)")
 echo "pytorch $torch_v: $torch_s s per scan"

@@ -238,7 +238,7 @@ case " $sections " in *" fused "*)
     done
   done
   for size in ${FUSED_SIZES:-256 512}; do
-    peak bash -c "echo \"pytorch  cuda $size² × 32 slices: \$(python3 scripts/bench/cnn_torch.py $size 32 $steps cuda) s per training step\""
+    peak bash -c "echo \"pytorch  cuda $size² × 32 slices: \$(python3 scripts/bench/cnn-torch.py $size 32 $steps cuda) s per training step\""
   done
   ;;
 esac
@@ -264,7 +264,7 @@ case " $sections " in *" train "*)
   fi
   for cfg in "256 32" "512 32" "512 64"; do
     set -- $cfg
-    peak bash -c "echo \"pytorch  cuda $1² × $2 slices: \$(python3 scripts/bench/cnn_torch.py $1 $2 $steps cuda) s per training step\""
+    peak bash -c "echo \"pytorch  cuda $1² × $2 slices: \$(python3 scripts/bench/cnn-torch.py $1 $2 $steps cuda) s per training step\""
   done
   ;;
 esac
@@ -282,7 +282,7 @@ case " $sections " in *" infer "*)
     BENCH_BACKENDS=cuda BENCH_PRECISION=bf16 peak "$bin/infer" 40 5 512
   fi
   for run in ${INFER_RUNS:-first second}; do
-    peak bash -c "read med first < <(python3 scripts/bench/cnn_torch.py 512 40 5 cuda scan); echo \"infer    pytorch cuda 512² × 40 slices ($run process): first scan \$first s, then \$med s per scan (median of 5)\""
+    peak bash -c "read med first < <(python3 scripts/bench/cnn-torch.py 512 40 5 cuda scan); echo \"infer    pytorch cuda 512² × 40 slices ($run process): first scan \$first s, then \$med s per scan (median of 5)\""
   done
   ;;
 esac
@@ -333,11 +333,11 @@ case " $sections " in *" profile "*)
     BENCH_BACKENDS=$b STEP_SKIP_FLEX=1 limited "$bin/step" 32 "$psteps" "$psize" | grep -v '^check'
     rm -f cubecl.toml
     sleep 1
-    python3 scripts/bench/kernel_profile.py "$b" "$log" "${PROFILE_TOP:-15}" "$psteps"
+    python3 scripts/bench/kernel-profile.py "$b" "$log" "${PROFILE_TOP:-15}" "$psteps"
     [ -n "${OUT:-}" ] && cp "$log" "$OUT/profile-$b-$psize.log"
     rm -f "$log"
   done
-  python3 scripts/bench/cnn_torch.py "$psize" 32 "$psteps" cuda profile
+  python3 scripts/bench/cnn-torch.py "$psize" 32 "$psteps" cuda profile
   ;;
 esac
 

@@ -1,7 +1,7 @@
 """The plot of scripts/bench/bench-growth.sh: wall time and peak memory of each stage against the number
 of scans, log-log, as one self-contained SVG (standard library only).
 
-    python3 scripts/bench/growth_plot.py bench-out/growth/growth.tsv docs/img/growth.svg
+    python3 scripts/bench/growth-plot.py bench-out/growth/growth.tsv docs/img/growth.svg
 
 Reads the TSV (scans, slices, stage, wall_s, peak_rss_mib, disk_mib); where a cohort was measured
 more than once, the last row counts.

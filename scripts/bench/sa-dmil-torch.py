@@ -12,7 +12,7 @@ checkpoint by ich's reader). Input: array `x` (uint8 [slices, 3, 512, 512]) of a
 `ich preprocess --preset sa-dmil` dataset, divided by 255 as ich does.
 Runs each scan once (no warm-up, as one `ich predict` process) and prints, per scan, its file,
 the seconds the network took and the probability, then the mean seconds per scan.
-Usage: python3 scripts/bench/sa_dmil_torch.py WEIGHTS_DIR PAD_TO SCAN.npz...   (PAD_TO 0: no padding)
+Usage: python3 scripts/bench/sa-dmil-torch.py WEIGHTS_DIR PAD_TO SCAN.npz...   (PAD_TO 0: no padding)
 TORCH_DEVICE=cuda runs it on the GPU (timings synchronised).
 """
 import os

@@ -5,8 +5,8 @@ nibabel to read, then exactly the windowing and resizing of ../shared/bench/pydi
 one compressed .npz per scan). Volumes are brought to the closest canonical orientation
 (nib.as_closest_canonical) and sliced along the inferior-superior axis, inferior first.
 
-usage: nifti_yardstick.py IN_DIR OUT_DIR [--size 256] [--procs 1]
-       nifti_yardstick.py --from-dicom DICOM_DIR NIFTI_DIR   (one .nii.gz per series, int16 HU)
+usage: nifti-yardstick.py IN_DIR OUT_DIR [--size 256] [--procs 1]
+       nifti-yardstick.py --from-dicom DICOM_DIR NIFTI_DIR   (one .nii.gz per series, int16 HU)
 needs: pip install numpy nibabel opencv-python-headless (and pydicom for --from-dicom)
 """
 import argparse, os

@@ -14,7 +14,7 @@ the results copied back to the host. Prints the median of STEPS scans and then t
 seconds (cuDNN and kernel start-up included).
 With MODE `profile`: STEPS training steps after two warm-up steps under torch.profiler, the 15
 operators with the most device time (cuda) or CPU time.
-Usage: python3 scripts/bench/cnn_torch.py SIZE SLICES STEPS [cpu|cuda] [train|infer|scan|profile]
+Usage: python3 scripts/bench/cnn-torch.py SIZE SLICES STEPS [cpu|cuda] [train|infer|scan|profile]
 (default cpu train)
 """
 import sys

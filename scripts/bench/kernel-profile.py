@@ -5,7 +5,7 @@ With STEPS (the number of identical timed steps that end the log, at least 2), o
 are summed, divided by STEPS: a step's launches are found as the shortest sequence of at least
 50 launches that the log ends with STEPS times over, so compilation, autotuning and the check
 before the timing are left out.
-Usage: python3 scripts/bench/kernel_profile.py LABEL LOG [TOP] [STEPS]
+Usage: python3 scripts/bench/kernel-profile.py LABEL LOG [TOP] [STEPS]
 """
 import re
 import sys
