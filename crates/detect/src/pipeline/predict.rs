@@ -1025,32 +1025,34 @@ enum Source<'a> {
     Dicom(Scan),
 }
 
-/// Runs a prediction job: every scan of the inputs is predicted (a scan that fails is named in
-/// `skipped` and the rest go on); reports sorted by scan probability, highest first.
-pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
-    let predictor = Predictor::open(&job.model, job.options.clone())?;
-    run_with(&predictor, job, progress)
+/// What a run predicts, gathered from its inputs: the study pulled from a PACS (an input like the
+/// others), the datasets, the DICOM and NIfTI scans found (a shard's own only), their labels, and
+/// the series screened against what the model was made for.
+struct Gathered {
+    inputs: Vec<PathBuf>,
+    /// A study that could not be retrieved, beside other inputs (alone, it is the run's error).
+    pull_failed: Option<String>,
+    datasets: Vec<Dataset>,
+    shard: milbase::Shard,
+    scans: Vec<Scan>,
+    /// Files that belong to no scan, and how many files of other shards' scans were passed over.
+    skipped: Skipped,
+    others: usize,
+    /// Files of this shard's own scans that were skipped.
+    own: Skipped,
+    labels: Labels,
+    /// The series left out as outside the model's envelope, each with its reason.
+    outside: Vec<String>,
+    /// What is unusual about each scan kept that lies near the envelope's edge.
+    unusual: std::collections::HashMap<String, Vec<String>>,
 }
 
-/// [`run`] with a bundle already opened (`job.model` must be the folder it was opened from, and
-/// `job.options` are those it was opened with): what a node predicting study after study does.
-pub fn run_with(
+fn gather(
     predictor: &Predictor,
     job: &PredictJob,
+    time: &mut Timing,
     progress: &dyn Progress,
-) -> Result<Outcome> {
-    // the folder's lock and run mark before anything is written into it
-    refuse_out_over_inputs(&job.out, &job.inputs)?;
-    let previous = crate::runmark::RunMark::read(&job.out).ok().flatten();
-    if !job.force {
-        crate::runmark::refuse_foreign_files(&job.out, previous.as_ref(), writes_over)?;
-    }
-    let run_mark = crate::runmark::Run::start(&job.out, "predict")?;
-    let mut produced: Vec<PathBuf> = Vec::new();
-    let mut time = Timing {
-        load: predictor.load_time,
-        ..Timing::default()
-    };
+) -> Result<Gathered> {
     let mut inputs = job.inputs.clone();
     // a study that cannot be retrieved (server down, hostile answer) is one failed input: with
     // other inputs the run goes on and says so; alone, it is the run's error
@@ -1120,6 +1122,227 @@ pub fn run_with(
             .collect();
         (s, u)
     };
+    Ok(Gathered {
+        inputs,
+        pull_failed,
+        datasets,
+        shard,
+        scans,
+        skipped,
+        others,
+        own,
+        labels,
+        outside,
+        unusual,
+    })
+}
+
+/// The head of a run's report: what made it (tool, model, thresholds, sampling, options); its
+/// scans, skipped inputs and metrics are filled in as the run goes.
+fn report_head(
+    predictor: &Predictor,
+    job: &PredictJob,
+    run: &str,
+    shard: milbase::Shard,
+) -> Report {
+    Report {
+        format_version: REPORT_FORMAT,
+        run: run.to_string(),
+        tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
+        created: rfc3339(SystemTime::now()),
+        model: ModelInfo {
+            bundle: job.model.display().to_string(),
+            ..predictor.model_info()
+        },
+        thresholds: predictor.thresholds(),
+        scans: Vec::new(),
+        metrics: None,
+        skipped: Vec::new(),
+        shard: (!shard.is_all()).then(|| shard.to_string()),
+        sampling: predictor.sampling(),
+        options: Some(crate::report::ReportOptions {
+            keep_phi: job.options.keep_phi,
+            labels: !job.labels.is_empty(),
+            dicom: job.pacs.dicom.is_some(),
+        }),
+        viewer_url: job.options.viewer_url.clone(),
+        warnings: Vec::new(),
+    }
+}
+
+/// The DICOM results of a run (`--dicom`): each scan predicted from DICOM gets its Structured
+/// Report and Secondary Captures, referencing the series it came from (a NIfTI volume's, the
+/// DICOM series given for it with `--nifti-dicom`). A scan whose results cannot be written keeps
+/// its prediction in the reports, with a warning, and fails the job at its end.
+struct DicomResults<'a> {
+    out: &'a Path,
+    held: &'a milbase::atomic::DirLock,
+    opts: &'a DicomOptions,
+    identity: ModelIdentity,
+    size: usize,
+    /// The DICOM series NIfTI files came from, read once each (a folder that cannot be read
+    /// fails the NIfTI scans named with it, not the run).
+    nifti_series: std::collections::HashMap<&'a str, std::result::Result<Vec<Scan>, String>>,
+    written: Vec<PathBuf>,
+    failed: Vec<String>,
+}
+
+impl<'a> DicomResults<'a> {
+    /// None when the job asks for no DICOM results.
+    fn new(
+        predictor: &Predictor,
+        job: &'a PredictJob,
+        held: &'a milbase::atomic::DirLock,
+        progress: &dyn Progress,
+    ) -> Result<Option<DicomResults<'a>>> {
+        let Some(opts) = &job.pacs.dicom else {
+            return Ok(None);
+        };
+        let identity = ModelIdentity::of_bundle(&job.model, predictor.model_info())?;
+        let mut nifti_series = std::collections::HashMap::new();
+        for (name, dir) in &job.pacs.nifti_dicom {
+            let r = find_scans_within(std::slice::from_ref(dir), &predictor.opts.limits, progress)
+                .map(|(s, _)| s)
+                .map_err(|e| e.to_string());
+            nifti_series.insert(name.as_str(), r);
+        }
+        Ok(Some(DicomResults {
+            out: &job.out,
+            held,
+            opts,
+            identity,
+            size: predictor.bundle().manifest.preprocess.size,
+            nifti_series,
+            written: Vec::new(),
+            failed: Vec::new(),
+        }))
+    }
+
+    /// Writes the results of one scan predicted from `scan`, and notes them in its report.
+    fn scan(&mut self, scan: &Scan, p: &mut ScanPrediction, thresholds: &Thresholds) {
+        let (opts, out) = (self.opts, self.out);
+        // a NIfTI scan's results reference the DICOM series it came from, when given
+        let source = match scan.nifti.as_ref().map(|n| n.name.as_str()) {
+            Some(name) => match self.nifti_series.get(name) {
+                Some(Ok(series)) => matching_series(scan, series)
+                    .map_err(|why| format!("the DICOM folder given for {name}: {why}")),
+                Some(Err(e)) => Err(format!("the DICOM folder given for {name}: {e}")),
+                None => Ok(scan),
+            },
+            None => Ok(scan),
+        };
+        // a NIfTI volume read as slabs: the series it came from, read the same way
+        let slabbed;
+        let source = match source {
+            Ok(series) if scan.nifti.is_some() && scan.slab > 1 => {
+                slabbed = series.clone().into_slabs(scan.slab);
+                Ok(&slabbed)
+            }
+            other => other,
+        };
+        let outcome = match source {
+            Ok(source) => {
+                // a NIfTI scan's slices take the UIDs of the series it came from, in
+                // the same (inferior first) order: each row its slice, or its slab's
+                // middle slice, as the volume's rows are named
+                if scan.nifti.is_some() {
+                    for (row, s) in p.report.slices.iter_mut().enumerate() {
+                        if let Some(h) = source.slices.get(scan.slab_middle(row)) {
+                            s.sop_instance_uid = h.sop_uid.clone();
+                        }
+                    }
+                }
+                write_scan(
+                    (out, self.held),
+                    opts,
+                    &self.identity,
+                    thresholds,
+                    source,
+                    p,
+                    self.size,
+                )
+            }
+            Err(why) => Ok(DicomOutcome::NotApplicable(why)),
+        };
+        match outcome {
+            Ok(DicomOutcome::NotApplicable(why)) => {
+                let msg = format!("no DICOM results: {why}");
+                tracing::warn!("scan {}: {msg}", p.report.id);
+                p.report.warnings.push(msg);
+            }
+            Ok(DicomOutcome::Written(w)) => {
+                let rel = |f: &PathBuf| f.strip_prefix(out).unwrap_or(f).display().to_string();
+                let supersedes = opts
+                    .supersede
+                    .iter()
+                    .filter(|s| {
+                        p.report.series_instance_uid.as_deref()
+                            == Some(s.source_series_uid.as_str())
+                    })
+                    .map(|s| s.sop_instance_uid.clone())
+                    .collect();
+                p.report.dicom = Some(crate::report::DicomFiles {
+                    sr: rel(&w.sr),
+                    sc: w.sc.iter().map(rel).collect(),
+                    supersedes,
+                });
+                self.written.extend(w.all());
+            }
+            // the prediction stands in the reports; the missing DICOM results fail the job
+            Err(e) => {
+                let msg = format!("scan {}: DICOM results not written: {e}", p.report.id);
+                tracing::warn!("{msg}");
+                p.report.warnings.push(msg.clone());
+                self.failed.push(msg);
+            }
+        }
+    }
+
+    /// The files written, and the scans whose results could not be.
+    fn finish(self) -> (Vec<PathBuf>, Vec<String>) {
+        (self.written, self.failed)
+    }
+}
+
+/// Runs a prediction job: every scan of the inputs is predicted (a scan that fails is named in
+/// `skipped` and the rest go on); reports sorted by scan probability, highest first.
+pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
+    let predictor = Predictor::open(&job.model, job.options.clone())?;
+    run_with(&predictor, job, progress)
+}
+
+/// [`run`] with a bundle already opened (`job.model` must be the folder it was opened from, and
+/// `job.options` are those it was opened with): what a node predicting study after study does.
+pub fn run_with(
+    predictor: &Predictor,
+    job: &PredictJob,
+    progress: &dyn Progress,
+) -> Result<Outcome> {
+    // the folder's lock and run mark before anything is written into it
+    refuse_out_over_inputs(&job.out, &job.inputs)?;
+    let previous = crate::runmark::RunMark::read(&job.out).ok().flatten();
+    if !job.force {
+        crate::runmark::refuse_foreign_files(&job.out, previous.as_ref(), writes_over)?;
+    }
+    let run_mark = crate::runmark::Run::start(&job.out, "predict")?;
+    let mut produced: Vec<PathBuf> = Vec::new();
+    let mut time = Timing {
+        load: predictor.load_time,
+        ..Timing::default()
+    };
+    let Gathered {
+        inputs,
+        pull_failed,
+        datasets,
+        shard,
+        scans,
+        skipped,
+        others,
+        own,
+        labels,
+        outside,
+        unusual,
+    } = gather(predictor, job, &mut time, progress)?;
     let mut work: Vec<Source> = Vec::new();
     for ds in &datasets {
         work.extend((0..ds.manifest.scans.len()).map(|i| Source::Dataset(ds, i)));
@@ -1167,29 +1390,7 @@ pub fn run_with(
     let mut store = SliceStore::create(&job.out, run_mark.lock())?;
     let mut extents = Vec::new();
 
-    let mut report = Report {
-        format_version: REPORT_FORMAT,
-        run: run_mark.id().to_string(),
-        tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
-        created: rfc3339(SystemTime::now()),
-        model: ModelInfo {
-            bundle: job.model.display().to_string(),
-            ..predictor.model_info()
-        },
-        thresholds: predictor.thresholds(),
-        scans: Vec::new(),
-        metrics: None,
-        skipped: Vec::new(),
-        shard: (!shard.is_all()).then(|| shard.to_string()),
-        sampling: predictor.sampling(),
-        options: Some(crate::report::ReportOptions {
-            keep_phi: job.options.keep_phi,
-            labels: !job.labels.is_empty(),
-            dicom: job.pacs.dicom.is_some(),
-        }),
-        viewer_url: job.options.viewer_url.clone(),
-        warnings: Vec::new(),
-    };
+    let mut report = report_head(predictor, job, run_mark.id(), shard);
     // files that belong to no scan are reported by one shard, the first
     let mut skipped = if shard.index == 0 {
         skipped
@@ -1202,32 +1403,12 @@ pub fn run_with(
     let mut failed: Vec<String> = pull_failed.into_iter().collect();
     report.skipped.extend(failed.iter().cloned());
     report.skipped.extend(outside.iter().cloned());
-    let identity = match &job.pacs.dicom {
-        Some(_) => Some(ModelIdentity::of_bundle(
-            &job.model,
-            predictor.model_info(),
-        )?),
-        None => None,
-    };
     if job.pacs.dicom.is_some() && !datasets.is_empty() {
         tracing::info!(
             "DICOM results are written for scans predicted from DICOM files only, not from datasets"
         );
     }
-    // the DICOM series NIfTI files came from, read once each (a folder that cannot be read
-    // fails the NIfTI scans named with it, below, not the run)
-    let mut nifti_series: std::collections::HashMap<&str, std::result::Result<Vec<Scan>, String>> =
-        std::collections::HashMap::new();
-    if job.pacs.dicom.is_some() {
-        for (name, dir) in &job.pacs.nifti_dicom {
-            let r = find_scans_within(std::slice::from_ref(dir), &predictor.opts.limits, progress)
-                .map(|(s, _)| s)
-                .map_err(|e| e.to_string());
-            nifti_series.insert(name.as_str(), r);
-        }
-    }
-    let mut written = Vec::new();
-    let mut dicom_failed = Vec::new();
+    let mut dicom = DicomResults::new(predictor, job, run_mark.lock(), progress)?;
     progress.stage("predicting scans", work.len() as u64);
     for src in &work {
         let one = match src {
@@ -1254,85 +1435,8 @@ pub fn run_with(
                 p.report.page = Some(rel.clone());
                 page = Some((job.out.join(&rel), predictor.scan_page(&report, &p)?));
             }
-            if let (Some(opts), Some(id), Source::Dicom(scan)) = (&job.pacs.dicom, &identity, src) {
-                let size = predictor.bundle().manifest.preprocess.size;
-                // a NIfTI scan's results reference the DICOM series it came from, when given
-                let source = match scan.nifti.as_ref().map(|n| n.name.as_str()) {
-                    Some(name) => match nifti_series.get(name) {
-                        Some(Ok(series)) => matching_series(scan, series)
-                            .map_err(|why| format!("the DICOM folder given for {name}: {why}")),
-                        Some(Err(e)) => Err(format!("the DICOM folder given for {name}: {e}")),
-                        None => Ok(scan),
-                    },
-                    None => Ok(scan),
-                };
-                // a NIfTI volume read as slabs: the series it came from, read the same way
-                let slabbed;
-                let source = match source {
-                    Ok(series) if scan.nifti.is_some() && scan.slab > 1 => {
-                        slabbed = series.clone().into_slabs(scan.slab);
-                        Ok(&slabbed)
-                    }
-                    other => other,
-                };
-                let outcome = match source {
-                    Ok(source) => {
-                        // a NIfTI scan's slices take the UIDs of the series it came from, in
-                        // the same (inferior first) order: each row its slice, or its slab's
-                        // middle slice, as the volume's rows are named
-                        if scan.nifti.is_some() {
-                            for (row, s) in p.report.slices.iter_mut().enumerate() {
-                                if let Some(h) = source.slices.get(scan.slab_middle(row)) {
-                                    s.sop_instance_uid = h.sop_uid.clone();
-                                }
-                            }
-                        }
-                        write_scan(
-                            (&job.out, run_mark.lock()),
-                            opts,
-                            id,
-                            &report.thresholds,
-                            source,
-                            &p,
-                            size,
-                        )
-                    }
-                    Err(why) => Ok(DicomOutcome::NotApplicable(why)),
-                };
-                match outcome {
-                    Ok(DicomOutcome::NotApplicable(why)) => {
-                        let msg = format!("no DICOM results: {why}");
-                        tracing::warn!("scan {}: {msg}", p.report.id);
-                        p.report.warnings.push(msg);
-                    }
-                    Ok(DicomOutcome::Written(w)) => {
-                        let rel = |f: &PathBuf| {
-                            f.strip_prefix(&job.out).unwrap_or(f).display().to_string()
-                        };
-                        let supersedes = opts
-                            .supersede
-                            .iter()
-                            .filter(|s| {
-                                p.report.series_instance_uid.as_deref()
-                                    == Some(s.source_series_uid.as_str())
-                            })
-                            .map(|s| s.sop_instance_uid.clone())
-                            .collect();
-                        p.report.dicom = Some(crate::report::DicomFiles {
-                            sr: rel(&w.sr),
-                            sc: w.sc.iter().map(rel).collect(),
-                            supersedes,
-                        });
-                        written.extend(w.all());
-                    }
-                    // the prediction stands in the reports; the missing DICOM results fail the job
-                    Err(e) => {
-                        let msg = format!("scan {}: DICOM results not written: {e}", p.report.id);
-                        tracing::warn!("{msg}");
-                        p.report.warnings.push(msg.clone());
-                        dicom_failed.push(msg);
-                    }
-                }
+            if let (Some(d), Source::Dicom(scan)) = (dicom.as_mut(), src) {
+                d.scan(scan, &mut p, &report.thresholds);
             }
             time.reports += t.elapsed();
             Ok((p.report, page))
@@ -1377,6 +1481,7 @@ pub fn run_with(
     drop(store);
     time.reports += t.elapsed();
     // sending last: every report is on disk whatever the network does
+    let (written, dicom_failed) = dicom.map(DicomResults::finish).unwrap_or_default();
     let sent = send_all(&written, &job.pacs.send, &job.pacs.send_options, progress);
     produced.extend(written.iter().cloned());
     run_mark.finish(&produced)?;
