@@ -190,6 +190,82 @@ fn parse_label(path: &Path, line: u64, s: &str) -> Result<u8> {
     }
 }
 
+/// What a labels file holds, told by its columns.
+#[derive(Clone, Copy)]
+enum Kind {
+    NiftiSlice {
+        name: usize,
+        slice: usize,
+        label: usize,
+        subtype: Option<usize>,
+    },
+    NiftiScan {
+        name: usize,
+        label: usize,
+    },
+    Scan {
+        study: Option<usize>,
+        series: usize,
+        label: usize,
+    },
+    Slice {
+        sop: usize,
+        label: usize,
+        subtype: Option<usize>,
+    },
+    Rsna {
+        id: usize,
+        label: usize,
+    },
+}
+
+impl Kind {
+    fn of(path: &Path, headers: &csv::StringRecord) -> Result<Kind> {
+        let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+        Ok(
+            if let (Some(name), Some(slice), Some(label)) =
+                (col("nifti"), col("slice"), col("label"))
+            {
+                Kind::NiftiSlice {
+                    name,
+                    slice,
+                    label,
+                    subtype: col("subtype"),
+                }
+            } else if let (Some(name), Some(label)) = (col("nifti"), col("label")) {
+                Kind::NiftiScan { name, label }
+            } else if let (Some(series), Some(label)) = (col("series_instance_uid"), col("label")) {
+                Kind::Scan {
+                    study: col("study_instance_uid"),
+                    series,
+                    label,
+                }
+            } else if let (Some(sop), Some(label)) = (col("sop_instance_uid"), col("label")) {
+                Kind::Slice {
+                    sop,
+                    label,
+                    subtype: col("subtype"),
+                }
+            } else if let (Some(id), Some(label)) = (col("ID"), col("Label")) {
+                Kind::Rsna { id, label }
+            } else {
+                return Err(Error::format(
+                    path,
+                    "unknown labels file: expected columns series_instance_uid,label \
+                 (labels.csv), sop_instance_uid,label (slice_labels.csv), ID,Label (RSNA), \
+                 nifti,label (NIfTI scans) or nifti,slice,label (NIfTI slices)",
+                ));
+            },
+        )
+    }
+}
+
+/// Column `c` of a row, or an error naming the file and line.
+fn field<'r>(rec: &'r csv::StringRecord, path: &Path, line: u64, c: usize) -> Result<&'r str> {
+    rec.get(c)
+        .ok_or_else(|| Error::format(path, format!("line {line}: missing column {}", c + 1)))
+}
+
 impl Labels {
     /// Labels that keep only the rows of `wanted`'s scans as files are loaded; every row is
     /// still checked (a malformed row anywhere fails the file, naming its line).
@@ -322,276 +398,260 @@ impl Labels {
             .headers()
             .map_err(|e| Error::format(path, e.to_string()))?
             .clone();
-        let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+        let kind = Kind::of(path, &headers)?;
         let mut rsna: HashMap<String, (Option<u8>, BTreeSet<String>)> = HashMap::new();
-        enum Kind {
-            NiftiSlice {
-                name: usize,
-                slice: usize,
-                label: usize,
-                subtype: Option<usize>,
-            },
-            NiftiScan {
-                name: usize,
-                label: usize,
-            },
-            Scan {
-                study: Option<usize>,
-                series: usize,
-                label: usize,
-            },
-            Slice {
-                sop: usize,
-                label: usize,
-                subtype: Option<usize>,
-            },
-            Rsna {
-                id: usize,
-                label: usize,
-            },
-        }
-        let kind = if let (Some(name), Some(slice), Some(label)) =
-            (col("nifti"), col("slice"), col("label"))
-        {
-            Kind::NiftiSlice {
-                name,
-                slice,
-                label,
-                subtype: col("subtype"),
-            }
-        } else if let (Some(name), Some(label)) = (col("nifti"), col("label")) {
-            Kind::NiftiScan { name, label }
-        } else if let (Some(series), Some(label)) = (col("series_instance_uid"), col("label")) {
-            Kind::Scan {
-                study: col("study_instance_uid"),
-                series,
-                label,
-            }
-        } else if let (Some(sop), Some(label)) = (col("sop_instance_uid"), col("label")) {
-            Kind::Slice {
-                sop,
-                label,
-                subtype: col("subtype"),
-            }
-        } else if let (Some(id), Some(label)) = (col("ID"), col("Label")) {
-            Kind::Rsna { id, label }
-        } else {
-            return Err(Error::format(
-                path,
-                "unknown labels file: expected columns series_instance_uid,label \
-                 (labels.csv), sop_instance_uid,label (slice_labels.csv), ID,Label (RSNA), \
-                 nifti,label (NIfTI scans) or nifti,slice,label (NIfTI slices)",
-            ));
-        };
         for (i, rec) in rdr.records().enumerate() {
             let line = i as u64 + 2;
             let rec = rec.map_err(|e| Error::format(path, e.to_string()))?;
-            let get = |c: usize| {
-                rec.get(c).ok_or_else(|| {
-                    Error::format(path, format!("line {line}: missing column {}", c + 1))
-                })
-            };
+            let row = (path, line, &rec);
             match kind {
-                Kind::NiftiScan { name, label } => {
-                    let l = parse_label(path, line, get(label)?)?;
-                    let key = get(name)?;
-                    if !self.wants(|w| w.nifti.contains(key)) {
-                        continue;
-                    }
-                    if let Some(&before) = self.nifti_scans.get(key) {
-                        if before != l {
-                            return Err(conflict(path, line, "NIfTI scan", key, before, l));
-                        }
-                    }
-                    if self.nifti_scans.insert(key.to_string(), l).is_none() {
-                        self.count_row(path, line)?;
-                    }
-                }
+                Kind::NiftiScan { name, label } => self.nifti_scan_row(row, name, label)?,
                 Kind::NiftiSlice {
                     name,
                     slice,
                     label,
                     subtype,
-                } => {
-                    let l = parse_label(path, line, get(label)?)?;
-                    let key = get(name)?;
-                    let k: usize = get(slice)?.parse().map_err(|_| {
-                        Error::format(
-                            path,
-                            format!(
-                                "line {line}: slice '{}' is not an index (0, 1, 2, …)",
-                                rec.get(slice).unwrap_or("")
-                            ),
-                        )
-                    })?;
-                    let subtype = match subtype {
-                        Some(c) => get(c)?.to_string(),
-                        None => String::new(),
-                    };
-                    let subs = parse_subtypes(path, line, l, &subtype)?;
-                    if !self.wants(|w| w.nifti.contains(key)) {
-                        continue;
-                    }
-                    let both = (key.to_string(), k);
-                    let what = format!("NIfTI {key} slice {k}");
-                    let mut subtype = subtype;
-                    if let Some(before) = self.nifti_slices.get(&both) {
-                        if before.label != l {
-                            return Err(conflict(
-                                path,
-                                line,
-                                "NIfTI slice",
-                                &what,
-                                before.label,
-                                l,
-                            ));
-                        }
-                        let was = parse_subtypes(path, line, before.label, &before.subtype)?;
-                        match (&was, &subs) {
-                            (Some(a), Some(b)) if a != b => {
-                                return Err(subtype_conflict(
-                                    path,
-                                    line,
-                                    &what,
-                                    &before.subtype,
-                                    &subtype,
-                                ))
-                            }
-                            // a known subtype is not forgotten by a later row without one
-                            (Some(_), None) => subtype = before.subtype.clone(),
-                            _ => {}
-                        }
-                    } else {
-                        self.count_row(path, line)?;
-                    }
-                    let last = self.nifti_last.entry(key.to_string()).or_insert((
-                        k,
-                        path.to_path_buf(),
-                        line,
-                    ));
-                    if k > last.0 {
-                        *last = (k, path.to_path_buf(), line);
-                    }
-                    self.nifti_slices
-                        .insert(both, SliceLabel { label: l, subtype });
-                }
+                } => self.nifti_slice_row(row, name, slice, label, subtype)?,
                 Kind::Scan {
                     study,
                     series,
                     label,
-                } => {
-                    let l = parse_label(path, line, get(label)?)?;
-                    let key = get(series)?;
-                    let study = match study {
-                        Some(c) => get(c)?,
-                        None => "",
-                    };
-                    if !self.wants(|w| w.series.contains(key)) {
-                        continue;
-                    }
-                    let both = (study.to_string(), key.to_string());
-                    if let Some(&before) = self.scans.get(&both) {
-                        if before != l {
-                            return Err(conflict(path, line, "series", key, before, l));
-                        }
-                    }
-                    if self.scans.insert(both, l).is_none() {
-                        self.count_row(path, line)?;
-                    }
-                }
+                } => self.scan_row(row, study, series, label)?,
                 Kind::Slice {
                     sop,
                     label,
                     subtype,
-                } => {
-                    let l = parse_label(path, line, get(label)?)?;
-                    let subtype = match subtype {
-                        Some(c) => get(c)?.to_string(),
-                        None => String::new(),
-                    };
-                    let subs = parse_subtypes(path, line, l, &subtype)?;
-                    let key = get(sop)?;
-                    if !self.wants(|w| w.sop(key)) {
-                        continue;
-                    }
-                    let mut subtype = subtype;
-                    if let Some(before) = self.slices.get(key) {
-                        if before.label != l {
-                            return Err(conflict(path, line, "slice", key, before.label, l));
-                        }
-                        let was = parse_subtypes(path, line, before.label, &before.subtype)?;
-                        match (&was, &subs) {
-                            (Some(a), Some(b)) if a != b => {
-                                return Err(subtype_conflict(
-                                    path,
-                                    line,
-                                    &format!("slice {key}"),
-                                    &before.subtype,
-                                    &subtype,
-                                ))
-                            }
-                            (Some(_), None) => subtype = before.subtype.clone(),
-                            _ => {}
-                        }
-                    } else {
-                        self.count_row(path, line)?;
-                    }
-                    self.slices
-                        .insert(key.to_string(), SliceLabel { label: l, subtype });
-                }
-                Kind::Rsna { id, label } => {
-                    let id = get(id)?;
-                    let (sop, sub) = id
-                        .rsplit_once('_')
-                        .filter(|(s, sub)| !s.is_empty() && RSNA_SUBTYPES.contains(sub))
-                        .ok_or_else(|| {
-                            Error::format(
-                                path,
-                                format!("line {line}: ID '{id}' is not ID_<sop>_<subtype>"),
-                            )
-                        })?;
-                    let l = parse_label(path, line, get(label)?)?;
-                    if !self.wants(|w| w.sop(sop)) {
-                        continue;
-                    }
-                    if !rsna.contains_key(sop) {
-                        self.count_row(path, line)?;
-                    }
-                    let e = rsna.entry(sop.to_string()).or_default();
-                    if sub == "any" {
-                        if let Some(before) = e.0.filter(|&b| b != l) {
-                            return Err(conflict(path, line, "slice", sop, before, l));
-                        }
-                        if l == 0 && !e.1.is_empty() {
-                            return Err(Error::format(
-                                path,
-                                format!(
-                                    "line {line}: slice {sop} has any = 0 here but {} = 1 on an \
-                                     earlier row; conflicting labels are not used (fix the file)",
-                                    e.1.iter().cloned().collect::<Vec<_>>().join(", ")
-                                ),
-                            ));
-                        }
-                        e.0 = Some(l);
-                    } else if l == 1 {
-                        if e.0 == Some(0) {
-                            return Err(Error::format(
-                                path,
-                                format!(
-                                    "line {line}: slice {sop} has {sub} = 1 here but any = 0 on \
-                                     an earlier row; conflicting labels are not used (fix the file)"
-                                ),
-                            ));
-                        }
-                        e.1.insert(sub.to_string());
-                    }
-                }
+                } => self.slice_row(row, sop, label, subtype)?,
+                Kind::Rsna { id, label } => self.rsna_row(row, id, label, &mut rsna)?,
             }
         }
         for (sop, (any, subs)) in rsna {
             let label = any.unwrap_or(u8::from(!subs.is_empty()));
             let subtype = subs.into_iter().collect::<Vec<_>>().join(";");
             self.slices.insert(sop, SliceLabel { label, subtype });
+        }
+        Ok(())
+    }
+
+    /// One row of a NIfTI scans file (`nifti,label`).
+    fn nifti_scan_row(
+        &mut self,
+        (path, line, rec): (&Path, u64, &csv::StringRecord),
+        name: usize,
+        label: usize,
+    ) -> Result<()> {
+        let get = |c: usize| field(rec, path, line, c);
+        let l = parse_label(path, line, get(label)?)?;
+        let key = get(name)?;
+        if !self.wants(|w| w.nifti.contains(key)) {
+            return Ok(());
+        }
+        if let Some(&before) = self.nifti_scans.get(key) {
+            if before != l {
+                return Err(conflict(path, line, "NIfTI scan", key, before, l));
+            }
+        }
+        if self.nifti_scans.insert(key.to_string(), l).is_none() {
+            self.count_row(path, line)?;
+        }
+        Ok(())
+    }
+
+    /// One row of a NIfTI slices file (`nifti,slice,label[,subtype]`).
+    fn nifti_slice_row(
+        &mut self,
+        (path, line, rec): (&Path, u64, &csv::StringRecord),
+        name: usize,
+        slice: usize,
+        label: usize,
+        subtype: Option<usize>,
+    ) -> Result<()> {
+        let get = |c: usize| field(rec, path, line, c);
+        let l = parse_label(path, line, get(label)?)?;
+        let key = get(name)?;
+        let k: usize = get(slice)?.parse().map_err(|_| {
+            Error::format(
+                path,
+                format!(
+                    "line {line}: slice '{}' is not an index (0, 1, 2, …)",
+                    rec.get(slice).unwrap_or("")
+                ),
+            )
+        })?;
+        let subtype = match subtype {
+            Some(c) => get(c)?.to_string(),
+            None => String::new(),
+        };
+        let subs = parse_subtypes(path, line, l, &subtype)?;
+        if !self.wants(|w| w.nifti.contains(key)) {
+            return Ok(());
+        }
+        let both = (key.to_string(), k);
+        let what = format!("NIfTI {key} slice {k}");
+        let mut subtype = subtype;
+        if let Some(before) = self.nifti_slices.get(&both) {
+            if before.label != l {
+                return Err(conflict(path, line, "NIfTI slice", &what, before.label, l));
+            }
+            let was = parse_subtypes(path, line, before.label, &before.subtype)?;
+            match (&was, &subs) {
+                (Some(a), Some(b)) if a != b => {
+                    return Err(subtype_conflict(
+                        path,
+                        line,
+                        &what,
+                        &before.subtype,
+                        &subtype,
+                    ))
+                }
+                // a known subtype is not forgotten by a later row without one
+                (Some(_), None) => subtype = before.subtype.clone(),
+                _ => {}
+            }
+        } else {
+            self.count_row(path, line)?;
+        }
+        let last = self
+            .nifti_last
+            .entry(key.to_string())
+            .or_insert((k, path.to_path_buf(), line));
+        if k > last.0 {
+            *last = (k, path.to_path_buf(), line);
+        }
+        self.nifti_slices
+            .insert(both, SliceLabel { label: l, subtype });
+        Ok(())
+    }
+
+    /// One row of a scans file (`[study_instance_uid,]series_instance_uid,label`).
+    fn scan_row(
+        &mut self,
+        (path, line, rec): (&Path, u64, &csv::StringRecord),
+        study: Option<usize>,
+        series: usize,
+        label: usize,
+    ) -> Result<()> {
+        let get = |c: usize| field(rec, path, line, c);
+        let l = parse_label(path, line, get(label)?)?;
+        let key = get(series)?;
+        let study = match study {
+            Some(c) => get(c)?,
+            None => "",
+        };
+        if !self.wants(|w| w.series.contains(key)) {
+            return Ok(());
+        }
+        let both = (study.to_string(), key.to_string());
+        if let Some(&before) = self.scans.get(&both) {
+            if before != l {
+                return Err(conflict(path, line, "series", key, before, l));
+            }
+        }
+        if self.scans.insert(both, l).is_none() {
+            self.count_row(path, line)?;
+        }
+        Ok(())
+    }
+
+    /// One row of a slices file (`sop_instance_uid,label[,subtype]`).
+    fn slice_row(
+        &mut self,
+        (path, line, rec): (&Path, u64, &csv::StringRecord),
+        sop: usize,
+        label: usize,
+        subtype: Option<usize>,
+    ) -> Result<()> {
+        let get = |c: usize| field(rec, path, line, c);
+        let l = parse_label(path, line, get(label)?)?;
+        let subtype = match subtype {
+            Some(c) => get(c)?.to_string(),
+            None => String::new(),
+        };
+        let subs = parse_subtypes(path, line, l, &subtype)?;
+        let key = get(sop)?;
+        if !self.wants(|w| w.sop(key)) {
+            return Ok(());
+        }
+        let mut subtype = subtype;
+        if let Some(before) = self.slices.get(key) {
+            if before.label != l {
+                return Err(conflict(path, line, "slice", key, before.label, l));
+            }
+            let was = parse_subtypes(path, line, before.label, &before.subtype)?;
+            match (&was, &subs) {
+                (Some(a), Some(b)) if a != b => {
+                    return Err(subtype_conflict(
+                        path,
+                        line,
+                        &format!("slice {key}"),
+                        &before.subtype,
+                        &subtype,
+                    ))
+                }
+                (Some(_), None) => subtype = before.subtype.clone(),
+                _ => {}
+            }
+        } else {
+            self.count_row(path, line)?;
+        }
+        self.slices
+            .insert(key.to_string(), SliceLabel { label: l, subtype });
+        Ok(())
+    }
+
+    /// One row of RSNA's file (`ID,Label`: `ID_<sop>_<subtype>`), gathered in `rsna` until the file ends.
+    fn rsna_row(
+        &mut self,
+        (path, line, rec): (&Path, u64, &csv::StringRecord),
+        id: usize,
+        label: usize,
+        rsna: &mut HashMap<String, (Option<u8>, BTreeSet<String>)>,
+    ) -> Result<()> {
+        let get = |c: usize| field(rec, path, line, c);
+        let id = get(id)?;
+        let (sop, sub) = id
+            .rsplit_once('_')
+            .filter(|(s, sub)| !s.is_empty() && RSNA_SUBTYPES.contains(sub))
+            .ok_or_else(|| {
+                Error::format(
+                    path,
+                    format!("line {line}: ID '{id}' is not ID_<sop>_<subtype>"),
+                )
+            })?;
+        let l = parse_label(path, line, get(label)?)?;
+        if !self.wants(|w| w.sop(sop)) {
+            return Ok(());
+        }
+        if !rsna.contains_key(sop) {
+            self.count_row(path, line)?;
+        }
+        let e = rsna.entry(sop.to_string()).or_default();
+        if sub == "any" {
+            if let Some(before) = e.0.filter(|&b| b != l) {
+                return Err(conflict(path, line, "slice", sop, before, l));
+            }
+            if l == 0 && !e.1.is_empty() {
+                return Err(Error::format(
+                    path,
+                    format!(
+                        "line {line}: slice {sop} has any = 0 here but {} = 1 on an \
+                         earlier row; conflicting labels are not used (fix the file)",
+                        e.1.iter().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+            }
+            e.0 = Some(l);
+        } else if l == 1 {
+            if e.0 == Some(0) {
+                return Err(Error::format(
+                    path,
+                    format!(
+                        "line {line}: slice {sop} has {sub} = 1 here but any = 0 on \
+                         an earlier row; conflicting labels are not used (fix the file)"
+                    ),
+                ));
+            }
+            e.1.insert(sub.to_string());
         }
         Ok(())
     }
