@@ -463,7 +463,8 @@ fn fnv(s: &str) -> u64 {
 /// Test predictions of `chosen` on `test`, with the network's own (raw and through `net`, the
 /// site's maps fitted on the same training scans); `original`: the test scans through the
 /// network as it came (`test` may be through a fine-tuned one).
-/// The test scans' predictions by `chosen`. The network's go through `pairs`, the site maps
+///
+/// The network's go through `pairs`, the site maps
 /// refitted on bootstrap resamples of the fold's training patients, as `ich predict` sends them
 /// through the bundle's pairs: the probability is the mean over the pairs and the interval
 /// their 5th–95th percentiles (without pairs: the point through the fold's maps, no spread).
