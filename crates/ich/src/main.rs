@@ -180,6 +180,14 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     match run() {
+        // a lock taken over after the run's last check: never success
+        Ok(code) if code == ExitCode::SUCCESS && milbase::lock::lost_during_the_run().is_some() => {
+            errln!(
+                "error: {}",
+                milbase::lock::lost_during_the_run().unwrap_or_default()
+            );
+            ExitCode::FAILURE
+        }
         Ok(code) => code,
         Err(e) => {
             errln!("error: {}", chain(&e));

@@ -42,7 +42,10 @@ mod imp {
     impl Folder {
         /// Opens `path` as a folder (links on the way to it are the caller's choice and followed).
         pub(crate) fn open(path: &Path) -> io::Result<Folder> {
-            let fd = rustix::fs::open(path, DIR, Mode::empty())?;
+            let fd = rustix::fs::open(path, DIR, Mode::empty()).map_err(|e| {
+                let e = io::Error::from(e);
+                io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+            })?;
             Ok(Folder {
                 path: path.to_path_buf(),
                 fd,

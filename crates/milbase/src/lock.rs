@@ -687,7 +687,12 @@ pub(crate) fn open_held(dir: &Path) -> io::Result<crate::folder::Folder> {
     let Some((scope, id)) = scope else {
         return Folder::open(dir);
     };
-    let mut f = Folder::open(&scope)?;
+    let mut f = match Folder::open(&scope) {
+        Ok(f) => f,
+        // the locked folder moved or removed during the run
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(replaced(&scope)),
+        Err(e) => return Err(e),
+    };
     if f.identity()? != id {
         return Err(replaced(&scope));
     }
@@ -768,15 +773,35 @@ impl Drop for DirLock {
             let _ = t.join();
         }
         // only our own lock is removed (one taken over meanwhile is its new holder's)
-        let ours = read_lock(&self.path)
-            .ok()
-            .flatten()
-            .and_then(|b| Holder::parse(&b))
-            .is_some_and(|h| h.token == self.token);
-        if ours {
+        let now = read_lock(&self.path).ok().flatten();
+        let holder = now.as_deref().and_then(Holder::parse);
+        if holder.as_ref().is_some_and(|h| h.token == self.token) {
             let _ = fs::remove_file(&self.path);
+        } else {
+            // taken over after this run's last check (it was paused between that check and its
+            // last step): the run must not end as if it had held its folder throughout
+            let who = holder
+                .map(|h| format!(" (now {})", h.describe()))
+                .unwrap_or_default();
+            let mut lost = crate::sync::lock(&LOST);
+            lost.get_or_insert(format!(
+                "{}: this run's lock was taken over by another process while this one held it{who} \
+                 (was this process paused or suspended past the lock's lease?); what it wrote \
+                 last may stand beside the other process's work: look at both, then run again",
+                self.path.display()
+            ));
         }
     }
+}
+
+/// The first lock this process found taken over when it let it go.
+static LOST: Mutex<Option<String>> = Mutex::new(None);
+
+/// Why this process must not report success: a lock it held was found taken over when it let
+/// it go (after its last check, so no step of the run refused). The binary turns this into a
+/// failure at exit, so a run whose folder was taken over never ends with exit 0.
+pub fn lost_during_the_run() -> Option<String> {
+    crate::sync::lock(&LOST).clone()
 }
 
 /// The folder and the file name of a file path (`.` for a bare name).

@@ -488,27 +488,11 @@ impl Labels {
         }
         let both = (key.to_string(), k);
         let what = format!("NIfTI {key} slice {k}");
-        let mut subtype = subtype;
-        if let Some(before) = self.nifti_slices.get(&both) {
-            if before.label != l {
-                return Err(conflict(path, line, "NIfTI slice", &what, before.label, l));
-            }
-            let was = parse_subtypes(path, line, before.label, &before.subtype)?;
-            match (&was, &subs) {
-                (Some(a), Some(b)) if a != b => {
-                    return Err(subtype_conflict(
-                        path,
-                        line,
-                        &what,
-                        &before.subtype,
-                        &subtype,
-                    ))
-                }
-                // a known subtype is not forgotten by a later row without one
-                (Some(_), None) => subtype = before.subtype.clone(),
-                _ => {}
-            }
-        } else {
+        let before = self.nifti_slices.get(&both);
+        let new = before.is_none();
+        let names = ("NIfTI slice", what.as_str(), what.as_str());
+        let subtype = again((path, line), names, before, (l, subtype, &subs))?;
+        if new {
             self.count_row(path, line)?;
         }
         let last = self
@@ -572,26 +556,12 @@ impl Labels {
         if !self.wants(|w| w.sop(key)) {
             return Ok(());
         }
-        let mut subtype = subtype;
-        if let Some(before) = self.slices.get(key) {
-            if before.label != l {
-                return Err(conflict(path, line, "slice", key, before.label, l));
-            }
-            let was = parse_subtypes(path, line, before.label, &before.subtype)?;
-            match (&was, &subs) {
-                (Some(a), Some(b)) if a != b => {
-                    return Err(subtype_conflict(
-                        path,
-                        line,
-                        &format!("slice {key}"),
-                        &before.subtype,
-                        &subtype,
-                    ))
-                }
-                (Some(_), None) => subtype = before.subtype.clone(),
-                _ => {}
-            }
-        } else {
+        let before = self.slices.get(key);
+        let new = before.is_none();
+        let named = format!("slice {key}");
+        let names = ("slice", key, named.as_str());
+        let subtype = again((path, line), names, before, (l, subtype, &subs))?;
+        if new {
             self.count_row(path, line)?;
         }
         self.slices
@@ -733,6 +703,38 @@ impl Labels {
                 .scans
                 .keys()
                 .any(|(st, se)| se == series_uid && st != study_uid)
+    }
+}
+
+/// The subtype a slice keeps when a row names it again: the label must be the one `before` gave
+/// (else a conflict, naming the slice as `kind` `key`), subtypes named by both rows must agree
+/// (else a conflict naming it as `named`), and a known subtype is not forgotten by a later row
+/// without one.
+fn again(
+    (path, line): (&Path, u64),
+    (kind, key, named): (&str, &str, &str),
+    before: Option<&SliceLabel>,
+    (label, subtype, subs): (u8, String, &Option<BTreeSet<&'static str>>),
+) -> Result<String> {
+    let Some(before) = before else {
+        return Ok(subtype);
+    };
+    if before.label != label {
+        return Err(conflict(path, line, kind, key, before.label, label));
+    }
+    match (
+        parse_subtypes(path, line, before.label, &before.subtype)?,
+        subs,
+    ) {
+        (Some(a), Some(b)) if &a != b => Err(subtype_conflict(
+            path,
+            line,
+            named,
+            &before.subtype,
+            &subtype,
+        )),
+        (Some(_), None) => Ok(before.subtype.clone()),
+        _ => Ok(subtype),
     }
 }
 

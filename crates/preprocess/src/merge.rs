@@ -122,7 +122,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
                         format!("scan {}: file {rel:?} lies outside the dataset", e.id),
                     ));
                 }
-                link_or_copy(&dir.join(rel), &out.join(rel))?;
+                link_or_copy(&dir.join(rel), out, rel)?;
             }
             entries.push(e.clone());
         }
@@ -177,10 +177,12 @@ fn same_dir(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// `to` made the same file as `from`: a hard link, else an atomic copy.
-fn link_or_copy(from: &Path, to: &Path) -> Result<()> {
+/// `out/rel` made the same file as `from`: a hard link, else an atomic copy; its folders made
+/// under `out` without passing through a planted link.
+fn link_or_copy(from: &Path, out: &Path, rel: &str) -> Result<()> {
+    let to = out.join(rel);
     if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        milbase::atomic::create_dir_under(out, parent).map_err(|e| Error::io(parent, e))?;
     }
-    milbase::atomic::link_or_copy(from, to).map_err(|e| Error::io(to, e))
+    milbase::atomic::link_or_copy(from, &to).map_err(|e| Error::io(&to, e))
 }
