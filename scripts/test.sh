@@ -35,7 +35,10 @@ if [ -n "${ICH_CI_START:-}" ]; then
     exit "$failed"
   fi
 fi
+# the disk it builds on, so that CI's log tells how much room the run took (scripts/ci/prune-target.py)
+df -h "${CARGO_TARGET_DIR:-target}" 2>/dev/null | tail -n 1 | sed 's/^/disk before the wgpu build: /' || true
 bash scripts/ci/fused-bn-test.sh || failed=1
+df -h "${CARGO_TARGET_DIR:-target}" 2>/dev/null | tail -n 1 | sed 's/^/disk at the end: /' || true
 if [ "$failed" -ne 0 ]; then
   echo "FAILED: see the failing tests above (cargo lists them at the end of its run)" >&2
 fi
