@@ -44,9 +44,14 @@ if [ -n "$pacs" ]; then
   # study with numpy, pillow and pydicom)
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   command -v npm >/dev/null 2>&1 || need+=(npm)
-  python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)
-  python3 -c 'import PIL' >/dev/null 2>&1 || need+=(python3-pil)
-  python3 -c 'import pydicom' >/dev/null 2>&1 || need+=(python3-pydicom)
+  # to_dicom.py writes with pydicom 3 (`save_as(enforce_file_format=True)`); Debian's
+  # python3-pydicom is 2.x, so these come from PyPI into the python3 on the PATH
+  if ! python3 -c 'import numpy, PIL, pydicom; assert int(pydicom.__version__.split(".")[0]) >= 3' >/dev/null 2>&1; then
+    echo "installing (pip): numpy pillow pydicom>=3" >&2
+    python3 -m pip install --quiet --disable-pip-version-check numpy pillow 'pydicom>=3,<4' \
+      || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages \
+        numpy pillow 'pydicom>=3,<4'
+  fi
   # Mesa's OpenGL on the CPU (llvmpipe): the wgpu adapter of the fused batch-norm kernels' test
   # (scripts/ci/fused-bn-test.sh)
   for p in libegl1 libgl1-mesa-dri libegl-mesa0; do

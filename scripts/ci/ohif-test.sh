@@ -87,6 +87,7 @@ pids+=($!)
 # a real head CT with a bleed (ct-ich patient 53) into the PACS; predicted, its results sent
 # there too
 rm -rf "$out/ct" "$out/report"
+python3 -c 'import numpy, PIL, pydicom' 2>/dev/null || { echo "ohif-test: python3 lacks numpy, pillow or pydicom: bash scripts/setup-system.sh --pacs installs them" >&2; exit 1; }
 python3 "$data/ct-ich/to_dicom.py" "$data/ct-ich" "$out/ct" --patients 53 >/dev/null
 rm "$out/ct/labels.csv" "$out/ct/slice_labels.csv"
 "$ich" -q send "$out/ct" --to "ORTHANC@127.0.0.1:$dimse"
