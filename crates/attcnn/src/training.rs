@@ -410,22 +410,16 @@ pub fn prefetch<T: Send, R>(
     })
 }
 
-/// Trains on `run.train`, validates on `run.valid` every epoch, keeps the best weights (lowest
-/// validation loss) at `paths.weights`, checkpoints every epoch atomically and resumes from the
-/// checkpoint when `run.resume` is set. Labels must be 0 or 1 and every bag needs a slice.
-pub fn train(
-    run: &TrainRun<'_>,
-    source: &dyn BagSource,
-    progress: &dyn Fn(Event<'_>),
-) -> Result<TrainOutcome> {
+/// The bags of a run checked before any is read: the configurations valid, a training bag at
+/// least, every index a bag, labels 0 or 1 (every training bag labelled), and each bag's subtype
+/// labels as many as the network's subtype outputs, or none. The training bags' labels.
+fn check_bags(run: &TrainRun<'_>, source: &dyn BagSource) -> Result<Vec<u8>> {
     let TrainRun {
         model: cfg,
         config: tc,
         train: train_idx,
         valid: valid_idx,
-        device,
-        paths,
-        resume,
+        ..
     } = *run;
     cfg.validate().map_err(CnnError::Config)?;
     tc.validate().map_err(CnnError::Config)?;
@@ -455,7 +449,6 @@ pub fn train(
                 .ok_or_else(|| CnnError::Data(format!("scan {} has no label", source.name(i))))
         })
         .collect::<Result<_>>()?;
-    let weights = class_weights(&labels);
     for &i in train_idx.iter().chain(valid_idx) {
         let n = source.subtypes(i).len();
         if n != 0 && n != cfg.subtypes {
@@ -466,6 +459,51 @@ pub fn train(
             )));
         }
     }
+    Ok(labels)
+}
+
+/// The end of an epoch on disk, each file atomically: the weights when they are the best so far,
+/// the checkpoint (the last weights, the optimizer's state, `state.json`) and the log.
+fn save_epoch(
+    model: &AttCnn,
+    optim: burn::optim::OptimizerRecord,
+    state: &State,
+    (paths, improved): (&TrainPaths, bool),
+) -> Result<()> {
+    let ckpt = &paths.checkpoint;
+    if improved {
+        save_atomic(model.clone(), &paths.weights)?;
+    }
+    save_atomic(model.clone(), &ckpt.join("model-last.bpk"))?;
+    if let Err(e) = optim.save(ckpt.join("optim-last.bpk")) {
+        tracing::warn!("optimizer state not saved: {e}");
+    }
+    let state_path = ckpt.join("state.json");
+    let state_json = serde_json::to_vec_pretty(state)
+        .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?;
+    write_atomic(&state_path, &state_json)?;
+    write_log(&paths.log, &state.log)
+}
+
+/// Trains on `run.train`, validates on `run.valid` every epoch, keeps the best weights (lowest
+/// validation loss) at `paths.weights`, checkpoints every epoch atomically and resumes from the
+/// checkpoint when `run.resume` is set. Labels must be 0 or 1 and every bag needs a slice.
+pub fn train(
+    run: &TrainRun<'_>,
+    source: &dyn BagSource,
+    progress: &dyn Fn(Event<'_>),
+) -> Result<TrainOutcome> {
+    let TrainRun {
+        model: cfg,
+        config: tc,
+        train: train_idx,
+        valid: valid_idx,
+        device,
+        paths,
+        resume,
+    } = *run;
+    let labels = check_bags(run, source)?;
+    let weights = class_weights(&labels);
     let sub_weights = subtype_weights(source, train_idx, cfg.subtypes);
     let ad = device.clone().autodiff();
     let ckpt = &paths.checkpoint;
@@ -609,18 +647,10 @@ pub fn train(
         if improved {
             state.best_valid_loss = valid_loss;
             state.best_epoch = epoch;
-            save_atomic(model.clone(), &paths.weights)?;
         }
         state.log.push(entry);
         state.epoch = epoch;
-        save_atomic(model.clone(), &ckpt.join("model-last.bpk"))?;
-        if let Err(e) = optim.to_record().save(ckpt.join("optim-last.bpk")) {
-            tracing::warn!("optimizer state not saved: {e}");
-        }
-        let state_json = serde_json::to_vec_pretty(&state)
-            .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?;
-        write_atomic(&state_path, &state_json)?;
-        write_log(&paths.log, &state.log)?;
+        save_epoch(&model, optim.to_record(), &state, (paths, improved))?;
         if epoch >= state.best_epoch + tc.patience {
             tracing::info!(epoch, best = state.best_epoch, "early stopping");
             break;

@@ -490,6 +490,11 @@ impl Document {
     }
 
     /// The SR as a dataset.
+    ///
+    /// Long by design: the IOD's modules attribute by attribute, in the order PS3.3 A.35.13
+    /// lists them (patient, study, series, equipment, SR document general, content), so that
+    /// the code reads against the standard's table; the content tree is built by its own
+    /// functions.
     pub fn dataset(&self) -> Result<InMemDicomObject> {
         self.check()?;
         let mut o = InMemDicomObject::new_empty();

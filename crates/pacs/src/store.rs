@@ -63,18 +63,12 @@ impl Node {
     }
 }
 
-/// Sends `files` (Part 10, any SOP class) in one association; returns, per file, `Ok` or the
-/// reason it was not stored (a file that cannot be read is named and the others go on). An error
-/// means no association could be made or it broke (nothing after the break is known to be stored).
-/// Only the file meta of every file is read up front; each dataset is read when it is sent, so
-/// memory stays that of one file whatever the number of files.
-pub fn c_store(
-    calling_ae: &str,
-    node: &Node,
+/// The SOP class and instance of each file from its file meta group alone (a file that cannot
+/// be read gets its reason in `out`): (index, class, instance).
+fn file_metas(
     files: &[PathBuf],
-    timeout: Duration,
-) -> Result<Vec<std::result::Result<(), String>>> {
-    let mut out: Vec<std::result::Result<(), String>> = vec![Ok(()); files.len()];
+    out: &mut [std::result::Result<(), String>],
+) -> Vec<(usize, String, String)> {
     let mut metas = Vec::new();
     for (i, f) in files.iter().enumerate() {
         let meta = OpenFileOptions::new()
@@ -91,6 +85,65 @@ pub fn c_store(
             Err(e) => out[i] = Err(format!("not readable as DICOM: {e}")),
         }
     }
+    metas
+}
+
+/// A C-STORE-RQ command set, in implicit VR little endian.
+fn store_command(class: &str, inst: &str, message_id: u16) -> Result<Vec<u8>> {
+    let cmd = InMemDicomObject::command_from_element_iter([
+        dicom_core::DataElement::new(
+            tags::AFFECTED_SOP_CLASS_UID,
+            dicom_core::VR::UI,
+            dicom_core::PrimitiveValue::from(class),
+        ),
+        dicom_core::DataElement::new(
+            tags::COMMAND_FIELD,
+            dicom_core::VR::US,
+            dicom_core::PrimitiveValue::from(0x0001u16),
+        ),
+        dicom_core::DataElement::new(
+            tags::MESSAGE_ID,
+            dicom_core::VR::US,
+            dicom_core::PrimitiveValue::from(message_id),
+        ),
+        dicom_core::DataElement::new(
+            tags::PRIORITY,
+            dicom_core::VR::US,
+            dicom_core::PrimitiveValue::from(0u16),
+        ),
+        dicom_core::DataElement::new(
+            tags::COMMAND_DATA_SET_TYPE,
+            dicom_core::VR::US,
+            dicom_core::PrimitiveValue::from(0u16),
+        ),
+        dicom_core::DataElement::new(
+            tags::AFFECTED_SOP_INSTANCE_UID,
+            dicom_core::VR::UI,
+            dicom_core::PrimitiveValue::from(inst),
+        ),
+    ]);
+    let implicit = TransferSyntaxRegistry
+        .get(uids::IMPLICIT_VR_LITTLE_ENDIAN)
+        .expect("implicit VR little endian is built in");
+    let mut cmd_data = Vec::with_capacity(128);
+    cmd.write_dataset_with_ts(&mut cmd_data, implicit)
+        .map_err(|e| Error::Build(e.to_string()))?;
+    Ok(cmd_data)
+}
+
+/// Sends `files` (Part 10, any SOP class) in one association; returns, per file, `Ok` or the
+/// reason it was not stored (a file that cannot be read is named and the others go on). An error
+/// means no association could be made or it broke (nothing after the break is known to be stored).
+/// Only the file meta of every file is read up front; each dataset is read when it is sent, so
+/// memory stays that of one file whatever the number of files.
+pub fn c_store(
+    calling_ae: &str,
+    node: &Node,
+    files: &[PathBuf],
+    timeout: Duration,
+) -> Result<Vec<std::result::Result<(), String>>> {
+    let mut out: Vec<std::result::Result<(), String>> = vec![Ok(()); files.len()];
+    let metas = file_metas(files, &mut out);
     if metas.is_empty() {
         return Ok(out);
     }
@@ -140,44 +193,10 @@ pub fn c_store(
                     format!("unknown transfer syntax {}", pc.transfer_syntax),
                 )
             })?;
-        let cmd = InMemDicomObject::command_from_element_iter([
-            dicom_core::DataElement::new(
-                tags::AFFECTED_SOP_CLASS_UID,
-                dicom_core::VR::UI,
-                dicom_core::PrimitiveValue::from(class.as_str()),
-            ),
-            dicom_core::DataElement::new(
-                tags::COMMAND_FIELD,
-                dicom_core::VR::US,
-                dicom_core::PrimitiveValue::from(0x0001u16),
-            ),
-            dicom_core::DataElement::new(
-                tags::MESSAGE_ID,
-                dicom_core::VR::US,
-                dicom_core::PrimitiveValue::from((k + 1) as u16),
-            ),
-            dicom_core::DataElement::new(
-                tags::PRIORITY,
-                dicom_core::VR::US,
-                dicom_core::PrimitiveValue::from(0u16),
-            ),
-            dicom_core::DataElement::new(
-                tags::COMMAND_DATA_SET_TYPE,
-                dicom_core::VR::US,
-                dicom_core::PrimitiveValue::from(0u16),
-            ),
-            dicom_core::DataElement::new(
-                tags::AFFECTED_SOP_INSTANCE_UID,
-                dicom_core::VR::UI,
-                dicom_core::PrimitiveValue::from(inst.as_str()),
-            ),
-        ]);
+        let cmd_data = store_command(&class, &inst, (k + 1) as u16)?;
         let implicit = TransferSyntaxRegistry
             .get(uids::IMPLICIT_VR_LITTLE_ENDIAN)
             .expect("implicit VR little endian is built in");
-        let mut cmd_data = Vec::with_capacity(128);
-        cmd.write_dataset_with_ts(&mut cmd_data, implicit)
-            .map_err(|e| Error::Build(e.to_string()))?;
         let mut data = Vec::new();
         obj.write_dataset_with_ts(&mut data, ts)
             .map_err(|e| Error::Build(e.to_string()))?;

@@ -73,25 +73,60 @@ pub enum DemoEvent<'a> {
     Fitted(&'a crate::pipeline::fit::Fitted),
 }
 
-/// Runs the demo; returns the prediction of the held-out cohort.
+/// Where the demo writes each step's output, under its folder.
+struct Paths {
+    train_dicom: PathBuf,
+    test_dicom: PathBuf,
+    dataset: PathBuf,
+    bundle: PathBuf,
+    features: PathBuf,
+    reports: PathBuf,
+}
+
+impl Paths {
+    fn under(out: &std::path::Path) -> Self {
+        Self {
+            train_dicom: out.join("dicom-train"),
+            test_dicom: out.join("dicom-test"),
+            dataset: out.join("dataset"),
+            bundle: out.join("model"),
+            features: out.join("features.csv"),
+            reports: out.join("report"),
+        }
+    }
+}
+
+fn p(x: &std::path::Path) -> String {
+    x.display().to_string()
+}
+
+/// Runs the demo; returns the prediction of the held-out cohort. Each step is the `ich` command
+/// it tells.
 pub fn run(
     o: &DemoOptions,
     progress: &dyn Progress,
     tell: &dyn Fn(DemoEvent<'_>),
 ) -> Result<crate::pipeline::predict::Outcome> {
-    let out = &o.out;
-    let (train_dicom, test_dicom) = (out.join("dicom-train"), out.join("dicom-test"));
-    let (dataset, bundle, features, reports) = (
-        out.join("dataset"),
-        out.join("model"),
-        out.join("features.csv"),
-        out.join("report"),
-    );
-    let p = |x: &PathBuf| x.display().to_string();
+    let at = Paths::under(&o.out);
+    synth_cohorts(o, &at, progress, tell)?;
+    preprocess_training(o, &at, progress, tell)?;
+    train_network(o, &at, progress, tell)?;
+    extract_features(o, &at, progress, tell)?;
+    fit_head(o, &at, progress, tell)?;
+    predict_held_out(o, &at, progress, tell)
+}
+
+/// `ich synth`: the training cohort and the held-out one, of other seeds.
+fn synth_cohorts(
+    o: &DemoOptions,
+    at: &Paths,
+    progress: &dyn Progress,
+    tell: &dyn Fn(DemoEvent<'_>),
+) -> Result<()> {
     let names: Vec<&str> = o.subtypes.iter().map(|s| s.name()).collect();
     for (dir, n, seed) in [
-        (&train_dicom, o.scans, o.seed),
-        (&test_dicom, o.test_scans, o.seed.wrapping_add(1_000_003)),
+        (&at.train_dicom, o.scans, o.seed),
+        (&at.test_dicom, o.test_scans, o.seed.wrapping_add(1_000_003)),
     ] {
         tell(DemoEvent::Step(format!(
             "ich synth --out {} --scans {n} --slices {} --size {} --seed {seed} --subtypes {} --subtle-fraction {}",
@@ -115,14 +150,24 @@ pub fn run(
         )));
     }
 
+    Ok(())
+}
+
+/// `ich preprocess` of the training cohort, with its scan and slice labels.
+fn preprocess_training(
+    o: &DemoOptions,
+    at: &Paths,
+    progress: &dyn Progress,
+    tell: &dyn Fn(DemoEvent<'_>),
+) -> Result<()> {
     let (scan_labels, slice_labels) = (
-        train_dicom.join("labels.csv"),
-        train_dicom.join("slice_labels.csv"),
+        at.train_dicom.join("labels.csv"),
+        at.train_dicom.join("slice_labels.csv"),
     );
     tell(DemoEvent::Step(format!(
         "ich preprocess {} --out {} --size {} --labels {} --labels {}",
-        p(&train_dicom),
-        p(&dataset),
+        p(&at.train_dicom),
+        p(&at.dataset),
         o.size,
         p(&scan_labels),
         p(&slice_labels)
@@ -139,8 +184,8 @@ pub fn run(
         ..PreprocessOptions::default()
     };
     let s = preprocess::preprocess(
-        std::slice::from_ref(&train_dicom),
-        &dataset,
+        std::slice::from_ref(&at.train_dicom),
+        &at.dataset,
         &popts,
         progress,
     )?;
@@ -149,10 +194,20 @@ pub fn run(
         s.scans_written, s.scans_resumed, s.slices
     )));
 
+    Ok(())
+}
+
+/// `ich train-cnn`: the attention CNN on the scan labels, into the bundle.
+fn train_network(
+    o: &DemoOptions,
+    at: &Paths,
+    progress: &dyn Progress,
+    tell: &dyn Fn(DemoEvent<'_>),
+) -> Result<()> {
     tell(DemoEvent::Step(format!(
         "ich train-cnn --dataset {} --out {} --dim {} --epochs {} --lr {} --patience {} --conv-dropout 0 --head-dropout 0 --seed {}{}",
-        p(&dataset),
-        p(&bundle),
+        p(&at.dataset),
+        p(&at.bundle),
         o.dim,
         o.epochs,
         o.lr,
@@ -161,8 +216,8 @@ pub fn run(
         o.compute.flags()
     )));
     let job = TrainJob {
-        dataset: dataset.clone(),
-        out: bundle.clone(),
+        dataset: at.dataset.clone(),
+        out: at.bundle.clone(),
         // no dropout: on this cohort the CNN sits at chance for several epochs before it finds
         // the bleeds, and dropout (0.3 / 0.25, the authors') drew that out past the 18 epochs
         // for two of four initial draws (release build, 2026-11-26, validation AUC ≥ 0.9 first
@@ -199,20 +254,30 @@ pub fn run(
             tell(DemoEvent::Epoch(l));
         }
     })?;
-    tell(DemoEvent::Trained(&trained, &bundle));
+    tell(DemoEvent::Trained(&trained, &at.bundle));
 
+    Ok(())
+}
+
+/// `ich extract`: each slice's features from the trained network.
+fn extract_features(
+    o: &DemoOptions,
+    at: &Paths,
+    progress: &dyn Progress,
+    tell: &dyn Fn(DemoEvent<'_>),
+) -> Result<()> {
     tell(DemoEvent::Step(format!(
         "ich extract --model {} --dataset {} --out {}{}",
-        p(&bundle),
-        p(&dataset),
-        p(&features),
+        p(&at.bundle),
+        p(&at.dataset),
+        p(&at.features),
         o.compute.flags()
     )));
     let ex = extract(
         &ExtractJob {
-            model: bundle.clone(),
-            dataset: dataset.clone(),
-            out: features.clone(),
+            model: at.bundle.clone(),
+            dataset: at.dataset.clone(),
+            out: at.features.clone(),
             compute: o.compute,
             shard: milbase::Shard::ALL,
         },
@@ -222,13 +287,23 @@ pub fn run(
         "{} slices of {} scans → {}",
         ex.slices,
         ex.scans,
-        p(&features)
+        p(&at.features)
     )));
 
+    Ok(())
+}
+
+/// `ich fit-gp`: the GP head (and a head per subtype) on the features, into the bundle.
+fn fit_head(
+    o: &DemoOptions,
+    at: &Paths,
+    progress: &dyn Progress,
+    tell: &dyn Fn(DemoEvent<'_>),
+) -> Result<()> {
     tell(DemoEvent::Step(format!(
         "ich fit-gp --features {} --bundle {} --model vgpmil --calibrate --seed {}",
-        p(&features),
-        p(&bundle),
+        p(&at.features),
+        p(&at.bundle),
         o.seed
     )));
     // the defaults of `ich fit-gp`: VGPMIL, E[max] by the leave-one-out max, 5 kernel steps per
@@ -245,7 +320,7 @@ pub fn run(
     };
     let fitted = fit_gp(
         &FitJob {
-            features: features.clone(),
+            features: at.features.clone(),
             params,
             valid_fraction: 0.2,
             calibrate: true,
@@ -253,7 +328,7 @@ pub fn run(
             calibration_map: gphead::calibrate::MapFamily::Platt,
             samples: 500,
             out: None,
-            bundle: Some(bundle.clone()),
+            bundle: Some(at.bundle.clone()),
             project: None,
             // the synthetic cohorts draw subtypes: a head for each with enough scans
             subtypes: true,
@@ -263,13 +338,23 @@ pub fn run(
     )?;
     tell(DemoEvent::Fitted(&fitted));
 
+    Ok(())
+}
+
+/// `ich predict` of the held-out cohort, with its labels: the demo's result.
+fn predict_held_out(
+    o: &DemoOptions,
+    at: &Paths,
+    progress: &dyn Progress,
+    tell: &dyn Fn(DemoEvent<'_>),
+) -> Result<crate::pipeline::predict::Outcome> {
     let job = PredictJob {
-        model: bundle.clone(),
-        inputs: vec![test_dicom.clone()],
-        out: reports.clone(),
+        model: at.bundle.clone(),
+        inputs: vec![at.test_dicom.clone()],
+        out: at.reports.clone(),
         labels: vec![
-            test_dicom.join("labels.csv"),
-            test_dicom.join("slice_labels.csv"),
+            at.test_dicom.join("labels.csv"),
+            at.test_dicom.join("slice_labels.csv"),
         ],
         html: true,
         options: PredictOptions {
@@ -284,9 +369,9 @@ pub fn run(
     };
     tell(DemoEvent::Step(format!(
         "ich predict --model {} {} --out {} --labels {} --labels {}{}",
-        p(&bundle),
-        p(&test_dicom),
-        p(&reports),
+        p(&at.bundle),
+        p(&at.test_dicom),
+        p(&at.reports),
         p(&job.labels[0]),
         p(&job.labels[1]),
         o.compute.flags()

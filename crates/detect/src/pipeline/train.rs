@@ -1,7 +1,7 @@
 //! CNN training into a bundle: a preprocessed dataset's labelled scans, a seeded stratified
 //! validation split, [`attcnn::training::train`] writing to the bundle's paths, then the manifest.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use attcnn::training::{train, Event, TrainRun};
 use attcnn::{AttCnnConfig, BagSource, TrainConfig};
@@ -79,20 +79,8 @@ impl BagSource for DatasetBags<'_> {
     }
 }
 
-/// Trains the attention CNN on a dataset's scan labels into the bundle `job.out`; `plan` is
-/// called once before training, `progress` at every epoch and bag.
-pub fn train_cnn(
-    job: &TrainJob,
-    plan: &dyn Fn(&TrainPlan),
-    progress: &dyn Fn(Event<'_>),
-) -> Result<Trained> {
-    if !(0.0..1.0).contains(&job.valid_fraction) {
-        return Err(Error::Invalid(format!(
-            "the validation fraction must be within [0, 1), got {}",
-            job.valid_fraction
-        )));
-    }
-    let ds = Dataset::open(&job.dataset)?;
+/// The labelled scans of a dataset, checked: labels 0 or 1, a slice each, and at least 4.
+fn labelled_scans<'a>(ds: &'a Dataset, path: &Path) -> Result<Vec<&'a ScanEntry>> {
     let entries: Vec<&ScanEntry> = ds
         .manifest
         .scans
@@ -102,7 +90,7 @@ pub fn train_cnn(
     for e in &entries {
         if e.label.is_some_and(|l| l > 1) {
             return Err(Error::file(
-                &job.dataset,
+                path,
                 format!(
                     "scan {} has label {:?}; labels must be 0 or 1",
                     e.id, e.label
@@ -110,28 +98,29 @@ pub fn train_cnn(
             ));
         }
         if e.n_slices == 0 {
-            return Err(Error::file(
-                &job.dataset,
-                format!("scan {} has no slices", e.id),
-            ));
+            return Err(Error::file(path, format!("scan {} has no slices", e.id)));
         }
     }
     if entries.len() < 4 {
         return Err(Error::file(
-            &job.dataset,
+            path,
             format!(
                 "{} labelled scans; training needs at least 4 (preprocess with --labels)",
                 entries.len()
             ),
         ));
     }
-    let labels: Vec<u8> = entries.iter().map(|e| e.label.unwrap_or(0)).collect();
-    let (train_idx, valid_idx) =
-        milbase::stratified_holdout(&labels, job.valid_fraction, job.train.seed)
-            .map_err(|e| Error::Invalid(e.to_string()))?;
-    // the scans' subtypes, as `ich predict --labels` reads them: a multi-label network when
-    // some scan has one
-    let subtypes: Vec<Vec<Option<u8>>> = if job.subtypes {
+    Ok(entries)
+}
+
+/// The scans' subtypes, as `ich predict --labels` reads them (`wanted`): a multi-label network
+/// when some scan has one, none otherwise.
+fn scan_subtypes(
+    ds: &Dataset,
+    entries: &[&ScanEntry],
+    wanted: bool,
+) -> Result<Vec<Vec<Option<u8>>>> {
+    let subtypes: Vec<Vec<Option<u8>>> = if wanted {
         entries
             .iter()
             .map(|e| {
@@ -150,11 +139,33 @@ pub fn train_cnn(
         .iter()
         .filter(|v: &&Vec<Option<u8>>| v.contains(&Some(1)))
         .count();
-    let subtypes = if with_subtype > 0 {
+    Ok(if with_subtype > 0 {
         subtypes
     } else {
         Vec::new()
-    };
+    })
+}
+
+/// Trains the attention CNN on a dataset's scan labels into the bundle `job.out`; `plan` is
+/// called once before training, `progress` at every epoch and bag.
+pub fn train_cnn(
+    job: &TrainJob,
+    plan: &dyn Fn(&TrainPlan),
+    progress: &dyn Fn(Event<'_>),
+) -> Result<Trained> {
+    if !(0.0..1.0).contains(&job.valid_fraction) {
+        return Err(Error::Invalid(format!(
+            "the validation fraction must be within [0, 1), got {}",
+            job.valid_fraction
+        )));
+    }
+    let ds = Dataset::open(&job.dataset)?;
+    let entries = labelled_scans(&ds, &job.dataset)?;
+    let labels: Vec<u8> = entries.iter().map(|e| e.label.unwrap_or(0)).collect();
+    let (train_idx, valid_idx) =
+        milbase::stratified_holdout(&labels, job.valid_fraction, job.train.seed)
+            .map_err(|e| Error::Invalid(e.to_string()))?;
+    let subtypes = scan_subtypes(&ds, &entries, job.subtypes)?;
     let model = AttCnnConfig {
         size: ds.manifest.config.size,
         subtypes: if subtypes.is_empty() {

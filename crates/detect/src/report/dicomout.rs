@@ -230,6 +230,116 @@ fn flag_text(positive: bool, uncertain: bool) -> &'static str {
     }
 }
 
+/// Each slice's finding for the SR, with the SOP class of the instance it references.
+fn slice_findings(
+    scan: &Scan,
+    report: &crate::report::ScanReport,
+    by_uid: &HashMap<&str, &str>,
+) -> Result<Vec<SliceFinding>> {
+    let mut slices = Vec::with_capacity(report.slices.len());
+    for s in &report.slices {
+        let class = by_uid.get(s.sop_instance_uid.as_str()).ok_or_else(|| {
+            Error::Invalid(format!(
+                "scan {}: slice {} is not among the source files",
+                scan.id, s.sop_instance_uid
+            ))
+        })?;
+        slices.push(SliceFinding {
+            sop_class_uid: class.to_string(),
+            sop_instance_uid: s.sop_instance_uid.clone(),
+            index: s.index,
+            estimate: estimate(s.probability, s.sd, s.lo, s.hi),
+            assessment: Assessment::from_flags(s.positive, s.uncertain),
+        });
+    }
+    Ok(slices)
+}
+
+/// Each subtype head's findings, by the names the report gives them; a subtype without codes
+/// (not one of the five) is left out of the SR and said so.
+fn subtype_findings(
+    scan: &Scan,
+    report: &crate::report::ScanReport,
+) -> Result<Vec<SubtypeFindings>> {
+    let mut subtypes = Vec::new();
+    for sub in &report.subtypes {
+        let Some(codes) = pacs::sr::subtype_codes(&sub.name) else {
+            tracing::warn!(
+                "scan {}: subtype {:?} has no code; left out of the SR",
+                scan.id,
+                sub.name
+            );
+            continue;
+        };
+        let mut per_slice = Vec::with_capacity(report.slices.len());
+        for s in &report.slices {
+            let x = s
+                .subtypes
+                .iter()
+                .find(|x| x.name == sub.name)
+                .ok_or_else(|| {
+                    Error::Invalid(format!(
+                        "scan {}: slice {} has no {} probability",
+                        scan.id, s.index, sub.name
+                    ))
+                })?;
+            per_slice.push((
+                estimate(x.probability, x.sd, x.lo, x.hi),
+                Assessment::from_flags(x.positive, x.uncertain),
+            ));
+        }
+        subtypes.push(SubtypeFindings {
+            codes,
+            scan: estimate(sub.probability, sub.sd, sub.lo, sub.hi),
+            scan_assessment: Assessment::from_flags(sub.positive, sub.uncertain),
+            slices: per_slice,
+        });
+    }
+    Ok(subtypes)
+}
+
+/// The lines burned into a slice's Secondary Capture: the slice's call, where it lies, the
+/// scan's call, the model, its subtypes, and that this is research software.
+fn capture_lines(
+    model: &ModelIdentity,
+    scan: &Scan,
+    report: &crate::report::ScanReport,
+    s: &crate::report::SliceReport,
+) -> Vec<String> {
+    let unc = model.info.uncertainty;
+    let n = report.slices.len();
+    vec![
+        format!(
+            "ICH {} {}",
+            pm(unc, s.probability, s.lo, s.hi),
+            flag_text(s.positive, s.uncertain)
+        ),
+        format!(
+            "{} {} of {n}{}",
+            if scan.slab > 1 { "slab" } else { "slice" },
+            s.index + 1,
+            if unc {
+                format!(", sd {:.3}", s.sd)
+            } else {
+                String::new()
+            }
+        ),
+        format!(
+            "scan {} {}",
+            pm(unc, report.probability, report.lo, report.hi),
+            flag_text(report.positive, report.uncertain)
+        ),
+        clip(
+            &format!("model {} ({})", model.name, model.info.gp_family),
+            62,
+        ),
+    ]
+    .into_iter()
+    .chain(subtype_line(&s.subtypes))
+    .chain(["RESEARCH SOFTWARE - NOT FOR DIAGNOSTIC USE".into()])
+    .collect()
+}
+
 /// Writes the SR and the Secondary Captures of one scan into `out/dicom/<scan id>/`, each file
 /// atomically; Secondary Captures of an earlier run in that folder are removed first (a rerun
 /// with other thresholds flags other slices). The captures show the slices as
@@ -296,64 +406,14 @@ pub fn write_scan(
     let equipment = model.equipment(thr);
     let unc = model.info.uncertainty;
 
-    let mut slices = Vec::with_capacity(report.slices.len());
-    for s in &report.slices {
-        let class = by_uid.get(s.sop_instance_uid.as_str()).ok_or_else(|| {
-            Error::Invalid(format!(
-                "scan {}: slice {} is not among the source files",
-                scan.id, s.sop_instance_uid
-            ))
-        })?;
-        slices.push(SliceFinding {
-            sop_class_uid: class.to_string(),
-            sop_instance_uid: s.sop_instance_uid.clone(),
-            index: s.index,
-            estimate: estimate(s.probability, s.sd, s.lo, s.hi),
-            assessment: Assessment::from_flags(s.positive, s.uncertain),
-        });
-    }
+    let slices = slice_findings(scan, report, &by_uid)?;
     let mut tracking = vec![root.derive(&["ich-track", ck, series, "scan"])];
     tracking.extend(
         slices
             .iter()
             .map(|s| root.derive(&["ich-track", ck, series, &s.sop_instance_uid])),
     );
-    // each subtype head's findings, by the names the report gives them; a subtype without codes
-    // (not one of the five) is left out of the SR and said so
-    let mut subtypes = Vec::new();
-    for sub in &report.subtypes {
-        let Some(codes) = pacs::sr::subtype_codes(&sub.name) else {
-            tracing::warn!(
-                "scan {}: subtype {:?} has no code; left out of the SR",
-                scan.id,
-                sub.name
-            );
-            continue;
-        };
-        let mut per_slice = Vec::with_capacity(report.slices.len());
-        for s in &report.slices {
-            let x = s
-                .subtypes
-                .iter()
-                .find(|x| x.name == sub.name)
-                .ok_or_else(|| {
-                    Error::Invalid(format!(
-                        "scan {}: slice {} has no {} probability",
-                        scan.id, s.index, sub.name
-                    ))
-                })?;
-            per_slice.push((
-                estimate(x.probability, x.sd, x.lo, x.hi),
-                Assessment::from_flags(x.positive, x.uncertain),
-            ));
-        }
-        subtypes.push(SubtypeFindings {
-            codes,
-            scan: estimate(sub.probability, sub.sd, sub.lo, sub.hi),
-            scan_assessment: Assessment::from_flags(sub.positive, sub.uncertain),
-            slices: per_slice,
-        });
-    }
+    let subtypes = subtype_findings(scan, report)?;
     let doc = Document {
         context: context.clone(),
         source_series_uid: scan.series_uid.clone(),
@@ -401,21 +461,9 @@ pub fn write_scan(
         let sr = dir.join(SR_FILE);
         write_atomic(&sr, &bytes)?;
 
-        // what a run killed while writing here left (a capture's temporary), under the run's
-        // lock; then the captures of an earlier run
-        milbase::atomic::remove_stale_temporaries(&dir, held).map_err(|e| Error::io(&dir, e))?;
-        for e in std::fs::read_dir(&dir)
-            .map_err(|e| Error::io(&dir, e))?
-            .flatten()
-        {
-            let n = e.file_name().to_string_lossy().to_string();
-            if n.starts_with("sc-") && n.ends_with(".dcm") {
-                std::fs::remove_file(e.path()).map_err(|err| Error::io(&e.path(), err))?;
-            }
-        }
+        clear_captures(&dir, held)?;
         let sc_series = root.derive(&["ich-sc-series", ck, series, &thr_key]);
         let mut sc = Vec::new();
-        let n = report.slices.len();
         let chosen = captured_slices(report, opts.max_captures);
         for (k, s) in report.slices.iter().enumerate() {
             if !chosen.contains(&k) {
@@ -439,36 +487,7 @@ pub fn write_scan(
                 source_sop_class_uid: by_uid[s.sop_instance_uid.as_str()].to_string(),
                 source_sop_instance_uid: s.sop_instance_uid.clone(),
                 panels,
-                lines: vec![
-                    format!(
-                        "ICH {} {}",
-                        pm(unc, s.probability, s.lo, s.hi),
-                        flag_text(s.positive, s.uncertain)
-                    ),
-                    format!(
-                        "{} {} of {n}{}",
-                        if scan.slab > 1 { "slab" } else { "slice" },
-                        s.index + 1,
-                        if unc {
-                            format!(", sd {:.3}", s.sd)
-                        } else {
-                            String::new()
-                        }
-                    ),
-                    format!(
-                        "scan {} {}",
-                        pm(unc, report.probability, report.lo, report.hi),
-                        flag_text(report.positive, report.uncertain)
-                    ),
-                    clip(
-                        &format!("model {} ({})", model.name, model.info.gp_family),
-                        62,
-                    ),
-                ]
-                .into_iter()
-                .chain(subtype_line(&s.subtypes))
-                .chain(["RESEARCH SOFTWARE - NOT FOR DIAGNOSTIC USE".into()])
-                .collect(),
+                lines: capture_lines(model, scan, report, s),
                 // drawn by its call: a red frame for a likely bleed, orange dashes when unsure
                 positive: crate::report::Call::of(s.positive, s.uncertain)
                     == crate::report::Call::LikelyBleed,
@@ -486,6 +505,23 @@ pub fn write_scan(
         remove_results(&dir);
     }
     written.map(DicomOutcome::Written)
+}
+
+/// What a run killed while writing in a scan's results folder left (a capture's temporary),
+/// under the run's lock; then the captures of an earlier run (a rerun with other thresholds
+/// flags other slices).
+fn clear_captures(dir: &Path, held: &milbase::atomic::DirLock) -> Result<()> {
+    milbase::atomic::remove_stale_temporaries(dir, held).map_err(|e| Error::io(dir, e))?;
+    for e in std::fs::read_dir(dir)
+        .map_err(|e| Error::io(dir, e))?
+        .flatten()
+    {
+        let n = e.file_name().to_string_lossy().to_string();
+        if n.starts_with("sc-") && n.ends_with(".dcm") {
+            std::fs::remove_file(e.path()).map_err(|err| Error::io(&e.path(), err))?;
+        }
+    }
+    Ok(())
 }
 
 /// Removes the SR and Secondary Captures in a scan's results folder (best effort: what cannot be

@@ -523,6 +523,10 @@ pub fn calibration_banner(r: &Report) -> String {
     b
 }
 
+/// One scan's page (`scans/<id>.html`): its call with the interval, why, its subtypes, the slice
+/// plot, each slice's tile and its panels enlarged. Long by design: one HTML template, its
+/// sections in the order the page shows them; the plot and the tables are built by their own
+/// functions.
 pub fn scan_page(r: &Report, s: &ScanReport, pictures: &[SlicePictures], source: &str) -> String {
     let mut b = String::new();
     let _ = write!(

@@ -21,10 +21,10 @@ use milbase::Shard;
 
 use crate::bundle::rfc3339;
 use crate::error::{Error, Result};
-use crate::report::html::is_index_page;
+use crate::report::sink::{role_of, End, Pages, Role, Sink, Tables};
 use crate::report::slices::{Extent, SliceStore};
-use crate::report::write::{metrics_with, order, write_reports_with};
-use crate::report::{Report, INDEX_HTML, REPORT_JSON, SCANS_CSV, SLICES_CSV};
+use crate::report::write::{metrics_with, order};
+use crate::report::{Report, INDEX_HTML, REPORT_JSON};
 use crate::runmark::{Run, RunMark, RunState, RUN_JSON};
 
 /// What a merge of reports did.
@@ -157,7 +157,109 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
     let first = &shards[0];
     let count = first.shard.count;
     let html = |s: &ShardRun| s.mark.files.iter().any(|f| f.path == INDEX_HTML);
+    check_alike(&shards)?;
+    let have: Vec<Shard> = shards.iter().map(|s| s.shard).collect();
+    let missing = milbase::shard::check_coverage(&have, count, partial, "ich predict")
+        .map_err(Error::Invalid)?;
+    {
+        let mut ids = BTreeSet::new();
+        for s in &shards {
+            if let Some(dup) = s.report.scans.iter().find(|r| !ids.insert(r.id.as_str())) {
+                return Err(Error::file(
+                    &s.dir,
+                    format!("scan {} is in two of the shards", dup.id),
+                ));
+            }
+        }
+    }
+    let out_real = std::fs::canonicalize(out).ok();
     for s in &shards {
+        let same = out == s.dir.as_path()
+            || (out_real.is_some() && out_real == std::fs::canonicalize(&s.dir).ok());
+        if same {
+            return Err(Error::file(out, "the merged folder is one of the shards"));
+        }
+    }
+    check_out(out)?;
+
+    let run = Run::start(out, "merge")?;
+    // the slices wait on disk in the merged folder, written back one scan's at a time
+    let mut store = SliceStore::create(out, run.lock())?;
+    let by_id = keep_slices(&shards, &mut store)?;
+    // each file as its output says: a scan's carried across, the run's written anew below
+    let mut produced = carry_per_scan_files(&shards, out)?;
+    let carried = produced.len();
+    let with_html = html(first);
+    let head = &first.report;
+    let mut report = Report {
+        format_version: head.format_version,
+        tool: head.tool.clone(),
+        created: rfc3339(SystemTime::now()),
+        run: run.id().to_string(),
+        model: head.model.clone(),
+        thresholds: head.thresholds,
+        scans: Vec::new(),
+        metrics: None,
+        skipped: Vec::new(),
+        shard: None,
+        sampling: head.sampling,
+        options: head.options,
+        viewer_url: head.viewer_url.clone(),
+        warnings: Vec::new(),
+    };
+    // moved, not copied: the shards' reports are held once
+    for s in &mut shards {
+        report.scans.append(&mut s.report.scans);
+        report.skipped.append(&mut s.report.skipped);
+    }
+    report.skipped.extend(
+        missing
+            .iter()
+            .map(|i| format!("shard {i}/{count}: missing (left out by `ich merge --partial`)")),
+    );
+    order(&mut report);
+    let extents: Vec<Extent> = report
+        .scans
+        .iter()
+        .map(|sc| {
+            by_id.get(&sc.id).copied().ok_or_else(|| {
+                Error::Invalid(format!("scan {}: its slices were not found again", sc.id))
+            })
+        })
+        .collect::<Result<_>>()?;
+    drop(by_id);
+    let slices_of = store.loader(&extents);
+    report.metrics = metrics_with(&report.scans, &slices_of)?;
+    report.warnings = crate::report::site_check(&report.model, &report.scans);
+    // the run-wide files by the sinks that write them in a run of predict
+    let mut sinks: Vec<Box<dyn Sink>> = vec![Box::new(Tables::new(out))];
+    if with_html {
+        sinks.push(Box::new(Pages::index_only(out)));
+    }
+    let mut end = End::new(&report, &slices_of);
+    for sink in sinks {
+        sink.finish(&mut end)?;
+    }
+    produced.extend(end.files);
+    drop(slices_of);
+    drop(store);
+    run.finish(&produced)?;
+    Ok(Merged {
+        scans: report.scans.len(),
+        shard_count: count,
+        missing_shards: missing,
+        files: carried,
+    })
+}
+
+/// The shards were run alike: the same count, model, thresholds, sampling, format, pages,
+/// viewer address and options (a report of shards run otherwise would hold them for part of the
+/// cohort); each shard's viewer address is checked as `--viewer-url` itself is.
+fn check_alike(shards: &[ShardRun]) -> Result<()> {
+    let first = &shards[0];
+    let count = first.shard.count;
+    let html = |s: &ShardRun| s.mark.files.iter().any(|f| f.path == INDEX_HTML);
+    for s in shards {
         // a shard's report is a file anyone could have edited: its viewer address is checked as
         // `--viewer-url` itself is, before it becomes links in the merged pages
         if let Some(u) = &s.report.viewer_url {
@@ -230,40 +332,18 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
             ));
         }
     }
-    let have: Vec<Shard> = shards.iter().map(|s| s.shard).collect();
-    let missing = milbase::shard::check_coverage(&have, count, partial, "ich predict")
-        .map_err(Error::Invalid)?;
-    {
-        let mut ids = BTreeSet::new();
-        for s in &shards {
-            if let Some(dup) = s.report.scans.iter().find(|r| !ids.insert(r.id.as_str())) {
-                return Err(Error::file(
-                    &s.dir,
-                    format!("scan {} is in two of the shards", dup.id),
-                ));
-            }
-        }
-    }
-    let out_real = std::fs::canonicalize(out).ok();
-    for s in &shards {
-        let same = out == s.dir.as_path()
-            || (out_real.is_some() && out_real == std::fs::canonicalize(&s.dir).ok());
-        if same {
-            return Err(Error::file(out, "the merged folder is one of the shards"));
-        }
-    }
-    check_out(out)?;
+    Ok(())
+}
 
-    let run = Run::start(out, "merge")?;
-    // the slices wait on disk in the merged folder, written back one scan's at a time
-    let mut store = SliceStore::create(out, run.lock())?;
-    let by_id = keep_slices(&shards, &mut store)?;
+/// Every file of the shards that is one scan's (its page, its DICOM results: [`Role::PerScan`],
+/// or no output's) linked or copied into `out`, each checked against its shard's run mark; the
+/// paths written.
+fn carry_per_scan_files(shards: &[ShardRun], out: &Path) -> Result<Vec<PathBuf>> {
     let mut produced: Vec<PathBuf> = Vec::new();
     let mut carried = BTreeSet::new();
-    // what is written anew from the shards' scans
-    let top = |rel: &str| [SLICES_CSV, SCANS_CSV, REPORT_JSON].contains(&rel) || is_index_page(rel);
-    for s in &shards {
-        for f in s.mark.files.iter().filter(|f| !top(f.path.as_str())) {
+    let run_wide = |rel: &str| role_of(rel) == Some(Role::RunWide);
+    for s in shards {
+        for f in s.mark.files.iter().filter(|f| !run_wide(f.path.as_str())) {
             if !milbase::atomic::stays_inside(&f.path) {
                 return Err(Error::file(
                     &s.dir.join(RUN_JSON),
@@ -291,59 +371,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged> {
             produced.push(to);
         }
     }
-
-    let with_html = html(first);
-    let head = &first.report;
-    let mut report = Report {
-        format_version: head.format_version,
-        tool: head.tool.clone(),
-        created: rfc3339(SystemTime::now()),
-        run: run.id().to_string(),
-        model: head.model.clone(),
-        thresholds: head.thresholds,
-        scans: Vec::new(),
-        metrics: None,
-        skipped: Vec::new(),
-        shard: None,
-        sampling: head.sampling,
-        options: head.options,
-        viewer_url: head.viewer_url.clone(),
-        warnings: Vec::new(),
-    };
-    // moved, not copied: the shards' reports are held once
-    for s in &mut shards {
-        report.scans.append(&mut s.report.scans);
-        report.skipped.append(&mut s.report.skipped);
-    }
-    report.skipped.extend(
-        missing
-            .iter()
-            .map(|i| format!("shard {i}/{count}: missing (left out by `ich merge --partial`)")),
-    );
-    order(&mut report);
-    let extents: Vec<Extent> = report
-        .scans
-        .iter()
-        .map(|sc| {
-            by_id.get(&sc.id).copied().ok_or_else(|| {
-                Error::Invalid(format!("scan {}: its slices were not found again", sc.id))
-            })
-        })
-        .collect::<Result<_>>()?;
-    drop(by_id);
-    let slices_of = store.loader(&extents);
-    report.metrics = metrics_with(&report.scans, &slices_of)?;
-    report.warnings = crate::report::site_check(&report.model, &report.scans);
-    produced.extend(write_reports_with(&report, &slices_of, out, with_html)?);
-    drop(slices_of);
-    drop(store);
-    run.finish(&produced)?;
-    Ok(Merged {
-        scans: report.scans.len(),
-        shard_count: count,
-        missing_shards: missing,
-        files: carried.len(),
-    })
+    Ok(produced)
 }
 
 /// The merged folder: new, empty (but for what an interrupted run left: a lock, temporaries), or

@@ -23,6 +23,7 @@ pub mod dicomout;
 pub mod html;
 pub mod images;
 pub mod merge;
+pub mod sink;
 pub mod slices;
 pub mod write;
 

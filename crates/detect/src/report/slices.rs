@@ -68,7 +68,7 @@ impl SliceStore {
     }
 
     /// A loader of the slices of scan `i` given each scan's extent, in the form the report
-    /// writers take ([`crate::report::write::write_reports_with`]).
+    /// writers take ([`crate::report::sink::End`]).
     pub fn loader<'a>(
         &'a self,
         extents: &'a [Extent],

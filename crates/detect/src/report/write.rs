@@ -1,19 +1,13 @@
-//! Writing a report: the order of its scans, its metrics over the labelled scans and slices, and
-//! its files (`slices.csv`, `scans.csv`, `report.json`, the index pages), each streamed to an
-//! atomic temporary. `ich predict` and `ich merge` (reports) both write through here.
+//! Completing a report before it is written: the order of its scans and its metrics over the
+//! labelled scans and slices. Its files are written by the sinks ([`crate::report::sink`]), which
+//! `ich predict` and `ich merge` (reports) share.
 
 use std::borrow::Cow;
-use std::path::{Path, PathBuf};
 
 use gphead::metrics::Metrics;
-use preprocess::dataset::write_atomic;
 
-use crate::error::{Error, Result};
-use crate::report::html::{index_page, index_page_count, index_page_name};
-use crate::report::{
-    held_slices, reliability, write_report_json_with, write_scans_csv, write_slices_csv_with,
-    Report, ReportMetrics, ScanReport, SlicesOf, REPORT_JSON, SCANS_CSV, SLICES_CSV,
-};
+use crate::error::Result;
+use crate::report::{reliability, Report, ReportMetrics, ScanReport, SlicesOf};
 
 /// The order of a report whatever the order its scans were predicted in (shards, inputs):
 /// scans by probability, highest first, ties by id (the order of the index page and the CSV
@@ -28,63 +22,6 @@ pub fn scan_order(x: &ScanReport, y: &ScanReport) -> std::cmp::Ordering {
     y.probability
         .total_cmp(&x.probability)
         .then_with(|| x.id.cmp(&y.id))
-}
-
-/// Writes `slices.csv`, `scans.csv`, `report.json` and (unless `html` is false) the index pages
-/// (`index.html`, then `index-2.html`, … for every [`crate::report::html::INDEX_PAGE_SCANS`] scans) into
-/// `out`, each atomically, and returns their paths. The per-scan pages are written as scans
-/// finish ([`crate::pipeline::predict::run`]).
-pub fn write_reports(r: &Report, out: &Path, html: bool) -> Result<Vec<PathBuf>> {
-    write_reports_with(r, &held_slices(r), out, html)
-}
-
-/// [`write_reports`] with each scan's slices from `slices_of` (one scan's in memory at a time).
-pub fn write_reports_with(
-    r: &Report,
-    slices_of: &SlicesOf<'_>,
-    out: &Path,
-    html: bool,
-) -> Result<Vec<PathBuf>> {
-    // each file streamed to its temporary as it is made: no copy of a file's bytes in memory
-    let mut written: Vec<PathBuf> = Vec::new();
-    let slices = out.join(SLICES_CSV);
-    write_streamed(&slices, |w| {
-        write_slices_csv_with(r, slices_of, w).map(drop)
-    })?;
-    let scans = out.join(SCANS_CSV);
-    write_streamed(&scans, |w| write_scans_csv(r, w).map(drop))?;
-    let json = out.join(REPORT_JSON);
-    write_streamed(&json, |w| write_report_json_with(r, slices_of, w))?;
-    written.extend([slices, scans, json]);
-    if html {
-        // one page at a time: no more than a page's HTML in memory
-        for k in 1..=index_page_count(r.scans.len()) {
-            let path = out.join(index_page_name(k));
-            write_atomic(&path, index_page(r, k).as_bytes())?;
-            written.push(path);
-        }
-        // the pages an earlier, longer report of the folder had beyond this one's last
-        let mut k = index_page_count(r.scans.len()) + 1;
-        while std::fs::remove_file(out.join(index_page_name(k))).is_ok() {
-            k += 1;
-        }
-    }
-    Ok(written)
-}
-
-/// Writes `path` atomically through a buffered writer that `write` fills: the file is synced
-/// before it takes `path`'s name; on any error the temporary is removed and `path` is untouched.
-fn write_streamed(
-    path: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<()>,
-) -> Result<()> {
-    let io = |e| Error::io(path, e);
-    let mut f = milbase::atomic::NewFile::create(path).map_err(io)?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 16, f.file());
-    write(&mut w)?;
-    std::io::Write::flush(&mut w).map_err(io)?;
-    drop(w);
-    f.commit().map_err(io)
 }
 
 /// Scan and slice metrics over the labelled scans and slices of a report.

@@ -128,40 +128,8 @@ pub(super) fn serve_one(
     let net = |e: &dyn std::fmt::Display| Error::net(peer, e);
     let _ended = EndsAssociation(sink, ticket.id);
     stream.set_nonblocking(false).map_err(|e| net(&e))?;
-    let matching: Vec<&Allow> = opts
-        .allow
-        .iter()
-        .filter(|a| a.host_matches(peer.ip()))
-        .collect();
-    let access = PeerAccess {
-        any: opts.allow.is_empty() || matching.iter().any(|a| a.ae.is_none()),
-        aes: matching.iter().filter_map(|a| a.ae.clone()).collect(),
-        ticket: ticket.clone(),
-        max_associations: opts.max_associations,
-    };
-    let mut server = ServerAssociationOptions::new()
-        .ae_access_control(access)
-        .ae_title(opts.ae_title.as_str())
-        .max_pdu_length(opts.max_pdu)
-        .read_timeout(opts.timeout)
-        .write_timeout(opts.timeout);
-    for c in STORAGE_CLASSES {
-        server = server.with_abstract_syntax(*c);
-    }
-    server = server.with_abstract_syntax(uids::VERIFICATION);
-    for ts in TRANSFER_SYNTAXES {
-        server = server.with_transfer_syntax(*ts);
-    }
-    if let Err(why) = check_raw_titles(&stream, opts.association_timeout) {
-        tracing::warn!("DICOM: association from {peer} rejected: {why}");
+    let Some(mut assoc) = establish(stream, peer, opts, ticket) else {
         return Ok(());
-    }
-    let mut assoc = match server.establish(stream) {
-        Ok(a) => a,
-        Err(e) => {
-            tracing::warn!("DICOM: association from {peer} rejected: {e}");
-            return Ok(());
-        }
     };
     let calling = ae_trim(assoc.peer_ae_title()).to_string();
     tracing::debug!("DICOM: association from {calling}@{peer}");
@@ -248,31 +216,7 @@ pub(super) fn serve_one(
                         return Err(net(&"data without a command"));
                     };
                     if let Some(p) = partial.as_mut() {
-                        let n = v.data.len() as u64;
-                        p.bytes += n;
-                        if p.bytes > opts.max_instance_bytes {
-                            p.out = None;
-                        }
-                        if p.out.is_some() {
-                            // the space before the bytes are written, for every association
-                            // at once: a full spool refuses the instance, never overshoots
-                            match sink.reserve(n) {
-                                Ok(()) => p.reserved += n,
-                                Err(r) => {
-                                    refusal.get_or_insert(r);
-                                    p.out = None;
-                                }
-                            }
-                        }
-                        if let Some(w) = p.out.as_mut() {
-                            if let Err(e) = w.write_all(&v.data) {
-                                refusal.get_or_insert(Refusal::new(
-                                    OUT_OF_RESOURCES,
-                                    format!("cannot write: {e}"),
-                                ));
-                                p.out = None;
-                            }
-                        }
+                        take_data(p, &v.data, opts, &mut refusal);
                     }
                     if !v.is_last {
                         continue;
@@ -303,6 +247,78 @@ pub(super) fn serve_one(
                     command = None;
                 }
             }
+        }
+    }
+}
+
+/// The A-ASSOCIATE exchange with a peer: its access (the `allow` entries that match its host),
+/// the storage classes and transfer syntaxes offered, its raw titles checked before the parser
+/// sees them. None: rejected (logged).
+fn establish(
+    stream: TcpStream,
+    peer: SocketAddr,
+    opts: &ScpOptions,
+    ticket: &Arc<Ticket>,
+) -> Option<dicom_ul::ServerAssociation<TcpStream>> {
+    let matching: Vec<&Allow> = opts
+        .allow
+        .iter()
+        .filter(|a| a.host_matches(peer.ip()))
+        .collect();
+    let access = PeerAccess {
+        any: opts.allow.is_empty() || matching.iter().any(|a| a.ae.is_none()),
+        aes: matching.iter().filter_map(|a| a.ae.clone()).collect(),
+        ticket: ticket.clone(),
+        max_associations: opts.max_associations,
+    };
+    let mut server = ServerAssociationOptions::new()
+        .ae_access_control(access)
+        .ae_title(opts.ae_title.as_str())
+        .max_pdu_length(opts.max_pdu)
+        .read_timeout(opts.timeout)
+        .write_timeout(opts.timeout);
+    for c in STORAGE_CLASSES {
+        server = server.with_abstract_syntax(*c);
+    }
+    server = server.with_abstract_syntax(uids::VERIFICATION);
+    for ts in TRANSFER_SYNTAXES {
+        server = server.with_transfer_syntax(*ts);
+    }
+    if let Err(why) = check_raw_titles(&stream, opts.association_timeout) {
+        tracing::warn!("DICOM: association from {peer} rejected: {why}");
+        return None;
+    }
+    match server.establish(stream) {
+        Ok(a) => Some(a),
+        Err(e) => {
+            tracing::warn!("DICOM: association from {peer} rejected: {e}");
+            None
+        }
+    }
+}
+
+/// One P-DATA value of an instance's data set into its partial file: counted against the
+/// instance ceiling, its space reserved before it is written (for every association at once: a
+/// full spool refuses the instance, never overshoots); the first refusal is kept.
+fn take_data(p: &mut Partial<'_>, data: &[u8], opts: &ScpOptions, refusal: &mut Option<Refusal>) {
+    let n = data.len() as u64;
+    p.bytes += n;
+    if p.bytes > opts.max_instance_bytes {
+        p.out = None;
+    }
+    if p.out.is_some() {
+        match p.sink.reserve(n) {
+            Ok(()) => p.reserved += n,
+            Err(r) => {
+                refusal.get_or_insert(r);
+                p.out = None;
+            }
+        }
+    }
+    if let Some(w) = p.out.as_mut() {
+        if let Err(e) = w.write_all(data) {
+            refusal.get_or_insert(Refusal::new(OUT_OF_RESOURCES, format!("cannot write: {e}")));
+            p.out = None;
         }
     }
 }

@@ -177,6 +177,47 @@ pub(super) fn geometry_of(
     head: &[u8],
     limits: &Limits,
 ) -> Result<Geometry, FileError> {
+    let h = nifti1_header(path, head)?;
+    let mut warnings = Vec::new();
+    let (dims, volumes) = dims_of(path, &h, &mut warnings)?;
+    let voxel = Voxel::from_code(h.datatype).ok_or_else(|| {
+        bad(
+            path,
+            format!(
+                "datatype {} is not read (integers of 8 to 64 bits, float32 and float64 are)",
+                h.datatype
+            ),
+        )
+    })?;
+    let vox_offset = voxels_within(path, &h, (dims, voxel), limits)?;
+    let (slope, inter) = rescale_of(path, &h)?;
+    let (affine, oriented_by) = affine_of(path, &h, &mut warnings)?;
+    let Axes {
+        slice_axis,
+        row_axis,
+        col_axis,
+        flip,
+    } = axes_of(path, &affine, dims, &mut warnings)?;
+    Ok(Geometry {
+        dims,
+        volumes,
+        voxel,
+        big_endian: h.endianness == nifti::Endianness::Big,
+        vox_offset,
+        slope,
+        inter,
+        affine,
+        oriented_by,
+        slice_axis,
+        row_axis,
+        col_axis,
+        flip,
+        warnings,
+    })
+}
+
+/// The header of a single-file NIfTI-1 volume (not NIfTI-2, not a .hdr/.img pair).
+fn nifti1_header(path: &Path, head: &[u8]) -> Result<nifti::NiftiHeader, FileError> {
     if head.len() < 348 {
         return Err(bad(
             path,
@@ -207,7 +248,16 @@ pub(super) fn geometry_of(
             "a header with separate image data (.hdr/.img pair): only single-file .nii is read",
         ));
     }
-    let mut warnings = Vec::new();
+    Ok(h)
+}
+
+/// The volume's three spatial dimensions (each at least 1) and its number of volumes (a 4-D
+/// volume's first is read, with a warning; 5-D data is refused).
+fn dims_of(
+    path: &Path,
+    h: &nifti::NiftiHeader,
+    warnings: &mut Vec<String>,
+) -> Result<([usize; 3], usize), FileError> {
     // dim[] are signed 16-bit in the standard; the crate reads them unsigned
     let d: Vec<i64> = h.dim.iter().map(|&v| v as i16 as i64).collect();
     let rank = d[0];
@@ -243,15 +293,17 @@ pub(super) fn geometry_of(
         ));
     }
     let dims = [dim(1) as usize, dim(2) as usize, dim(3) as usize];
-    let voxel = Voxel::from_code(h.datatype).ok_or_else(|| {
-        bad(
-            path,
-            format!(
-                "datatype {} is not read (integers of 8 to 64 bits, float32 and float64 are)",
-                h.datatype
-            ),
-        )
-    })?;
+    Ok((dims, volumes))
+}
+
+/// Where the voxels start, checked: after the header, a slice along any axis within the slice
+/// ceiling, and the voxels within the file ceiling.
+fn voxels_within(
+    path: &Path,
+    h: &nifti::NiftiHeader,
+    (dims, voxel): ([usize; 3], Voxel),
+    limits: &Limits,
+) -> Result<u64, FileError> {
     let vox_offset = h.vox_offset as f64;
     if !vox_offset.is_finite() || vox_offset < HEADER_BYTES as f64 || vox_offset > 1e15 {
         return Err(bad(
@@ -292,6 +344,12 @@ pub(super) fn geometry_of(
             },
         ));
     }
+    Ok(vox_offset)
+}
+
+/// The rescale slope and intercept to Hounsfield units (none: 1 and 0), within the bounds
+/// DICOM's RescaleSlope and RescaleIntercept are held to.
+fn rescale_of(path: &Path, h: &nifti::NiftiHeader) -> Result<(f64, f64), FileError> {
     let mut slope = h.scl_slope as f64;
     let mut inter = h.scl_inter as f64;
     if slope == 0.0 || !slope.is_finite() {
@@ -315,8 +373,26 @@ pub(super) fn geometry_of(
             format!("scl_inter {inter} is not a CT rescale intercept (within ±100,000)"),
         ));
     }
-    let (affine, oriented_by) = affine_of(path, &h, &mut warnings)?;
-    // every voxel edge within reason, and a volume (not a plane)
+    Ok((slope, inter))
+}
+
+/// Which voxel axis runs along the slices, the rows and the columns, and which are flipped to
+/// read inferior first, rows anterior to posterior and columns right to left.
+struct Axes {
+    slice_axis: usize,
+    row_axis: usize,
+    col_axis: usize,
+    flip: [bool; 3],
+}
+
+/// The axes of the affine: every voxel edge within reason, a volume (not a plane), the slice
+/// axis the one closest to head–feet (a warning beyond 30° from axial).
+fn axes_of(
+    path: &Path,
+    affine: &Affine,
+    dims: [usize; 3],
+    warnings: &mut Vec<String>,
+) -> Result<Axes, FileError> {
     let col = |a: usize| [affine[0][a], affine[1][a], affine[2][a]];
     for a in 0..3 {
         let n = norm(col(a));
@@ -368,21 +444,11 @@ pub(super) fn geometry_of(
             "the slices are {tilt:.0}° from axial (the axis closest to head–feet was used)"
         ));
     }
-    Ok(Geometry {
-        dims,
-        volumes,
-        voxel,
-        big_endian: h.endianness == nifti::Endianness::Big,
-        vox_offset,
-        slope,
-        inter,
-        affine,
-        oriented_by,
+    Ok(Axes {
         slice_axis,
         row_axis,
         col_axis,
         flip,
-        warnings,
     })
 }
 

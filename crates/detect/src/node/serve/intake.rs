@@ -110,54 +110,9 @@ impl Shared {
             Source::Stored(sop, a) => (Some(sop), Some(a)),
             Source::Polled(_) => (None, None),
         };
-        let limits = self.opts.predict.limits;
-        let h = preprocess::read::read_header_within(file, &limits).map_err(|e| {
-            Refusal::new(
-                CANNOT_UNDERSTAND,
-                format!("not a readable image: {}", e.problem),
-            )
-        })?;
-        if sop.is_some() && !h.sop_in_dataset {
-            return Err(Refusal::new(
-                CANNOT_UNDERSTAND,
-                "the data set has no SOPInstanceUID (0008,0018)",
-            ));
-        }
-        for (what, uid) in [
-            ("StudyInstanceUID", &h.study_uid),
-            ("SeriesInstanceUID", &h.series_uid),
-            ("SOPInstanceUID", &h.sop_uid),
-        ] {
-            if !pacs::uid::is_valid(uid) {
-                return Err(Refusal::new(
-                    CANNOT_UNDERSTAND,
-                    format!("{what} {uid:?} is not a UID"),
-                ));
-            }
-        }
-        if let Source::Polled(study) = source {
-            if h.study_uid != study {
-                let _ = milbase::atomic::remove_file(file);
-                return Err(Refusal::new(
-                    CANNOT_UNDERSTAND,
-                    format!(
-                        "an instance of study {} in the answer for study {study}: not taken",
-                        h.study_uid
-                    ),
-                ));
-            }
-        }
-        if sop.is_none() && !h.is_ct() {
-            // polled: the study's other series (our own results among them) are not taken
-            let _ = milbase::atomic::remove_file(file);
+        let Some(h) = self.checked_header(file, source)? else {
             return Ok(());
-        }
-        if sop.is_some_and(|s| s != h.sop_uid) {
-            return Err(Refusal::new(
-                CANNOT_UNDERSTAND,
-                "SOPInstanceUID differs from the command's",
-            ));
-        }
+        };
         let size = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
         let dir = self.study_dir(&h.study_uid);
         let dest = dir
@@ -207,26 +162,7 @@ impl Shared {
                 "SOP instance already stored with other content",
             ));
         }
-        {
-            let mut studies = lock(&self.studies);
-            let waiting = studies
-                .values()
-                .filter(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting))
-                .count();
-            let active = studies
-                .get(&h.study_uid)
-                .is_some_and(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting));
-            if !active && waiting >= self.opts.max_queue {
-                return Err(Refusal::new(
-                    OUT_OF_RESOURCES,
-                    format!("queue full ({} studies waiting)", self.opts.max_queue),
-                ));
-            }
-            // the study settles again from now: no prediction starts while the file moves in
-            if let Some(s) = studies.get_mut(&h.study_uid) {
-                s.last_rx = Instant::now();
-            }
-        }
+        self.admit_to_queue(&h.study_uid)?;
         if sop.is_none() {
             // polled: the file was retrieved under its study's reservation; it counts from now
             self.take_space(size)?;
@@ -255,24 +191,118 @@ impl Shared {
             // the sender's reservation is given back after this: the file counts from now
             self.spool_bytes.fetch_add(size, Ordering::SeqCst);
         }
+        self.note_instance(&h.study_uid, association, from);
+        Ok(())
+    }
+    /// The header of a received file, checked: readable, its UIDs valid, its SOP Instance UID
+    /// the command's (C-STORE), its study the one asked for (polled). None: a polled instance
+    /// that is not CT (the study's other series, our own results among them), removed.
+    fn checked_header(
+        &self,
+        file: &Path,
+        source: Source<'_>,
+    ) -> std::result::Result<Option<preprocess::read::SliceHeader>, Refusal> {
+        let sop = match source {
+            Source::Stored(sop, _) => Some(sop),
+            Source::Polled(_) => None,
+        };
+        let limits = self.opts.predict.limits;
+        let h = preprocess::read::read_header_within(file, &limits).map_err(|e| {
+            Refusal::new(
+                CANNOT_UNDERSTAND,
+                format!("not a readable image: {}", e.problem),
+            )
+        })?;
+        if sop.is_some() && !h.sop_in_dataset {
+            return Err(Refusal::new(
+                CANNOT_UNDERSTAND,
+                "the data set has no SOPInstanceUID (0008,0018)",
+            ));
+        }
+        for (what, uid) in [
+            ("StudyInstanceUID", &h.study_uid),
+            ("SeriesInstanceUID", &h.series_uid),
+            ("SOPInstanceUID", &h.sop_uid),
+        ] {
+            if !pacs::uid::is_valid(uid) {
+                return Err(Refusal::new(
+                    CANNOT_UNDERSTAND,
+                    format!("{what} {uid:?} is not a UID"),
+                ));
+            }
+        }
+        if let Source::Polled(study) = source {
+            if h.study_uid != study {
+                let _ = milbase::atomic::remove_file(file);
+                return Err(Refusal::new(
+                    CANNOT_UNDERSTAND,
+                    format!(
+                        "an instance of study {} in the answer for study {study}: not taken",
+                        h.study_uid
+                    ),
+                ));
+            }
+        }
+        if sop.is_none() && !h.is_ct() {
+            // polled: the study's other series (our own results among them) are not taken
+            let _ = milbase::atomic::remove_file(file);
+            return Ok(None);
+        }
+        if sop.is_some_and(|s| s != h.sop_uid) {
+            return Err(Refusal::new(
+                CANNOT_UNDERSTAND,
+                "SOPInstanceUID differs from the command's",
+            ));
+        }
+        Ok(Some(h))
+    }
+
+    /// Whether the queue takes an instance of `study_uid`: a study already receiving or being
+    /// predicted always; a new one while fewer than `max_queue` wait. The study settles again
+    /// from now: no prediction starts while the file moves in.
+    fn admit_to_queue(&self, study_uid: &str) -> std::result::Result<(), Refusal> {
+        let mut studies = lock(&self.studies);
+        let waiting = studies
+            .values()
+            .filter(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting))
+            .count();
+        let active = studies
+            .get(study_uid)
+            .is_some_and(|s| matches!(s.state.phase, Phase::Receiving | Phase::Predicting));
+        if !active && waiting >= self.opts.max_queue {
+            return Err(Refusal::new(
+                OUT_OF_RESOURCES,
+                format!("queue full ({} studies waiting)", self.opts.max_queue),
+            ));
+        }
+        // the study settles again from now: no prediction starts while the file moves in
+        if let Some(s) = studies.get_mut(study_uid) {
+            s.last_rx = Instant::now();
+        }
+        Ok(())
+    }
+
+    /// An instance of `study_uid` moved in from `from` (on `association`, when stored): the
+    /// study's state counts it, and a study already predicted is received (and predicted) again.
+    fn note_instance(&self, study_uid: &str, association: Option<u64>, from: &str) {
         let mut studies = lock(&self.studies);
         // it does not settle while the association that brings it is open and still sending it;
         // an association that moves on to another study (a router forwarding one after the
         // other) is done with the one before
         if let Some(a) = association {
-            let before = lock(&self.sending).insert(a, h.study_uid.clone());
+            let before = lock(&self.sending).insert(a, study_uid.to_string());
             if let Some(p) = before
-                .filter(|p| *p != h.study_uid)
+                .filter(|p| *p != study_uid)
                 .and_then(|p| studies.get_mut(&p))
             {
                 p.senders.remove(&a);
             }
         }
-        let known = studies.contains_key(&h.study_uid);
+        let known = studies.contains_key(study_uid);
         let now = rfc3339(SystemTime::now());
         let study = studies
-            .entry(h.study_uid.clone())
-            .or_insert_with(|| Study::new(StudyState::new(&h.study_uid)));
+            .entry(study_uid.to_string())
+            .or_insert_with(|| Study::new(StudyState::new(study_uid)));
         study.last_rx = Instant::now();
         study.state.last_received = now.clone();
         study.senders.extend(association);
@@ -289,7 +319,7 @@ impl Shared {
         }
         if changed {
             tracing::info!(
-                study = %h.study_uid,
+                study = %study_uid,
                 round = study.state.round,
                 from,
                 "receiving"
@@ -298,7 +328,6 @@ impl Shared {
             let st = study.state.clone();
             self.save(&st);
         }
-        Ok(())
     }
 }
 

@@ -20,7 +20,7 @@
 //!
 //! Slice labels, where the site has them, are used for evaluation only, never for fitting.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use attcnn::finetune::{fine_tune_head, FeatureBag, FineTune, FineTuneLog};
@@ -532,104 +532,114 @@ fn predict(
         .collect()
 }
 
-/// Runs the job: the adapted bundle with its report.
-pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
-    job.validate()?;
-    let t0 = std::time::Instant::now();
-    let source = Bundle::open(&job.model)?;
-    if job.out.join(crate::bundle::MANIFEST).exists() {
+/// The folder of the new bundle, locked: one writer at a time, what a killed run left in it
+/// swept; a folder that already holds a bundle is refused.
+fn lock_new_bundle(out: &Path) -> Result<milbase::atomic::DirLock> {
+    if out.join(crate::bundle::MANIFEST).exists() {
         return Err(Error::file(
-            &job.out,
+            out,
             "already holds a model bundle; give a new folder for the adapted one",
         ));
     }
-    // one writer of the new bundle at a time; what a killed run left in it is swept
-    std::fs::create_dir_all(&job.out).map_err(|e| Error::io(&job.out, e))?;
-    let (_lock, _) =
-        milbase::atomic::lock_folder(&job.out, &[], "adapt").map_err(|e| Error::io(&job.out, e))?;
-    if job.compute.precision != crate::pipeline::device::Precision::F32 {
-        return Err(Error::Invalid(
-            "adapt computes in f32: its fine-tuning and calibration on a few dozen scans gain \
-             nothing from half precision"
-                .into(),
-        ));
-    }
-    let dev = job.compute.device()?;
-    let net = Trained::load(source.cnn.model.clone(), &source.weights(), &dev)?;
-    let (scans, skipped) = site_scans(
-        &source,
-        &net,
-        &job.inputs,
-        &job.labels,
-        &job.limits,
-        progress,
-    )?;
-    let labels: Vec<u8> = scans.iter().map(|s| s.label).collect();
-    // the folds are of patients: each needs one with a bleed and one without to test on
-    let (patients, pos) = (count_patients(&scans, false), count_patients(&scans, true));
-    if pos < job.folds || patients - pos < job.folds {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let (lock, _) =
+        milbase::atomic::lock_folder(out, &[], "adapt").map_err(|e| Error::io(out, e))?;
+    Ok(lock)
+}
+
+/// The folds are of patients: each needs one with a bleed and one without to test on.
+fn check_enough_patients(scans: &[SiteScan], folds: usize) -> Result<()> {
+    let (patients, pos) = (count_patients(scans, false), count_patients(scans, true));
+    if pos < folds || patients - pos < folds {
         return Err(Error::Invalid(format!(
             "{} labelled scans of {patients} patients ({pos} with a positive scan): {}-fold \
              cross-validation over patients needs at least {} patients with a positive scan and \
              {} without",
             scans.len(),
-            job.folds,
-            job.folds,
-            job.folds
+            folds,
+            folds,
+            folds
         )));
     }
-    let cnn_dim = source.manifest.cnn.dim;
-    let candidates = Candidate::all(cnn_dim, job.project, &job.evidence);
-    if candidates.is_empty() {
-        return Err(Error::Invalid("no candidate evidence".into()));
-    }
-    let params = FitParams {
-        inducing: job.inducing,
-        kernel_steps: job.kernel_steps.then(gphead::params::KernelSteps::default),
-        seed: job.seed,
-        ..FitParams::default()
-    }
-    .validate()?;
-    let ctx = Ctx {
-        params,
-        inner: job.inner_folds,
-        samples: job.samples,
-        candidates: &candidates,
+    Ok(())
+}
+
+/// The learning curve's training sizes: those asked for that every fold can train on (at
+/// least 4, fewer than the smallest training set).
+fn curve_sizes(asked: &[usize], folds: &[Vec<usize>], scans: usize) -> Vec<usize> {
+    let smallest = folds.iter().map(|f| scans - f.len()).min().unwrap_or(0);
+    asked
+        .iter()
+        .copied()
+        .filter(|&n| n >= 4 && n < smallest)
+        .collect()
+}
+
+/// The sensitivity–specificity trade-off of the cross-fitted scan probabilities, each point
+/// measured on patients not used to choose its threshold, and the operating point asked for
+/// (`--sensitivity`).
+fn operating_points(
+    scans: &[SiteScan],
+    preds: &[ScanPred],
+    job: &AdaptJob,
+) -> Result<(Vec<OperatingPoint>, Option<OperatingPoint>)> {
+    let patient_of: std::collections::HashMap<&str, u64> =
+        scans.iter().map(|s| (s.id.as_str(), s.patient)).collect();
+    let held: Vec<Held> = preds
+        .iter()
+        .map(|p| Held {
+            p: p.p[0],
+            label: p.label,
+            fold: p.fold,
+            patient: patient_of.get(p.id.as_str()).copied().unwrap_or(0),
+        })
+        .collect();
+    let trade_off: Vec<OperatingPoint> = TRADE_OFF
+        .iter()
+        .filter_map(|&t| crate::bundle::operating::choose(&held, t, job.seed))
+        .collect();
+    let operating_point = match job.sensitivity {
+        Some(t) => Some(
+            crate::bundle::operating::choose(&held, t, job.seed).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "--sensitivity {t}: no operating point without scans of both labels"
+                ))
+            })?,
+        ),
+        None => None,
     };
-    // folds of patients, not scans: a patient's follow-up scans are all tested in one fold
-    let patients: Vec<u64> = scans.iter().map(|s| s.patient).collect();
-    let folds = milbase::grouped_stratified_folds(&labels, &patients, job.folds, job.seed)
-        .map_err(|e| Error::Invalid(e.to_string()))?;
-    let curve_sizes: Vec<usize> = {
-        let smallest = folds
-            .iter()
-            .map(|f| scans.len() - f.len())
-            .min()
-            .unwrap_or(0);
-        job.curve
-            .iter()
-            .copied()
-            .filter(|&n| n >= 4 && n < smallest)
-            .collect()
-    };
-    let variants = if job.fine_tune.is_some() { 2 } else { 1 };
-    progress.stage(
-        "cross-validation folds",
-        (variants * job.folds * (1 + curve_sizes.len()) + 1) as u64,
-    );
-    let tune = Tune {
-        net: &net,
-        weights: source.weights(),
-        job,
-    };
-    let plain = cross_validate(&ctx, &scans, &folds, &curve_sizes, None, job, progress)?;
+    Ok((trade_off, operating_point))
+}
+
+/// What cross-validation found: the variant kept (the network as it came, or fine-tuned where
+/// that was asked and its cross-validated scan log-likelihood is better), the fine-tuning's
+/// figures, and the network's own figures and out-of-distribution flags on the same folds.
+struct Variants {
+    cv: Cv,
+    keep_tuned: bool,
+    fine_tune: Option<FineTuneReport>,
+    cnn: Figures,
+    cnn_platt: Figures,
+    ood_flags: OodFlags,
+}
+
+/// Cross-validates the head on the network as it came and, with `--fine-tune`, on the network
+/// fine-tuned in each fold; keeps the better.
+fn cross_validate_variants(
+    ctx: &Ctx,
+    (scans, folds, curve_sizes): (&[SiteScan], &[Vec<usize>], &[usize]),
+    tune: &Tune,
+    job: &AdaptJob,
+    progress: &dyn Progress,
+) -> Result<Variants> {
+    let plain = cross_validate(ctx, scans, folds, curve_sizes, None, job, progress)?;
     let tuned = match &job.fine_tune {
         Some(_) => Some(cross_validate(
-            &ctx,
-            &scans,
-            &folds,
-            &curve_sizes,
-            Some(&tune),
+            ctx,
+            scans,
+            folds,
+            curve_sizes,
+            Some(tune),
             job,
             progress,
         )?),
@@ -667,6 +677,82 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
         (true, Some(t)) => t,
         _ => plain,
     };
+    Ok(Variants {
+        cv,
+        keep_tuned,
+        fine_tune,
+        cnn,
+        cnn_platt,
+        ood_flags,
+    })
+}
+
+/// Runs the job: the adapted bundle with its report.
+pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
+    job.validate()?;
+    let t0 = std::time::Instant::now();
+    let source = Bundle::open(&job.model)?;
+    let _lock = lock_new_bundle(&job.out)?;
+    if job.compute.precision != crate::pipeline::device::Precision::F32 {
+        return Err(Error::Invalid(
+            "adapt computes in f32: its fine-tuning and calibration on a few dozen scans gain \
+             nothing from half precision"
+                .into(),
+        ));
+    }
+    let dev = job.compute.device()?;
+    let net = Trained::load(source.cnn.model.clone(), &source.weights(), &dev)?;
+    let (scans, skipped) = site_scans(
+        &source,
+        &net,
+        &job.inputs,
+        &job.labels,
+        &job.limits,
+        progress,
+    )?;
+    let labels: Vec<u8> = scans.iter().map(|s| s.label).collect();
+    check_enough_patients(&scans, job.folds)?;
+    let cnn_dim = source.manifest.cnn.dim;
+    let candidates = Candidate::all(cnn_dim, job.project, &job.evidence);
+    if candidates.is_empty() {
+        return Err(Error::Invalid("no candidate evidence".into()));
+    }
+    let params = FitParams {
+        inducing: job.inducing,
+        kernel_steps: job.kernel_steps.then(gphead::params::KernelSteps::default),
+        seed: job.seed,
+        ..FitParams::default()
+    }
+    .validate()?;
+    let ctx = Ctx {
+        params,
+        inner: job.inner_folds,
+        samples: job.samples,
+        candidates: &candidates,
+    };
+    // folds of patients, not scans: a patient's follow-up scans are all tested in one fold
+    let patients: Vec<u64> = scans.iter().map(|s| s.patient).collect();
+    let folds = milbase::grouped_stratified_folds(&labels, &patients, job.folds, job.seed)
+        .map_err(|e| Error::Invalid(e.to_string()))?;
+    let curve_sizes = curve_sizes(&job.curve, &folds, scans.len());
+    let variants = if job.fine_tune.is_some() { 2 } else { 1 };
+    progress.stage(
+        "cross-validation folds",
+        (variants * job.folds * (1 + curve_sizes.len()) + 1) as u64,
+    );
+    let tune = Tune {
+        net: &net,
+        weights: source.weights(),
+        job,
+    };
+    let Variants {
+        cv,
+        keep_tuned,
+        fine_tune,
+        cnn,
+        cnn_platt,
+        ood_flags,
+    } = cross_validate_variants(&ctx, (&scans, &folds, &curve_sizes), &tune, job, progress)?;
     let learning_curve = curve_sizes
         .iter()
         .zip(&cv.curve)
@@ -706,34 +792,7 @@ pub fn adapt(job: &AdaptJob, progress: &dyn Progress) -> Result<Adapted> {
     )?;
     let head = score(&cv.preds, Who::Head);
     let unsure = unsure_report(&cv.spread, cv.spread_heads, job.folds);
-    // the sensitivity–specificity trade-off of the cross-fitted scan probabilities, each point
-    // measured on patients not used to choose its threshold
-    let patient_of: std::collections::HashMap<&str, u64> =
-        scans.iter().map(|s| (s.id.as_str(), s.patient)).collect();
-    let held: Vec<Held> = cv
-        .preds
-        .iter()
-        .map(|p| Held {
-            p: p.p[0],
-            label: p.label,
-            fold: p.fold,
-            patient: patient_of.get(p.id.as_str()).copied().unwrap_or(0),
-        })
-        .collect();
-    let trade_off: Vec<OperatingPoint> = TRADE_OFF
-        .iter()
-        .filter_map(|&t| crate::bundle::operating::choose(&held, t, job.seed))
-        .collect();
-    let operating_point = match job.sensitivity {
-        Some(t) => Some(
-            crate::bundle::operating::choose(&held, t, job.seed).ok_or_else(|| {
-                Error::Invalid(format!(
-                    "--sensitivity {t}: no operating point without scans of both labels"
-                ))
-            })?,
-        ),
-        None => None,
-    };
+    let (trade_off, operating_point) = operating_points(&scans, &cv.preds, job)?;
     let report = AdaptReport {
         tool: format!("ich {}", env!("CARGO_PKG_VERSION")),
         created: rfc3339(std::time::SystemTime::now()),

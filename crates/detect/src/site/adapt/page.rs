@@ -71,6 +71,9 @@ pub(super) fn unsure_html(u: &UnsureReport) -> String {
     b
 }
 
+/// The page of `ich adapt`'s report (`adapt.html`). Long by design: one HTML template, its
+/// sections in the order the page shows them, each a few `write!`s; the tables and plots it
+/// shows are built by their own functions.
 pub fn adapt_html(r: &AdaptReport) -> String {
     use crate::report::html::{esc, reliability_svg};
     let cols = "<th>scan AUC</th><th>scan ECE (floor, p)</th><th>scan log-lik</th><th>slice AUC</th><th>slice ECE (floor)</th><th>slice log-lik</th><th>uncertain scans / slices</th>";
