@@ -485,6 +485,62 @@ fn save_epoch(
     write_log(&paths.log, &state.log)
 }
 
+/// One batch's loss on `model`: the class-weighted cross-entropy of "any", plus the subtypes'
+/// (the mean over the bags' known subtype labels); and its number of bags.
+fn batch_loss(
+    model: &AttCnn,
+    cfg: &AttCnnConfig,
+    tc: &TrainConfig,
+    batch: Batch,
+    ad: &Device,
+) -> (Tensor<1>, usize) {
+    let Batch {
+        px_all,
+        lens,
+        ys,
+        ws,
+        ys_sub,
+        ws_sub,
+    } = batch;
+    let k = cfg.subtypes;
+    let n: usize = lens.iter().sum();
+    let x = bag_tensor(&px_all, n, cfg.size, ad);
+    let [_, s, c, h, w] = x.dims();
+    let (logits, sub_logits) =
+        batch_logits_all(model, x.reshape([s, c, h, w]), &lens, tc.precision);
+    let b = lens.len();
+    let y = Tensor::<1>::from_data(TensorData::new(ys, [b]), ad);
+    let wt = Tensor::<1>::from_data(TensorData::new(ws, [b]), ad);
+    let mut loss = weighted_bce(logits, y, wt).mean();
+    let known = ws_sub.iter().filter(|&&w| w > 0.0).count();
+    if let (Some(sl), true) = (sub_logits, known > 0) {
+        let y = Tensor::<2>::from_data(TensorData::new(ys_sub, [b, k]), ad);
+        let w = Tensor::<2>::from_data(TensorData::new(ws_sub, [b, k]), ad);
+        loss = loss + weighted_bce2(sl, y, w).sum().div_scalar(known as f32);
+    }
+    (loss, b)
+}
+
+/// The checkpoint of an earlier run: its last weights and its state (`state.json`, read within
+/// the JSON ceiling).
+fn read_checkpoint(
+    cfg: &AttCnnConfig,
+    ckpt: &Path,
+    state_path: &Path,
+    ad: &Device,
+) -> Result<(AttCnn, State)> {
+    let st: State = serde_json::from_reader(
+        milbase::bounded::open_regular_reader(state_path, milbase::bounded::MAX_JSON)
+            .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?,
+    )
+    .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?;
+    let model = cfg
+        .init(ad)
+        .load_weights(ckpt.join("model-last.bpk"))
+        .map_err(|e| CnnError::Io(format!("checkpoint: {e}")))?;
+    Ok((model, st))
+}
+
 /// Trains on `run.train`, validates on `run.valid` every epoch, keeps the best weights (lowest
 /// validation loss) at `paths.weights`, checkpoints every epoch atomically and resumes from the
 /// checkpoint when `run.resume` is set. Labels must be 0 or 1 and every bag needs a slice.
@@ -512,38 +568,23 @@ pub fn train(
     milbase::atomic::create_dir_under(root, ckpt)
         .map_err(|e| CnnError::Io(format!("{}: {e}", ckpt.display())))?;
     let state_path = ckpt.join("state.json");
-    let (mut model, mut optim, mut state, resumed_from) = if resume && state_path.exists() {
-        let st: State = serde_json::from_reader(
-            milbase::bounded::open_regular_reader(&state_path, milbase::bounded::MAX_JSON)
-                .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?,
-        )
-        .map_err(|e| CnnError::Io(format!("{}: {e}", state_path.display())))?;
-        let model = cfg
-            .init(&ad)
-            .load_weights(ckpt.join("model-last.bpk"))
-            .map_err(|e| CnnError::Io(format!("checkpoint: {e}")))?;
-        let optim = AdamConfig::new().init();
-        let optim = match burn::optim::OptimizerRecord::load(ckpt.join("optim-last.bpk")) {
-            Ok(r) => optim.load_record(r),
-            Err(e) => {
-                tracing::warn!("optimizer state not restored ({e}); Adam restarts");
-                optim
-            }
-        };
+    let mut optim = AdamConfig::new().init();
+    let (mut model, mut state, resumed_from) = if resume && state_path.exists() {
+        let (model, st) = read_checkpoint(cfg, ckpt, &state_path, &ad)?;
+        match burn::optim::OptimizerRecord::load(ckpt.join("optim-last.bpk")) {
+            Ok(r) => optim = optim.load_record(r),
+            Err(e) => tracing::warn!("optimizer state not restored ({e}); Adam restarts"),
+        }
         let from = st.epoch;
-        (model, optim, st, Some(from))
+        (model, st, Some(from))
     } else {
-        (
-            init_on_host(cfg, tc.seed, &ad),
-            AdamConfig::new().init(),
-            State {
-                epoch: 0,
-                best_epoch: 0,
-                best_valid_loss: f64::INFINITY,
-                log: Vec::new(),
-            },
-            None,
-        )
+        let fresh = State {
+            epoch: 0,
+            best_epoch: 0,
+            best_valid_loss: f64::INFINITY,
+            log: Vec::new(),
+        };
+        (init_on_host(cfg, tc.seed, &ad), fresh, None)
     };
     let valid_labels: Vec<u8> = valid_idx
         .iter()
@@ -587,32 +628,7 @@ pub fn train(
             let mut model = model;
             let mut total = 0.0;
             for batch in batches {
-                let Batch {
-                    px_all,
-                    lens,
-                    ys,
-                    ws,
-                    ys_sub,
-                    ws_sub,
-                } = batch?;
-                let k = cfg.subtypes;
-                let n: usize = lens.iter().sum();
-                let x = bag_tensor(&px_all, n, cfg.size, &ad);
-                let [_, s, c, h, w] = x.dims();
-                let (logits, sub_logits) =
-                    batch_logits_all(&model, x.reshape([s, c, h, w]), &lens, tc.precision);
-                let b = lens.len();
-                let y = Tensor::<1>::from_data(TensorData::new(ys, [b]), &ad);
-                let wt = Tensor::<1>::from_data(TensorData::new(ws, [b]), &ad);
-                let mut loss = weighted_bce(logits, y, wt).mean();
-                // the subtypes' losses: the mean over the bags' known subtype labels, added to
-                // "any"'s
-                let known = ws_sub.iter().filter(|&&w| w > 0.0).count();
-                if let (Some(sl), true) = (sub_logits, known > 0) {
-                    let y = Tensor::<2>::from_data(TensorData::new(ys_sub, [b, k]), &ad);
-                    let w = Tensor::<2>::from_data(TensorData::new(ws_sub, [b, k]), &ad);
-                    loss = loss + weighted_bce2(sl, y, w).sum().div_scalar(known as f32);
-                }
+                let (loss, b) = batch_loss(&model, cfg, tc, batch?, &ad);
                 total += scalar(loss.clone()) * b as f64;
                 let grads = GradientsParams::from_grads(loss.backward(), &model);
                 model = optim.step(tc.lr, model, grads);

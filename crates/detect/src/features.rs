@@ -382,21 +382,8 @@ impl<R: std::io::Read> std::io::Read for Hashing<R> {
 /// Where one scan's rows lie: (input file, byte ranges in it).
 type Rows = (usize, Vec<(u64, u64)>);
 
-/// Joins the features files of `ich extract --shard I/N` into `out`, as one extraction of the
-/// whole cohort writes it: the header once, the scans in the order of their names, each scan's
-/// rows in its file's order (byte for byte what `ich extract` writes). Memory holds where each
-/// scan's rows lie, not the rows: they are copied from the inputs when `out` is written. Each
-/// input is read through the bounded reader (lines of at most [`milbase::bounded::MAX_LINE`]
-/// bytes, files of at most [`milbase::bounded::MAX_FEATURES`]) and checked against its note's
-/// rows and SHA-256 (a file cut short is refused). Refused: an `out` that is one of the inputs,
-/// files with other columns than the first's, shards of other counts, a shard given twice, a
-/// scan in two files, and (unless `partial`) a missing shard, named by its index. A partial
-/// merge's note names the shards left out.
-pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<MergedFeatures> {
-    use std::io::{Read, Seek, SeekFrom, Write};
-    if inputs.is_empty() {
-        return Err(Error::Invalid("no features files to merge".into()));
-    }
+/// The merged file is none of the inputs, nor is its shard note one of theirs.
+fn refuse_out_among_inputs(inputs: &[PathBuf], out: &Path) -> Result<()> {
     for p in inputs {
         if p == out || same_file(p, out) {
             return Err(Error::file(
@@ -411,6 +398,57 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<MergedFeat
             ));
         }
     }
+    Ok(())
+}
+
+/// Writes `out` atomically: the header, then each scan's rows (in the order of their names)
+/// copied from its input's byte ranges; an input cut short meanwhile is refused.
+fn copy_rows(
+    out: &Path,
+    raw_header: &[u8],
+    bags: &std::collections::BTreeMap<String, Rows>,
+    (files, inputs): (&mut [std::fs::File], &[PathBuf]),
+) -> Result<()> {
+    use std::io::{Read, Seek, SeekFrom, Write};
+    let mut f = milbase::atomic::NewFile::create(out).map_err(|e| Error::io(out, e))?;
+    {
+        let mut w = BufWriter::new(f.file());
+        let io = |e| Error::io(out, e);
+        w.write_all(raw_header).map_err(io)?;
+        for (fi, ranges) in bags.values() {
+            for &(a, b) in ranges {
+                let src = &mut files[*fi];
+                src.seek(SeekFrom::Start(a))
+                    .map_err(|e| Error::io(&inputs[*fi], e))?;
+                let n = std::io::copy(&mut (&*src).take(b - a), &mut w)
+                    .map_err(|e| Error::io(&inputs[*fi], e))?;
+                if n != b - a {
+                    return Err(Error::file(&inputs[*fi], "cut short while it was merged"));
+                }
+            }
+        }
+        w.flush().map_err(io)?;
+    }
+    f.commit().map_err(|e| Error::io(out, e))?;
+    Ok(())
+}
+
+/// Joins the features files of `ich extract --shard I/N` into `out`, as one extraction of the
+/// whole cohort writes it: the header once, the scans in the order of their names, each scan's
+/// rows in its file's order (byte for byte what `ich extract` writes). Memory holds where each
+/// scan's rows lie, not the rows: they are copied from the inputs when `out` is written. Each
+/// input is read through the bounded reader (lines of at most [`milbase::bounded::MAX_LINE`]
+/// bytes, files of at most [`milbase::bounded::MAX_FEATURES`]) and checked against its note's
+/// rows and SHA-256 (a file cut short is refused). Refused: an `out` that is one of the inputs,
+/// files with other columns than the first's, shards of other counts, a shard given twice, a
+/// scan in two files, and (unless `partial`) a missing shard, named by its index. A partial
+/// merge's note names the shards left out.
+pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<MergedFeatures> {
+    use std::io::Read;
+    if inputs.is_empty() {
+        return Err(Error::Invalid("no features files to merge".into()));
+    }
+    refuse_out_among_inputs(inputs, out)?;
     let mut header: Option<(csv::StringRecord, Vec<u8>)> = None;
     let mut shards = Vec::new();
     let mut bags: std::collections::BTreeMap<String, Rows> = std::collections::BTreeMap::new();
@@ -527,26 +565,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, partial: bool) -> Result<MergedFeat
         files.push(f);
     }
     let _lock = lock_features_file(out, "merge")?;
-    let mut f = milbase::atomic::NewFile::create(out).map_err(|e| Error::io(out, e))?;
-    {
-        let mut w = BufWriter::new(f.file());
-        let io = |e| Error::io(out, e);
-        w.write_all(&raw_header).map_err(io)?;
-        for (fi, ranges) in bags.values() {
-            for &(a, b) in ranges {
-                let src = &mut files[*fi];
-                src.seek(SeekFrom::Start(a))
-                    .map_err(|e| Error::io(&inputs[*fi], e))?;
-                let n = std::io::copy(&mut (&*src).take(b - a), &mut w)
-                    .map_err(|e| Error::io(&inputs[*fi], e))?;
-                if n != b - a {
-                    return Err(Error::file(&inputs[*fi], "cut short while it was merged"));
-                }
-            }
-        }
-        w.flush().map_err(io)?;
-    }
-    f.commit().map_err(|e| Error::io(out, e))?;
+    copy_rows(out, &raw_header, &bags, (&mut files, inputs))?;
     write_shard_note(out, milbase::Shard::ALL, rows, &missing)?;
     Ok(MergedFeatures {
         files: inputs.len(),

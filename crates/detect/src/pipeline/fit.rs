@@ -265,38 +265,47 @@ fn raw_train_rows(data: &MilData, bags: &[usize]) -> Vec<Vec<Vec<f32>>> {
         .collect()
 }
 
+impl FitJob {
+    /// The job's options agree: somewhere to write, a validation fraction in [0, 1) (above 0 to
+    /// calibrate), a Monte Carlo sample at least, and a bundle for a projection.
+    fn check(&self) -> Result<()> {
+        if self.out.is_none() && self.bundle.is_none() {
+            return Err(Error::Invalid(
+                "nowhere to write the model: give a model file or a bundle".into(),
+            ));
+        }
+        if !(0.0..1.0).contains(&self.valid_fraction) {
+            return Err(Error::Invalid(format!(
+                "the validation fraction must be within [0, 1), got {}",
+                self.valid_fraction
+            )));
+        }
+        if self.calibrate && self.valid_fraction == 0.0 {
+            return Err(Error::Invalid(
+                "calibration needs validation bags (a validation fraction > 0)".into(),
+            ));
+        }
+        if self.samples == 0 {
+            return Err(Error::Invalid(
+                "at least one Monte Carlo sample is needed".into(),
+            ));
+        }
+        if self.project.is_some() && self.bundle.is_none() {
+            return Err(Error::Invalid(
+                "a projection is stored with the head in a bundle: give a bundle".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Runs the job; `plan` is called once the data is read and split, before the fit.
 pub fn fit_gp(
     job: &FitJob,
     plan: &dyn Fn(&FitData),
     progress: &dyn milbase::Progress,
 ) -> Result<Fitted> {
-    if job.out.is_none() && job.bundle.is_none() {
-        return Err(Error::Invalid(
-            "nowhere to write the model: give a model file or a bundle".into(),
-        ));
-    }
-    if !(0.0..1.0).contains(&job.valid_fraction) {
-        return Err(Error::Invalid(format!(
-            "the validation fraction must be within [0, 1), got {}",
-            job.valid_fraction
-        )));
-    }
-    if job.calibrate && job.valid_fraction == 0.0 {
-        return Err(Error::Invalid(
-            "calibration needs validation bags (a validation fraction > 0)".into(),
-        ));
-    }
-    if job.samples == 0 {
-        return Err(Error::Invalid(
-            "at least one Monte Carlo sample is needed".into(),
-        ));
-    }
-    if job.project.is_some() && job.bundle.is_none() {
-        return Err(Error::Invalid(
-            "a projection is stored with the head in a bundle: give a bundle".into(),
-        ));
-    }
+    job.check()?;
     let raw = crate::features::read(&job.features)?;
     let params = job.params.validate()?;
     // a bundle being changed is locked until its new head is committed

@@ -128,27 +128,7 @@ pub(super) fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -
     if let Err(e) = shared.spool_dir(&out) {
         shared.error(format!("{}: {e}", out.display()));
     }
-    let job = PredictJob {
-        model: shared.opts.model.clone(),
-        inputs: vec![dir.join("in")],
-        out: out.clone(),
-        labels: Vec::new(),
-        html: shared.opts.html,
-        options: shared.opts.predict.clone(),
-        pacs: PacsJob {
-            // this round's reports supersede those an earlier round sent
-            dicom: Some(DicomOptions {
-                supersede: sent_before,
-                ..shared.opts.dicom.clone()
-            }),
-            send: Vec::new(),
-            send_options: shared.opts.send_options.clone(),
-            pull: None,
-            nifti_dicom: Vec::new(),
-        },
-        shard: milbase::Shard::ALL,
-        force: false,
-    };
+    let job = study_job(shared, &dir, &out, sent_before);
     let t = Instant::now();
     let result = run_with(predictor, &job, &milbase::progress::Quiet);
     // the results count in the spool too (they are written whatever the limit says: a
@@ -183,40 +163,7 @@ pub(super) fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -
                 ));
             }
             Ok(o) => {
-                s.state.phase = Phase::Predicted;
-                s.state.attempts = 0;
-                s.state.predicted_after_s = Some(after);
-                s.state.sent_after_s = None;
-                s.state.sends.clear();
-                s.state.error = None;
-                s.state.scans = o
-                    .report
-                    .scans
-                    .iter()
-                    .map(|r| ScanLine {
-                        id: r.id.clone(),
-                        slices: r.n_slices,
-                        probability: r.probability,
-                        sd: r.sd,
-                        positive: r.positive,
-                        uncertain: r.uncertain,
-                    })
-                    .collect();
-                s.state.skipped = o.report.skipped.clone();
-                s.state.files = o
-                    .dicom_files
-                    .iter()
-                    .map(|f| f.strip_prefix(&dir).unwrap_or(f).to_path_buf())
-                    .collect();
-                if s.state.files.is_empty() || shared.opts.send.is_empty() {
-                    s.state.phase = Phase::Sent;
-                }
-                // no scan predicted, and scans that failed for their content: the study
-                // failed, with their reasons (not "sent" with nothing)
-                if o.report.scans.is_empty() && !o.failed.is_empty() {
-                    s.state.phase = Phase::Failed;
-                    s.state.error = Some(o.failed.join("; "));
-                }
+                predicted(&mut s.state, o, &dir, (after, shared.opts.send.is_empty()));
                 s.next_send = Instant::now();
             }
             Err(e) => {
@@ -257,6 +204,83 @@ pub(super) fn predict_study(shared: &Shared, predictor: &Predictor, uid: &str) -
         ));
     }
     to_send
+}
+
+/// The job that predicts a study's instances into its `out` folder, with the node's options:
+/// DICOM results that supersede those an earlier round sent (`sent_before`); sending is the
+/// node's own (`send_study`), not the job's.
+fn study_job(
+    shared: &Shared,
+    dir: &Path,
+    out: &Path,
+    sent_before: Vec<pacs::sr::Predecessor>,
+) -> PredictJob {
+    PredictJob {
+        model: shared.opts.model.clone(),
+        inputs: vec![dir.join("in")],
+        out: out.to_path_buf(),
+        labels: Vec::new(),
+        html: shared.opts.html,
+        options: shared.opts.predict.clone(),
+        pacs: PacsJob {
+            // this round's reports supersede those an earlier round sent
+            dicom: Some(DicomOptions {
+                supersede: sent_before,
+                ..shared.opts.dicom.clone()
+            }),
+            send: Vec::new(),
+            send_options: shared.opts.send_options.clone(),
+            pull: None,
+            nifti_dicom: Vec::new(),
+        },
+        shard: milbase::Shard::ALL,
+        force: false,
+    }
+}
+
+/// A study predicted: its state says what was found (each scan's line, what was skipped, the
+/// files to send) and whether it is done (nothing to send, or no node to send to) or failed
+/// (no scan predicted, and scans that failed for their content, with their reasons).
+fn predicted(
+    state: &mut StudyState,
+    o: &crate::pipeline::predict::Outcome,
+    dir: &Path,
+    (after, no_destination): (f64, bool),
+) {
+    state.phase = Phase::Predicted;
+    state.attempts = 0;
+    state.predicted_after_s = Some(after);
+    state.sent_after_s = None;
+    state.sends.clear();
+    state.error = None;
+    state.scans = o
+        .report
+        .scans
+        .iter()
+        .map(|r| ScanLine {
+            id: r.id.clone(),
+            slices: r.n_slices,
+            probability: r.probability,
+            sd: r.sd,
+            positive: r.positive,
+            uncertain: r.uncertain,
+        })
+        .collect();
+    state.skipped = o.report.skipped.clone();
+    state.files = o
+        .dicom_files
+        .iter()
+        .map(|f| f.strip_prefix(dir).unwrap_or(f).to_path_buf())
+        .collect();
+    if state.files.is_empty() || no_destination {
+        state.phase = Phase::Sent;
+    }
+    // no scan predicted, and scans that failed for their content: the study
+    // failed, with their reasons (not "sent" with nothing)
+    if o.report.scans.is_empty() && !o.failed.is_empty() {
+        state.phase = Phase::Failed;
+        state.error = Some(o.failed.join("; "));
+    }
 }
 
 /// Whether an error can pass by itself (I/O: a full disk, a folder that could not be
