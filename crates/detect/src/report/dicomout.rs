@@ -343,7 +343,9 @@ fn capture_lines(
 /// Writes the SR and the Secondary Captures of one scan into `out/dicom/<scan id>/`, each file
 /// atomically; Secondary Captures of an earlier run in that folder are removed first (a rerun
 /// with other thresholds flags other slices). The captures show the slices as
-/// [`crate::report::images::panels`] gives them (`size`: the network's input size).
+/// [`crate::report::images::panels`] gives them (`size`: the network's input size). It stays
+/// over 150 lines because the SR and each capture are one literal each, which name every
+/// attribute they carry; the findings and the captures' lines are built by their own functions.
 pub fn write_scan(
     (out, held): (&Path, &milbase::atomic::DirLock),
     opts: &DicomOptions,
