@@ -25,11 +25,11 @@ fi
 # wgpu's CPU adapter, Mesa llvmpipe: a second build of burn, with wgpu (30 to 40 min on 2 cores
 # from an empty cache, about a minute from a warm one). Under CI (.ci/run sets ICH_CI_START) it is
 # left out, loudly, when it could not end within CI's 90 minutes: after 50 minutes when that build
-# is cached, after 30 when it is not.
+# is cached for this lock file and profile (scripts/ci/wgpu-stamp.sh), after 30 when it is not.
 if [ -n "${ICH_CI_START:-}" ]; then
   elapsed=$(( $(date +%s) - ICH_CI_START ))
   limit=1800
-  compgen -G "${CARGO_TARGET_DIR:-target}/debug/deps/libcubecl_wgpu-*.rlib" >/dev/null && limit=3000
+  bash scripts/ci/wgpu-stamp.sh check && limit=3000
   if [ "$elapsed" -gt "$limit" ]; then
     echo "WARNING: the fused batch-norm kernel test is left out: CI has run for $(( elapsed / 60 )) min (limit $(( limit / 60 )) min with this cache); run bash scripts/ci/fused-bn-test.sh" >&2
     exit "$failed"

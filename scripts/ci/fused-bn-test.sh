@@ -13,4 +13,8 @@ if ! command -v nvidia-smi >/dev/null 2>&1; then
     apt-get update -qq && apt-get install -y -qq libegl1 libgl1-mesa-dri libegl-mesa0 >/dev/null
   fi
 fi
+# built first, and the build marked as cached for scripts/test.sh's time rule, whatever the test
+# then says
+cargo test --locked -p attcnn --features wgpu --test fused_bn --no-run
+bash scripts/ci/wgpu-stamp.sh write
 cargo test --locked -p attcnn --features wgpu --test fused_bn -- --test-threads 1
