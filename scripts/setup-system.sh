@@ -8,7 +8,7 @@
 # Mesa's OpenGL (the wgpu kernel test). Does nothing when they are present. With `--slurm` (scripts/test.sh) also Slurm and munge, for the
 # real single-node cluster of scripts/slurm-test.sh. Flags may be combined.
 set -euo pipefail
-pacs=""; slurm=""
+pacs=""; slurm=""; pip_packages=""
 for a in "$@"; do
   case "$a" in
     --pacs) pacs=1 ;;
@@ -45,12 +45,11 @@ if [ -n "$pacs" ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   command -v npm >/dev/null 2>&1 || need+=(npm)
   # to_dicom.py writes with pydicom 3 (`save_as(enforce_file_format=True)`); Debian's
-  # python3-pydicom is 2.x, so these come from PyPI into the python3 on the PATH
+  # python3-pydicom is 2.x, so these come from PyPI into the python3 on the PATH (below, once
+  # pip is there)
   if ! python3 -c 'import numpy, PIL, pydicom; assert int(pydicom.__version__.split(".")[0]) >= 3' >/dev/null 2>&1; then
-    echo "installing (pip): numpy pillow pydicom>=3" >&2
-    python3 -m pip install --quiet --disable-pip-version-check numpy pillow 'pydicom>=3,<4' \
-      || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages \
-        numpy pillow 'pydicom>=3,<4'
+    pip_packages=1
+    python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
   fi
   # Mesa's OpenGL on the CPU (llvmpipe): the wgpu adapter of the fused batch-norm kernels' test
   # (scripts/ci/fused-bn-test.sh)
@@ -66,4 +65,10 @@ if [ ${#need[@]} -gt 0 ]; then
   # --no-install-recommends: Orthanc's recommends pull in a lot; the service it registers is not
   # used (tests start their own Orthanc on loopback ports)
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+if [ -n "$pip_packages" ]; then
+  echo "installing (pip): numpy pillow pydicom>=3" >&2
+  python3 -m pip install --quiet --disable-pip-version-check numpy pillow 'pydicom>=3,<4' \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages \
+      numpy pillow 'pydicom>=3,<4'
 fi

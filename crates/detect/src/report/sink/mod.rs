@@ -131,6 +131,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_report_made_in_memory_is_written_as_a_run_writes_its_run_wide_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = crate::report::fixture_report();
+        let files = write_reports(&r, dir.path(), true).unwrap();
+        let mut names: Vec<String> = files
+            .iter()
+            .map(|f| f.strip_prefix(dir.path()).unwrap().display().to_string())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["index.html", "report.json", "scans.csv", "slices.csv"]
+        );
+        // every file it wrote is a run-wide one, as a merge rewrites them
+        assert!(names.iter().all(|n| role_of(n) == Some(Role::RunWide)));
+        // the tables hold the scan and its one slice, as the report says
+        let rows = |f: &str| {
+            csv::Reader::from_path(dir.path().join(f))
+                .unwrap()
+                .records()
+                .count()
+        };
+        assert_eq!(rows("slices.csv"), r.scans[0].slices.len());
+        assert_eq!(rows("scans.csv"), r.scans.len());
+        // without pages: the tables only
+        let bare = tempfile::tempdir().unwrap();
+        assert_eq!(write_reports(&r, bare.path(), false).unwrap().len(), 3);
+    }
+
+    #[test]
     fn every_file_a_run_writes_has_one_output_and_one_role() {
         let cases = [
             ("slices.csv", Some(Role::RunWide)),
