@@ -124,19 +124,29 @@ pub struct SliceMeta {
     pub label: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtype: Option<String>,
-    /// NIfTI slices: the slice's index along the file's slice axis, as stored (0-based; what
-    /// nibabel's `img.dataobj[..., k]` indexes for an axial volume); slice labels use it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nifti_index: Option<usize>,
+    /// Slices of a volume file (NIfTI): the slice's index along the file's slice axis, as stored
+    /// (0-based; what nibabel's `img.dataobj[..., k]` indexes for an axial NIfTI volume); slice
+    /// labels use it. Written as `nifti_index`, the name it has had since NIfTI was the only
+    /// volume format.
+    #[serde(
+        rename = "nifti_index",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub volume_index: Option<usize>,
     /// A row read as a slab (the mean of neighbouring slices, see
     /// [`crate::scan::Scan::slab`]): the SOPInstanceUIDs of the DICOM slices averaged, in z
-    /// order. Empty for a slice read as it is, and for NIfTI (see `nifti_slab_of`).
+    /// order. Empty for a slice read as it is, and for a volume (see `volume_slab_of`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slab_of: Vec<String>,
-    /// A NIfTI row read as a slab: the indices along the file's slice axis (as `nifti_index`)
-    /// of the slices averaged, in z order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub nifti_slab_of: Vec<usize>,
+    /// A volume's row read as a slab: the indices along the file's slice axis (as
+    /// `volume_index`) of the slices averaged, in z order. Written as `nifti_slab_of`.
+    #[serde(
+        rename = "nifti_slab_of",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub volume_slab_of: Vec<usize>,
 }
 
 /// Metadata of one scan (`scans/<id>.json`).
@@ -163,9 +173,10 @@ pub struct ScanMeta {
     pub patient_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patient_id: Option<String>,
-    /// Scans read from a NIfTI file: its path under the input it was found in (no UIDs then).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nifti: Option<String>,
+    /// Scans read from a volume file (NIfTI): its path under the input it was found in (no UIDs
+    /// then; see [`crate::source::Volume::name`]). Written as `nifti`.
+    #[serde(rename = "nifti", default, skip_serializing_if = "Option::is_none")]
+    pub volume: Option<String>,
     /// The series' SeriesDescription (its first kept slice's), as the scanner wrote it (the
     /// protocol, e.g. "HEAD 5mm"); absent when the files have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -51,8 +51,9 @@ pub enum FileProblem {
         bytes: u64,
         limit: u64,
     },
-    #[error("NIfTI: {0}")]
-    Nifti(String),
+    /// A volume file (e.g. NIfTI, see [`crate::source::VolumeFormat`]) its format refuses.
+    #[error("{format}: {why}")]
+    Volume { format: &'static str, why: String },
     #[error("read error: {0}")]
     Io(#[from] std::io::Error),
     #[error("memory could not be reserved while reading it ({0}): the machine is short of memory, the file may be sound; retry with fewer at once")]
@@ -74,7 +75,8 @@ impl FileProblem {
             FileProblem::Colour(_) => "colour image",
             FileProblem::MultiFrame(_) => "multi-frame image",
             FileProblem::TooLarge { .. } => "too large",
-            FileProblem::Nifti(_) => "bad NIfTI",
+            // counted by format as "bad NIfTI" (see `pipeline::find::record_skip`)
+            FileProblem::Volume { .. } => "bad volume file",
             FileProblem::Io(_) => "read error",
             FileProblem::OutOfMemory(_) => "out of memory",
         }

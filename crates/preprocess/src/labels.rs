@@ -9,6 +9,9 @@
 //! | NIfTI scan labels | `nifti,label` | the file's path under its input, e.g. `sub-01/ct.nii.gz` |
 //! | NIfTI slice labels | `nifti,slice,label` (and `subtype`) | that path and the slice's index along the file's slice axis, as stored (0-based) |
 //!
+//! A volume file of any format ([`crate::source::VolumeFormat`]) is labelled by its name as a
+//! NIfTI file is, in a column headed with the format's name in lower case (`nifti`).
+//!
 //! In RSNA files the `any` rows give the slice label, the other subtypes the slice's subtypes; a
 //! scan is positive when any of its slices is.
 
@@ -31,13 +34,13 @@ pub struct Labels {
     /// (StudyInstanceUID or "" for any study, SeriesInstanceUID) → label.
     scans: HashMap<(String, String), u8>,
     slices: HashMap<String, SliceLabel>,
-    /// NIfTI name → scan label.
-    nifti_scans: HashMap<String, u8>,
-    /// (NIfTI name, slice index in the file) → slice label.
-    nifti_slices: HashMap<(String, usize), SliceLabel>,
-    /// NIfTI name → the row labelling its highest slice index: (index, file, line), so that a
+    /// Volume name (NIfTI; see [`crate::source::Volume::name`]) → scan label.
+    volume_scans: HashMap<String, u8>,
+    /// (volume name, slice index in the file) → slice label.
+    volume_slices: HashMap<(String, usize), SliceLabel>,
+    /// Volume name → the row labelling its highest slice index: (index, file, line), so that a
     /// row beyond the volume (a 1-based index, another file's row) fails its scan by name.
-    nifti_last: HashMap<String, (usize, std::path::PathBuf, u64)>,
+    volume_last: HashMap<String, (usize, std::path::PathBuf, u64)>,
     /// Rows kept so far, against [`MAX_LABEL_ROWS`].
     rows: usize,
     /// Only the rows of these scans are kept ([`Labels::only`]); None: every row.
@@ -55,8 +58,8 @@ pub struct Wanted {
     /// SeriesInstanceUIDs of the scans (a scan row is kept under any study: a row naming the
     /// series under another study is reported as such).
     pub series: HashSet<String>,
-    /// NIfTI scans by their names.
-    pub nifti: HashSet<String>,
+    /// Volume scans (NIfTI) by their names.
+    pub volumes: HashSet<String>,
 }
 
 impl Wanted {
@@ -64,9 +67,9 @@ impl Wanted {
     pub fn of(scans: &[crate::scan::Scan]) -> Self {
         let mut w = Wanted::default();
         for s in scans {
-            match &s.nifti {
+            match s.source.volume_name() {
                 Some(n) => {
-                    w.nifti.insert(n.name.clone());
+                    w.volumes.insert(n.to_string());
                 }
                 None => {
                     w.series.insert(s.series_uid.clone());
@@ -86,7 +89,7 @@ impl Wanted {
     }
 }
 
-/// The most label rows one run keeps (slices, scans and NIfTI rows together, over every labels
+/// The most label rows one run keeps (slices, scans and volume rows together, over every labels
 /// file): RSNA's 752,803 slices fit many times over; a file of more is refused by name rather
 /// than held in memory without bound (a row costs about 150 bytes held).
 pub const MAX_LABEL_ROWS: usize = 10_000_000;
@@ -193,13 +196,13 @@ fn parse_label(path: &Path, line: u64, s: &str) -> Result<u8> {
 /// What a labels file holds, told by its columns.
 #[derive(Clone, Copy)]
 enum Kind {
-    NiftiSlice {
+    VolumeSlice {
         name: usize,
         slice: usize,
         label: usize,
         subtype: Option<usize>,
     },
-    NiftiScan {
+    VolumeScan {
         name: usize,
         label: usize,
     },
@@ -222,18 +225,20 @@ enum Kind {
 impl Kind {
     fn of(path: &Path, headers: &csv::StringRecord) -> Result<Kind> {
         let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+        // a volume file's name, in a column named for its format (`nifti`)
+        let volume = crate::VOLUME_FORMATS
+            .iter()
+            .find_map(|f| col(&f.name().to_ascii_lowercase()));
         Ok(
-            if let (Some(name), Some(slice), Some(label)) =
-                (col("nifti"), col("slice"), col("label"))
-            {
-                Kind::NiftiSlice {
+            if let (Some(name), Some(slice), Some(label)) = (volume, col("slice"), col("label")) {
+                Kind::VolumeSlice {
                     name,
                     slice,
                     label,
                     subtype: col("subtype"),
                 }
-            } else if let (Some(name), Some(label)) = (col("nifti"), col("label")) {
-                Kind::NiftiScan { name, label }
+            } else if let (Some(name), Some(label)) = (volume, col("label")) {
+                Kind::VolumeScan { name, label }
             } else if let (Some(series), Some(label)) = (col("series_instance_uid"), col("label")) {
                 Kind::Scan {
                     study: col("study_instance_uid"),
@@ -304,15 +309,15 @@ impl Labels {
             .extend(self.scans.iter().map(|(k, v)| (k.clone(), *v)));
         l.slices
             .extend(self.slices.iter().map(|(k, v)| (k.clone(), v.clone())));
-        l.nifti_scans
-            .extend(self.nifti_scans.iter().map(|(k, v)| (k.clone(), *v)));
-        l.nifti_slices.extend(
-            self.nifti_slices
+        l.volume_scans
+            .extend(self.volume_scans.iter().map(|(k, v)| (k.clone(), *v)));
+        l.volume_slices.extend(
+            self.volume_slices
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone())),
         );
-        l.nifti_last
-            .extend(self.nifti_last.iter().map(|(k, v)| (k.clone(), v.clone())));
+        l.volume_last
+            .extend(self.volume_last.iter().map(|(k, v)| (k.clone(), v.clone())));
         Ok(std::borrow::Cow::Owned(l))
     }
 
@@ -328,35 +333,35 @@ impl Labels {
     pub fn is_empty(&self) -> bool {
         self.scans.is_empty()
             && self.slices.is_empty()
-            && self.nifti_scans.is_empty()
-            && self.nifti_slices.is_empty()
+            && self.volume_scans.is_empty()
+            && self.volume_slices.is_empty()
     }
     pub fn n_scans(&self) -> usize {
-        self.scans.len() + self.nifti_scans.len()
+        self.scans.len() + self.volume_scans.len()
     }
     pub fn n_slices(&self) -> usize {
-        self.slices.len() + self.nifti_slices.len()
+        self.slices.len() + self.volume_slices.len()
     }
 
-    /// A NIfTI slice's label by the file's name and the slice's index in it.
-    pub fn nifti_slice(&self, name: &str, index: usize) -> Option<&SliceLabel> {
-        self.nifti_slices.get(&(name.to_string(), index))
+    /// A volume's slice label by the file's name and the slice's index in it.
+    pub fn volume_slice(&self, name: &str, index: usize) -> Option<&SliceLabel> {
+        self.volume_slices.get(&(name.to_string(), index))
     }
 
-    /// A NIfTI scan's label: its row in a `nifti,label` file, else the max of its slice labels
+    /// A volume scan's label: its row in a `nifti,label` file, else the max of its slice labels
     /// when every slice has one (as for DICOM).
-    pub fn nifti_scan(&self, name: &str, slice_labels: &[Option<u8>]) -> Option<u8> {
-        self.nifti_scans
+    pub fn volume_scan(&self, name: &str, slice_labels: &[Option<u8>]) -> Option<u8> {
+        self.volume_scans
             .get(name)
             .copied()
             .or_else(|| from_slices(slice_labels))
     }
 
-    /// The row of a NIfTI file's slice labels whose index lies beyond the file's `n` slices, as
+    /// The row of a volume file's slice labels whose index lies beyond the file's `n` slices, as
     /// a message naming the labels file and line (the scan's labels cannot be trusted then: a
     /// positive row dropped would make a bleed negative).
-    pub fn nifti_beyond(&self, name: &str, n: usize) -> Option<String> {
-        let (k, path, line) = self.nifti_last.get(name)?;
+    pub fn volume_beyond(&self, name: &str, n: usize) -> Option<String> {
+        let (k, path, line) = self.volume_last.get(name)?;
         (*k >= n).then(|| {
             format!(
                 "{} line {line}: slice {k} of {name} is beyond its {n} slices (indices are \
@@ -405,13 +410,13 @@ impl Labels {
             let rec = rec.map_err(|e| Error::format(path, e.to_string()))?;
             let row = (path, line, &rec);
             match kind {
-                Kind::NiftiScan { name, label } => self.nifti_scan_row(row, name, label)?,
-                Kind::NiftiSlice {
+                Kind::VolumeScan { name, label } => self.volume_scan_row(row, name, label)?,
+                Kind::VolumeSlice {
                     name,
                     slice,
                     label,
                     subtype,
-                } => self.nifti_slice_row(row, name, slice, label, subtype)?,
+                } => self.volume_slice_row(row, name, slice, label, subtype)?,
                 Kind::Scan {
                     study,
                     series,
@@ -433,8 +438,8 @@ impl Labels {
         Ok(())
     }
 
-    /// One row of a NIfTI scans file (`nifti,label`).
-    fn nifti_scan_row(
+    /// One row of a volume scans file (`nifti,label`).
+    fn volume_scan_row(
         &mut self,
         (path, line, rec): (&Path, u64, &csv::StringRecord),
         name: usize,
@@ -443,22 +448,22 @@ impl Labels {
         let get = |c: usize| field(rec, path, line, c);
         let l = parse_label(path, line, get(label)?)?;
         let key = get(name)?;
-        if !self.wants(|w| w.nifti.contains(key)) {
+        if !self.wants(|w| w.volumes.contains(key)) {
             return Ok(());
         }
-        if let Some(&before) = self.nifti_scans.get(key) {
+        if let Some(&before) = self.volume_scans.get(key) {
             if before != l {
-                return Err(conflict(path, line, "NIfTI scan", key, before, l));
+                return Err(conflict(path, line, "volume scan", key, before, l));
             }
         }
-        if self.nifti_scans.insert(key.to_string(), l).is_none() {
+        if self.volume_scans.insert(key.to_string(), l).is_none() {
             self.count_row(path, line)?;
         }
         Ok(())
     }
 
-    /// One row of a NIfTI slices file (`nifti,slice,label[,subtype]`).
-    fn nifti_slice_row(
+    /// One row of a volume slices file (`nifti,slice,label[,subtype]`).
+    fn volume_slice_row(
         &mut self,
         (path, line, rec): (&Path, u64, &csv::StringRecord),
         name: usize,
@@ -483,26 +488,26 @@ impl Labels {
             None => String::new(),
         };
         let subs = parse_subtypes(path, line, l, &subtype)?;
-        if !self.wants(|w| w.nifti.contains(key)) {
+        if !self.wants(|w| w.volumes.contains(key)) {
             return Ok(());
         }
         let both = (key.to_string(), k);
-        let what = format!("NIfTI {key} slice {k}");
-        let before = self.nifti_slices.get(&both);
+        let what = format!("volume {key} slice {k}");
+        let before = self.volume_slices.get(&both);
         let new = before.is_none();
-        let names = ("NIfTI slice", what.as_str(), what.as_str());
+        let names = ("volume slice", what.as_str(), what.as_str());
         let subtype = again((path, line), names, before, (l, subtype, &subs))?;
         if new {
             self.count_row(path, line)?;
         }
         let last = self
-            .nifti_last
+            .volume_last
             .entry(key.to_string())
             .or_insert((k, path.to_path_buf(), line));
         if k > last.0 {
             *last = (k, path.to_path_buf(), line);
         }
-        self.nifti_slices
+        self.volume_slices
             .insert(both, SliceLabel { label: l, subtype });
         Ok(())
     }
@@ -795,7 +800,7 @@ mod tests {
                 .map(|s| s.to_string())
                 .collect(),
             series: ["1.2.3"].iter().map(|s| s.to_string()).collect(),
-            nifti: ["a.nii.gz"].iter().map(|s| s.to_string()).collect(),
+            volumes: ["a.nii.gz"].iter().map(|s| s.to_string()).collect(),
         };
         let mut slices = String::from("sop_instance_uid,label\n1.2.3.1,1\n");
         for k in 0..5000 {
@@ -814,7 +819,7 @@ mod tests {
         assert_eq!((l.n_slices(), l.n_scans()), (3, 2));
         assert_eq!(l.slice("1.2.3.1").unwrap().label, 1);
         assert_eq!(l.slice("1.2.3.2").unwrap().subtype, "subdural");
-        assert!(l.slice("9.9.0").is_none() && l.nifti_slice("b.nii.gz", 0).is_none());
+        assert!(l.slice("9.9.0").is_none() && l.volume_slice("b.nii.gz", 0).is_none());
         // every row still checked: a bad label on another scan's row fails the file
         let mut l = Labels::only(wanted);
         let e = l
@@ -926,17 +931,17 @@ mod tests {
     /// A NIfTI slice row beyond the volume (a 1-based index) is named with its file and line
     /// once the volume's slices are known; rows within it are not.
     #[test]
-    fn a_nifti_slice_row_beyond_the_volume_is_named() {
+    fn a_volume_slice_row_beyond_the_volume_is_named() {
         let f = file("nifti,slice,label\nsub-01/ct.nii.gz,1,0\nsub-01/ct.nii.gz,3,1\n");
         let mut l = Labels::default();
         l.load(f.path()).unwrap();
-        assert_eq!(l.nifti_beyond("sub-01/ct.nii.gz", 4), None);
-        let e = l.nifti_beyond("sub-01/ct.nii.gz", 3).unwrap();
+        assert_eq!(l.volume_beyond("sub-01/ct.nii.gz", 4), None);
+        let e = l.volume_beyond("sub-01/ct.nii.gz", 3).unwrap();
         assert!(
             e.contains("line 3") && e.contains("slice 3") && e.contains("its 3 slices"),
             "{e}"
         );
-        assert_eq!(l.nifti_beyond("other.nii", 1), None);
+        assert_eq!(l.volume_beyond("other.nii", 1), None);
     }
 
     #[test]

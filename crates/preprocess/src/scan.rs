@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::read::SliceHeader;
+use crate::source::{Source, Volume, VolumeFormat, VolumeHeader};
 
 /// How the slices of a scan were put in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,13 +35,14 @@ pub struct Scan {
     /// Files whose SOPInstanceUID was already seen: (the file kept, the file that repeats its
     /// UID). Decoding compares their pixels (see `pipeline::decode_scan`).
     pub duplicates: Vec<(PathBuf, PathBuf)>,
-    /// Set for a scan read from one NIfTI volume (no UIDs; every slice's header names that file).
-    pub nifti: Option<Box<NiftiSource>>,
+    /// A DICOM series, or the volume file the scan was read from (every slice's header then
+    /// names that file).
+    pub source: Source,
     /// Slices averaged into one (a slab) when decoded: 1 reads every slice as it is; `k` ≥ 2
     /// reads each run of `k` neighbouring slices (the last run may be shorter) as their mean in
     /// Hounsfield units, named by its middle slice. A thin series is read as slabs of the
-    /// thickness a model was made for; see [`Scan::into_slabs`]. DICOM series and NIfTI
-    /// volumes alike.
+    /// thickness a model was made for; see [`Scan::into_slabs`]. DICOM series and volumes
+    /// alike.
     pub slab: usize,
 }
 
@@ -73,21 +75,17 @@ impl Scan {
     }
 }
 
-/// Where a NIfTI scan comes from: its name (the path under its input) and its geometry.
-#[derive(Debug, Clone)]
-pub struct NiftiSource {
-    pub name: String,
-    pub geometry: crate::nifti::Geometry,
-}
-
-/// The scan of one NIfTI volume: slices inferior first, as [`crate::nifti::Geometry`] orders
-/// them; its id from its name, as stable as a DICOM scan's from its UIDs.
-pub fn nifti_scan(path: &std::path::Path, name: String, geometry: crate::nifti::Geometry) -> Scan {
-    let (slices, z) = geometry.slice_headers(path);
-    let mut warnings = geometry.warnings.clone();
+/// The scan of one volume file of `format`, its header read: slices inferior first, as the
+/// format orders them; its id from its name, as stable as a DICOM scan's from its UIDs.
+pub fn volume_scan(format: &'static dyn VolumeFormat, name: String, header: VolumeHeader) -> Scan {
+    let VolumeHeader {
+        slices,
+        z,
+        mut warnings,
+    } = header;
     warnings.extend(spacing_warning(&z));
     Scan {
-        id: scan_id("NIfTI", &name),
+        id: scan_id(format.name(), &name),
         study_uid: String::new(),
         series_uid: String::new(),
         slices,
@@ -95,7 +93,7 @@ pub fn nifti_scan(path: &std::path::Path, name: String, geometry: crate::nifti::
         ordered_by: OrderedBy::Position,
         warnings,
         duplicates: Vec::new(),
-        nifti: Some(Box::new(NiftiSource { name, geometry })),
+        source: Source::Volume(Box::new(Volume { format, name })),
         slab: 1,
     }
 }
@@ -156,7 +154,7 @@ pub fn group(mut headers: Vec<SliceHeader>) -> Vec<Scan> {
                 ordered_by,
                 warnings,
                 duplicates,
-                nifti: None,
+                source: Source::Series,
                 slab: 1,
             }
         })

@@ -1071,9 +1071,9 @@ fn a_nifti_volume_read_as_slabs_gives_the_mean_of_each_run_of_slices_and_their_l
     let per = 3 * 16 * 16;
     assert_eq!((meta.n_slices, views.len(), got.len()), (3, 3, 3 * per));
     // named by the middle slice: z 1, 4, 6 (file slices 5, 2, 0); each with its slab's slices
-    let named: Vec<Option<usize>> = meta.slices.iter().map(|s| s.nifti_index).collect();
+    let named: Vec<Option<usize>> = meta.slices.iter().map(|s| s.volume_index).collect();
     assert_eq!(named, [Some(5), Some(2), Some(0)]);
-    let members: Vec<&[usize]> = meta.slices.iter().map(|s| &s.nifti_slab_of[..]).collect();
+    let members: Vec<&[usize]> = meta.slices.iter().map(|s| &s.volume_slab_of[..]).collect();
     assert_eq!(members, [&[6, 5, 4][..], &[3, 2, 1], &[0]]);
     for (row, mean) in [1040, 1210, 990].into_iter().enumerate() {
         let f = single.join(format!("m{row}"));

@@ -134,7 +134,7 @@ fn a_folder_of_nifti_beside_dicom_becomes_a_dataset() {
     let mut by_name = std::collections::BTreeMap::new();
     for e in &ds.manifest.scans {
         let m = ds.scan_meta(e).unwrap();
-        by_name.insert(m.nifti.clone().unwrap_or_else(|| "dicom".into()), m);
+        by_name.insert(m.volume.clone().unwrap_or_else(|| "dicom".into()), m);
     }
     assert_eq!(
         by_name.keys().collect::<Vec<_>>(),
@@ -150,7 +150,7 @@ fn a_folder_of_nifti_beside_dicom_becomes_a_dataset() {
     let got: Vec<(Option<usize>, Option<u8>, Option<f64>)> = a
         .slices
         .iter()
-        .map(|s| (s.nifti_index, s.label, s.z))
+        .map(|s| (s.volume_index, s.label, s.z))
         .collect();
     assert_eq!(
         got,

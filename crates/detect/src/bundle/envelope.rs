@@ -79,7 +79,7 @@ pub fn spacing(scan: &Scan) -> Option<f64> {
 /// The angle (degrees) between the slices' normal and the patient's head–foot axis; `None`
 /// without an orientation (a NIfTI volume, which is read axially, or a file without one).
 pub fn tilt_degrees(scan: &Scan) -> Option<f64> {
-    if scan.nifti.is_some() {
+    if !scan.source.is_series() {
         return None;
     }
     let o = scan.slices.first()?.orientation?;
@@ -336,7 +336,7 @@ mod tests {
             ordered_by: OrderedBy::Position,
             warnings: Vec::new(),
             duplicates: Vec::new(),
-            nifti: None,
+            source: preprocess::source::Source::Series,
             slab: 1,
         }
     }

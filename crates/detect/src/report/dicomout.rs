@@ -356,12 +356,12 @@ pub fn write_scan(
     size: usize,
 ) -> Result<DicomOutcome> {
     let report = &prediction.report;
-    if scan.nifti.is_some() {
-        return Ok(DicomOutcome::NotApplicable(
-            "the scan was read from a NIfTI file, which carries no DICOM study, series or \
-             instance UIDs for a Structured Report or Secondary Captures to reference"
-                .into(),
-        ));
+    if let Some(v) = scan.source.volume() {
+        return Ok(DicomOutcome::NotApplicable(format!(
+            "the scan was read from a {} file, which carries no DICOM study, series or \
+             instance UIDs for a Structured Report or Secondary Captures to reference",
+            v.format.name()
+        )));
     }
     let first = scan
         .slices

@@ -1,4 +1,5 @@
-//! The header of a volume: its geometry (dimensions, voxel type and size, orientation from the\nsform or qform) read from a bounded prefix of the file, checked before any voxel is read.
+//! The header of a volume: its geometry (dimensions, voxel type and size, orientation from the
+//! sform or qform) read from a bounded prefix of the file, checked before any voxel is read.
 
 use super::*;
 

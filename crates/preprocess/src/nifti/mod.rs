@@ -24,10 +24,11 @@
 //! pixels as the DICOM series of the same geometry.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::{FileError, FileProblem};
 use crate::read::{HuImage, Limits, SliceHeader};
+use crate::source::{VolumeFormat, VolumeHeader};
 
 mod header;
 mod voxels;
@@ -49,6 +50,43 @@ const HEADER_BYTES: usize = 352;
 /// What HU a non-finite voxel reads as.
 const PAD_HU: f32 = -1024.0;
 
+/// NIfTI-1 as a [`VolumeFormat`]: the first volume format, and the only one listed in
+/// [`crate::VOLUME_FORMATS`] so far.
+#[derive(Debug)]
+pub struct Nifti;
+
+impl VolumeFormat for Nifti {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn claims(&self, path: &Path) -> bool {
+        is_nifti(path)
+    }
+
+    fn header(&self, path: &Path, limits: &Limits) -> Result<VolumeHeader, FileError> {
+        let g = read_geometry(path, limits)?;
+        let (slices, z) = g.slice_headers(path);
+        Ok(VolumeHeader {
+            slices,
+            z,
+            warnings: g.warnings,
+        })
+    }
+
+    fn for_each_slice(
+        &self,
+        path: &Path,
+        limits: &Limits,
+        each: &mut dyn FnMut(usize, HuImage),
+    ) -> Result<Vec<String>, FileError> {
+        for_each_slice(path, limits, each)
+    }
+}
+
+/// The format's name in messages, and in its files' refusals ("NIfTI: …", counted "bad NIfTI").
+const NAME: &str = "NIfTI";
+
 /// Whether `path` names a NIfTI file (`.nii` or `.nii.gz`, any case).
 pub fn is_nifti(path: &Path) -> bool {
     let n = path
@@ -59,7 +97,13 @@ pub fn is_nifti(path: &Path) -> bool {
 }
 
 fn bad(path: &Path, why: impl Into<String>) -> FileError {
-    FileError::new(path, FileProblem::Nifti(why.into()))
+    FileError::new(
+        path,
+        FileProblem::Volume {
+            format: NAME,
+            why: why.into(),
+        },
+    )
 }
 
 /// The voxel types read (NIfTI `datatype` codes).
@@ -233,25 +277,6 @@ fn open_input(path: &Path, limits: &Limits) -> Result<(std::fs::File, u64), File
         return Err(bad(path, "the file is empty (0 bytes)"));
     }
     Ok((f, size))
-}
-
-/// A NIfTI scan's name: its path relative to the input it was found under (forward slashes),
-/// or the file name when the input was the file itself.
-pub fn name_under(file: &Path, inputs: &[PathBuf]) -> String {
-    for input in inputs {
-        if let Ok(rel) = file.strip_prefix(input) {
-            if !rel.as_os_str().is_empty() {
-                return rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/");
-            }
-        }
-    }
-    file.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| file.display().to_string())
 }
 
 #[cfg(test)]
@@ -669,13 +694,8 @@ mod tests {
     }
 
     #[test]
-    fn names_are_relative_to_their_input() {
-        let ins = [PathBuf::from("/data/bhsd"), PathBuf::from("/x/one.nii.gz")];
-        assert_eq!(
-            name_under(Path::new("/data/bhsd/sub-1/ct.nii.gz"), &ins),
-            "sub-1/ct.nii.gz"
-        );
-        assert_eq!(name_under(Path::new("/x/one.nii.gz"), &ins), "one.nii.gz");
+    fn nifti_files_are_known_by_their_names() {
+        assert!(Nifti.claims(Path::new("a/B.NII.GZ")) && Nifti.claims(Path::new("b.nii")));
         assert!(is_nifti(Path::new("a/B.NII.GZ")) && is_nifti(Path::new("b.nii")));
         assert!(!is_nifti(Path::new("b.nii.bak")) && !is_nifti(Path::new("x.dcm")));
     }

@@ -1,4 +1,8 @@
-//! The voxels of a volume: read whole within the limits (`read_voxels`, `read_volume`) or streamed\na plane or a 64 MiB batch at a time (`for_each_slice`), a file cut short or inflating past its\nbounds refused by name.
+//! The voxels of a volume: read whole within the limits (`read_voxels`, `read_volume`) or streamed
+//! a plane or a 64 MiB batch at a time (`for_each_slice`), a file cut short or inflating past its
+//! bounds refused by name.
+
+use std::path::PathBuf;
 
 use super::*;
 

@@ -13,6 +13,7 @@ use crate::labels::Labels;
 use crate::read::{read_hu_within, HuImage, Limits, SliceHeader};
 use crate::resample::resize_filter;
 use crate::scan::Scan;
+use crate::source::VolumeFormat;
 use crate::view::SliceView;
 use crate::window::window_u8;
 
@@ -227,7 +228,7 @@ pub(super) fn viewed<T: Copy + Default>(
 /// As [`decode_scan_float_viewed`], with the windowed floats handed to `take` `every` slices at
 /// a time, in order, instead of held for the whole scan (a 238-slice series of 512² holds 748 MB
 /// of them): a network that encodes slices a few at a time needs no more. The returned floats
-/// are what was not handed over: none for a DICOM series, the whole volume for a NIfTI file
+/// are what was not handed over: none for a DICOM series, the whole volume for a volume file
 /// (read in its own order). Slices that fail to decode are left out as by the other decoders.
 pub fn decode_scan_float_streamed(
     scan: &Scan,
@@ -307,7 +308,7 @@ pub(super) struct Output<'v, 's, T> {
     channels: Channels<T>,
     views: Option<&'v mut Vec<SliceView>>,
     /// Where the decoded slices go `every` at a time instead of into the returned data (a DICOM
-    /// series; a NIfTI volume, which may store its slices in any order, is returned whole).
+    /// series; a volume file, which may store its slices in any order, is returned whole).
     stream: Option<Stream<'s, T>>,
 }
 
@@ -341,8 +342,8 @@ pub(super) fn decode_scan_with<T: Copy + Default>(
         progress,
         skipped,
     };
-    match &scan.nifti {
-        Some(src) => read.volume(&src.name, out),
+    match scan.source.volume() {
+        Some(v) => read.volume(v.format, out),
         None => read.series(out),
     }
 }
@@ -358,11 +359,11 @@ struct Read<'a> {
 }
 
 impl Read<'_> {
-    /// A NIfTI volume: one file, read once, a slice at a time (a file that fails is the scan's
-    /// error, named); returned whole, as the file may store its slices in any order.
+    /// A volume file: read once by its format, a slice at a time (a file that fails is the
+    /// scan's error, named); returned whole, as the file may store its slices in any order.
     fn volume<T: Copy + Default>(
         &self,
-        name: &str,
+        format: &dyn VolumeFormat,
         out: Output<'_, '_, T>,
     ) -> Result<(ScanMeta, Vec<T>)> {
         let Read {
@@ -405,44 +406,45 @@ impl Read<'_> {
         }
         let k = scan.slab.max(1);
         let mut open: std::collections::HashMap<usize, (HuImage, usize)> = Default::default();
-        let vol_warnings = crate::nifti::for_each_slice(&path, limits, |t, img| {
-            progress.inc(1);
-            if t >= n {
-                return;
-            }
-            let row = t / k;
-            let want = scan.slab_range(row).len();
-            let img = if want == 1 {
-                img
-            } else {
-                let (sum, got) = match open.remove(&row) {
-                    Some((mut acc, got)) if acc.hu.len() == img.hu.len() => {
-                        acc.hu.iter_mut().zip(&img.hu).for_each(|(a, b)| *a += b);
-                        (acc, got + 1)
-                    }
-                    Some(_) => return, // a slice of another size: the count below tells
-                    None => (img, 1),
-                };
-                if got < want {
-                    open.insert(row, (sum, got));
+        let vol_warnings = format
+            .for_each_slice(&path, limits, &mut |t, img| {
+                progress.inc(1);
+                if t >= n {
                     return;
                 }
-                let mut mean = sum;
-                let inv = 1.0 / want as f32;
-                mean.hu.iter_mut().for_each(|v| *v *= inv);
-                mean
-            };
-            one.clear();
-            channels(&img, config, &mut one);
-            if one.len() == chunk {
-                data[row * chunk..(row + 1) * chunk].copy_from_slice(&one);
-                if let Some(v) = placed.get_mut(row) {
-                    *v = Some(SliceView::of(&img));
+                let row = t / k;
+                let want = scan.slab_range(row).len();
+                let img = if want == 1 {
+                    img
+                } else {
+                    let (sum, got) = match open.remove(&row) {
+                        Some((mut acc, got)) if acc.hu.len() == img.hu.len() => {
+                            acc.hu.iter_mut().zip(&img.hu).for_each(|(a, b)| *a += b);
+                            (acc, got + 1)
+                        }
+                        Some(_) => return, // a slice of another size: the count below tells
+                        None => (img, 1),
+                    };
+                    if got < want {
+                        open.insert(row, (sum, got));
+                        return;
+                    }
+                    let mut mean = sum;
+                    let inv = 1.0 / want as f32;
+                    mean.hu.iter_mut().for_each(|v| *v *= inv);
+                    mean
+                };
+                one.clear();
+                channels(&img, config, &mut one);
+                if one.len() == chunk {
+                    data[row * chunk..(row + 1) * chunk].copy_from_slice(&one);
+                    if let Some(v) = placed.get_mut(row) {
+                        *v = Some(SliceView::of(&img));
+                    }
+                    seen += want;
                 }
-                seen += want;
-            }
-        })
-        .inspect_err(skip)?;
+            })
+            .inspect_err(skip)?;
         if seen != n {
             return Err(Error::Invalid(format!(
                 "{}: changed while it was read ({n} slices, then {seen})",
@@ -467,14 +469,7 @@ impl Read<'_> {
             }
         }
         Ok((
-            scan_meta(
-                scan,
-                config,
-                keep_phi,
-                (&kept, &kept_z, &slabs),
-                warnings,
-                Some(name.to_string()),
-            ),
+            scan_meta(scan, config, keep_phi, (&kept, &kept_z, &slabs), warnings),
             data,
         ))
     }
@@ -574,14 +569,7 @@ impl Read<'_> {
                 data.clear();
             }
         }
-        let meta = scan_meta(
-            scan,
-            config,
-            keep_phi,
-            (&kept, &kept_z, &slabs),
-            warnings,
-            None,
-        );
+        let meta = scan_meta(scan, config, keep_phi, (&kept, &kept_z, &slabs), warnings);
         Ok((meta, data))
     }
 }
@@ -605,7 +593,6 @@ pub(super) fn scan_meta(
     keep_phi: bool,
     (kept, kept_z, slabs): (&[&SliceHeader], &[Option<f64>], &[Vec<&SliceHeader>]),
     warnings: Vec<String>,
-    nifti: Option<String>,
 ) -> ScanMeta {
     let first = kept[0];
     let size = config.size;
@@ -625,10 +612,10 @@ pub(super) fn scan_meta(
         config_fingerprint: config.fingerprint(),
         pixels: String::new(),
         warnings,
-        slices: slice_metas(kept, kept_z, slabs, nifti.is_some()),
+        slices: slice_metas(kept, kept_z, slabs, !scan.source.is_series()),
         patient_name: keep_phi.then(|| first.patient_name.clone()).flatten(),
         patient_id: keep_phi.then(|| first.patient_id.clone()).flatten(),
-        nifti,
+        volume: scan.source.volume_name().map(str::to_string),
         // free text (a patient's name may be typed there): kept only with --keep-phi
         series_description: keep_phi.then(|| first.series_description.clone()).flatten(),
     }

@@ -14,6 +14,7 @@ use crate::dataset::Skipped;
 use crate::error::{Error, FileError, FileProblem, Result};
 use crate::read::{read_header_within, Limits, SliceHeader};
 use crate::scan::{group, Scan};
+use crate::source::{claimant, name_under};
 
 use super::*;
 
@@ -171,6 +172,7 @@ pub(super) fn record_skip(skipped: &mut Skipped, err: &FileError) {
             format!("not a CT image ({modality})")
         }
         FileProblem::NotHead(part) => format!("not a head CT ({part})"),
+        FileProblem::Volume { format, .. } => format!("bad {format}"),
         p => p.category().to_string(),
     };
     *skipped.counts.entry(key).or_default() += 1;
@@ -211,7 +213,7 @@ pub fn find_scans_in_shard(
     })
 }
 
-/// [`find_scans_in_shard`], also counting the CT slice files (and NIfTI volumes) it dropped as
+/// [`find_scans_in_shard`], also counting the CT slice files (and volume files) it dropped as
 /// other shards' (none with no scan of its own means the inputs hold no scan at all), with the
 /// skipped files of this shard's own scans apart (every shard reports its own; the others,
 /// which belong to no scan, one shard does).
@@ -241,12 +243,12 @@ pub const HEADERS_IN_MEMORY: usize = 100_000;
 pub struct ScanBatches {
     /// Files that are not CT images of a head, unreadable, and the like (every shard's).
     pub skipped: Skipped,
-    /// Files skipped that belong to a scan of this shard (NIfTI files whose name clashes: the
+    /// Files skipped that belong to a scan of this shard (volume files whose name clashes: the
     /// name is the scan's id, so the shard of that id reports them, whichever shard it is).
     pub own: Skipped,
-    /// CT slice files (and NIfTI volumes) dropped as other shards'.
+    /// CT slice files (and volume files) dropped as other shards'.
     pub others: usize,
-    /// The slice files (NIfTI: slices) of the scans kept, before grouping drops repeats.
+    /// The slice files (of a volume: its slices) of the scans kept, before grouping drops repeats.
     pub slices: usize,
     /// Buckets the headers spilled into (0: held in memory).
     pub buckets: usize,
@@ -283,13 +285,15 @@ pub fn scan_batches(
     info!("{} files under {} input(s)", files.len(), inputs.len());
     let mut skipped = Skipped::default();
     count_left_out(left_out, &mut skipped);
-    // two sources of scans: NIfTI volumes (a file each) and DICOM slice files (grouped)
-    let (nifti_files, files): (Vec<PathBuf>, Vec<PathBuf>) =
-        files.into_iter().partition(|f| crate::nifti::is_nifti(f));
-    let nifti_files = one_path_each(nifti_files, &mut skipped);
-    progress.stage("reading headers", (files.len() + nifti_files.len()) as u64);
-    let nifti_scans = nifti_volumes(
-        &nifti_files,
+    // two sources of scans (crate::source): volume files (a scan each, claimed by their
+    // format) and DICOM slice files (grouped by their UIDs)
+    let (volume_files, files): (Vec<PathBuf>, Vec<PathBuf>) = files
+        .into_iter()
+        .partition(|f| claimant(crate::VOLUME_FORMATS, f).is_some());
+    let volume_files = one_path_each(volume_files, &mut skipped);
+    progress.stage("reading headers", (files.len() + volume_files.len()) as u64);
+    let volume_scans = volumes(
+        &volume_files,
         inputs,
         (limits, shard),
         &mut skipped,
@@ -324,14 +328,14 @@ pub fn scan_batches(
     }
     let mut scans = group(headers);
     let mut own = Skipped::default();
-    let (nifti_scans, nifti_slices) = unique_names(nifti_scans, &mut own);
-    scans.extend(nifti_scans);
+    let (volume_scans, volume_slices) = unique_names(volume_scans, &mut own);
+    scans.extend(volume_scans);
     let spill = spill.map(crate::spill::Spill::finish).transpose()?;
     Ok(ScanBatches {
         skipped,
         own,
         others: others.into_inner(),
-        slices: kept_slices.into_inner() + nifti_slices,
+        slices: kept_slices.into_inner() + volume_slices,
         buckets: spill.as_ref().map_or(0, crate::spill::Buckets::len),
         first: Some(scans),
         spill,
@@ -355,10 +359,10 @@ fn count_left_out(left_out: Vec<LeftOut>, skipped: &mut Skipped) {
     }
 }
 
-/// One NIfTI file is one scan however it is reached (a hard link, a `..` path, two inputs that
+/// One volume file is one scan however it is reached (a hard link, a `..` path, two inputs that
 /// overlap): the first of its paths in order names it, the others are skipped by name.
-fn one_path_each(nifti_files: Vec<PathBuf>, skipped: &mut Skipped) -> Vec<PathBuf> {
-    let mut sorted = nifti_files;
+fn one_path_each(volume_files: Vec<PathBuf>, skipped: &mut Skipped) -> Vec<PathBuf> {
+    let mut sorted = volume_files;
     sorted.sort();
     // the very same path twice (one input given twice) is simply one
     sorted.dedup();
@@ -368,12 +372,12 @@ fn one_path_each(nifti_files: Vec<PathBuf>, skipped: &mut Skipped) -> Vec<PathBu
         match file_identity(&f) {
             Some(id) => match seen.get(&id) {
                 Some(first) => {
-                    let e = FileError::new(
+                    let e = volume_refused(
                         &f,
-                        FileProblem::Nifti(format!(
+                        format!(
                             "the same file as {} (another path to it): read once, under that name",
                             first.display()
-                        )),
+                        ),
                     );
                     note_skip(skipped, &e);
                 }
@@ -388,29 +392,32 @@ fn one_path_each(nifti_files: Vec<PathBuf>, skipped: &mut Skipped) -> Vec<PathBu
     kept
 }
 
-/// The scans of the NIfTI volumes of this shard, their geometry read from each file's header
-/// (in parallel); a file that cannot be read is skipped, one of another shard counted.
-fn nifti_volumes(
-    nifti_files: &[PathBuf],
+/// The scans of the volume files of this shard, each one's header read by its format (in
+/// parallel); a file that cannot be read is skipped, one of another shard counted.
+fn volumes(
+    volume_files: &[PathBuf],
     inputs: &[PathBuf],
     (limits, shard): (&Limits, milbase::Shard),
     skipped: &mut Skipped,
     others: &AtomicUsize,
     progress: &dyn Progress,
 ) -> Vec<Scan> {
-    let volumes: Vec<_> = nifti_files
+    let headers: Vec<_> = volume_files
         .par_iter()
         .map(|f| {
-            let r = crate::nifti::read_geometry(f, limits);
+            let r = match claimant(crate::VOLUME_FORMATS, f) {
+                Some(format) => format.header(f, limits).map(|h| (format, h)),
+                None => Err(volume_refused(f, "no volume format claims it".into())),
+            };
             progress.inc(1);
             r
         })
         .collect();
     let mut scans = Vec::new();
-    for (f, r) in nifti_files.iter().zip(volumes) {
+    for (f, r) in volume_files.iter().zip(headers) {
         match r {
-            Ok(g) => {
-                let scan = crate::scan::nifti_scan(f, crate::nifti::name_under(f, inputs), g);
+            Ok((format, h)) => {
+                let scan = crate::scan::volume_scan(format, name_under(f, inputs), h);
                 if shard.contains(&scan.id) {
                     scans.push(scan);
                 } else {
@@ -421,6 +428,12 @@ fn nifti_volumes(
         }
     }
     scans
+}
+
+/// A volume file refused for `why`, in its format's words ("NIfTI: …", counted "bad NIfTI").
+fn volume_refused(f: &Path, why: String) -> FileError {
+    let format = claimant(crate::VOLUME_FORMATS, f).map_or("volume", |v| v.name());
+    FileError::new(f, FileProblem::Volume { format, why })
 }
 
 /// Each DICOM file's CT header (in parallel): those of this shard's scans kept (in memory, or
@@ -472,32 +485,33 @@ fn slice_headers(
     }
 }
 
-/// NIfTI scans by name: a name is a scan's identity, so the same file reached twice is one
+/// Volume scans by name: a name is a scan's identity, so the same file reached twice is one
 /// scan, but two files of one name (under two inputs) are neither, since either's result could
 /// carry the other's name (skipped into `own`: they are this shard's). The scans kept and their
 /// slices.
-fn unique_names(mut nifti_scans: Vec<Scan>, own: &mut Skipped) -> (Vec<Scan>, usize) {
-    nifti_scans.sort_by(|a, b| a.id.cmp(&b.id));
+fn unique_names(mut volume_scans: Vec<Scan>, own: &mut Skipped) -> (Vec<Scan>, usize) {
+    volume_scans.sort_by(|a, b| a.id.cmp(&b.id));
     let (mut kept, mut slices) = (Vec::new(), 0);
     let mut i = 0;
-    while i < nifti_scans.len() {
-        let j = (i..nifti_scans.len())
-            .find(|&j| nifti_scans[j].id != nifti_scans[i].id)
-            .unwrap_or(nifti_scans.len());
+    while i < volume_scans.len() {
+        let j = (i..volume_scans.len())
+            .find(|&j| volume_scans[j].id != volume_scans[i].id)
+            .unwrap_or(volume_scans.len());
         let canon = |s: &Scan| std::fs::canonicalize(&s.slices[0].path).ok();
-        let first = canon(&nifti_scans[i]);
-        if nifti_scans[i + 1..j].iter().all(|s| canon(s) == first) {
-            slices += nifti_scans[i].slices.len();
-            kept.push(nifti_scans[i].clone());
+        let first = canon(&volume_scans[i]);
+        if volume_scans[i + 1..j].iter().all(|s| canon(s) == first) {
+            slices += volume_scans[i].slices.len();
+            kept.push(volume_scans[i].clone());
         } else {
-            for s in &nifti_scans[i..j] {
-                let e = FileError::new(
+            for s in &volume_scans[i..j] {
+                let format = s.source.volume().map_or("volume", |v| v.format.name());
+                let e = volume_refused(
                     &s.slices[0].path,
-                    FileProblem::Nifti(format!(
-                        "{} other file(s) have the same name under another input, and a NIfTI \
+                    format!(
+                        "{} other file(s) have the same name under another input, and a {format} \
                          scan is known by its name: give one input or rename them",
                         j - i - 1
-                    )),
+                    ),
                 );
                 note_skip(own, &e);
             }

@@ -239,14 +239,15 @@ fn keep_earlier_scans(
 }
 
 /// Slice metadata without labels (see [`apply_labels`]); `slabs`, when the scan is read as
-/// slabs, holds each row's slices (empty otherwise).
+/// slabs, holds each row's slices (empty otherwise). The slices of a `volume` carry their index
+/// in the file as `instance_number` ([`crate::source::VolumeFormat::header`]).
 fn slice_metas(
     slices: &[&SliceHeader],
     z: &[Option<f64>],
     slabs: &[Vec<&SliceHeader>],
-    nifti: bool,
+    volume: bool,
 ) -> Vec<SliceMeta> {
-    let index = |h: &SliceHeader| h.instance_number.filter(|_| nifti).map(|k| k as usize);
+    let index = |h: &SliceHeader| h.instance_number.filter(|_| volume).map(|k| k as usize);
     slices
         .iter()
         .zip(z)
@@ -254,57 +255,62 @@ fn slice_metas(
         .map(|(row, (h, z))| {
             let k = index(h);
             let slab = slabs.get(row);
-            let (slab_of, nifti_slab_of) = match slab {
-                Some(s) if nifti => (Vec::new(), s.iter().filter_map(|h| index(h)).collect()),
+            let (slab_of, volume_slab_of) = match slab {
+                Some(s) if volume => (Vec::new(), s.iter().filter_map(|h| index(h)).collect()),
                 Some(s) => (s.iter().map(|h| h.sop_uid.clone()).collect(), Vec::new()),
                 None => Default::default(),
             };
             SliceMeta {
                 sop_instance_uid: h.sop_uid.clone(),
                 z: *z,
-                instance_number: if nifti { None } else { h.instance_number },
+                instance_number: if volume { None } else { h.instance_number },
                 source: match k {
                     Some(k) => format!("{}#{k}", h.path.display()),
                     None => h.path.display().to_string(),
                 },
                 label: None,
                 subtype: None,
-                nifti_index: k,
+                volume_index: k,
                 slab_of,
-                nifti_slab_of,
+                volume_slab_of,
             }
         })
         .collect()
 }
 
 /// Sets slice labels (by SOPInstanceUID) and the scan label (by SeriesInstanceUID, else the max of
-/// its slice labels) from `labels`. A slab's label is its slices' ([`crate::labels::of_slab`]).
-/// A NIfTI file's slice label row beyond its slices fails the scan (the message names the labels
-/// file and line): a positive row dropped would make a bleed negative.
+/// its slice labels) from `labels`; a volume's by its name and each slice's index in the file.
+/// A slab's label is its slices' ([`crate::labels::of_slab`]). A volume's slice label row beyond
+/// its slices fails the scan (the message names the labels file and line): a positive row
+/// dropped would make a bleed negative.
 pub fn apply_labels(meta: &mut ScanMeta, labels: &Labels) -> std::result::Result<(), String> {
-    if let Some(name) = &meta.nifti {
+    if let Some(name) = &meta.volume {
         let depth = meta
             .slices
             .iter()
-            .flat_map(|s| s.nifti_index.iter().chain(&s.nifti_slab_of))
+            .flat_map(|s| s.volume_index.iter().chain(&s.volume_slab_of))
             .max()
             .map_or(0, |k| k + 1);
-        if let Some(e) = labels.nifti_beyond(name, depth) {
+        if let Some(e) = labels.volume_beyond(name, depth) {
             return Err(e);
         }
         for s in &mut meta.slices {
-            let l = if s.nifti_slab_of.is_empty() {
-                s.nifti_index
-                    .and_then(|k| labels.nifti_slice(name, k))
+            let l = if s.volume_slab_of.is_empty() {
+                s.volume_index
+                    .and_then(|k| labels.volume_slice(name, k))
                     .cloned()
             } else {
-                crate::labels::of_slab(s.nifti_slab_of.iter().map(|&k| labels.nifti_slice(name, k)))
+                crate::labels::of_slab(
+                    s.volume_slab_of
+                        .iter()
+                        .map(|&k| labels.volume_slice(name, k)),
+                )
             };
             s.subtype = l.as_ref().map(|l| l.subtype.clone());
             s.label = l.map(|l| l.label);
         }
         let sl: Vec<Option<u8>> = meta.slices.iter().map(|s| s.label).collect();
-        meta.label = labels.nifti_scan(name, &sl);
+        meta.label = labels.volume_scan(name, &sl);
         return Ok(());
     }
     for s in &mut meta.slices {

@@ -231,7 +231,7 @@ fn study_job(
             send: Vec::new(),
             send_options: shared.opts.send_options.clone(),
             pull: None,
-            nifti_dicom: Vec::new(),
+            volume_dicom: Vec::new(),
         },
         shard: milbase::Shard::ALL,
         force: false,

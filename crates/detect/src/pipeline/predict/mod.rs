@@ -150,9 +150,10 @@ pub struct PacsJob {
     pub send_options: SendOptions,
     /// Predict a study pulled from a PACS (besides the inputs).
     pub pull: Option<Pull>,
-    /// (NIfTI name, folder): the DICOM series each NIfTI file was converted from, whose UIDs its
-    /// DICOM results then reference ([`matching_series`]).
-    pub nifti_dicom: Vec<(String, PathBuf)>,
+    /// (volume name, folder), `ich predict --nifti-dicom`: the DICOM series each volume file
+    /// (NIfTI) was converted from, whose UIDs its DICOM results then reference
+    /// ([`matching_series`]).
+    pub volume_dicom: Vec<(String, PathBuf)>,
 }
 
 impl Default for PacsJob {
@@ -162,7 +163,7 @@ impl Default for PacsJob {
             send: Vec::new(),
             send_options: SendOptions::default(),
             pull: None,
-            nifti_dicom: Vec::new(),
+            volume_dicom: Vec::new(),
         }
     }
 }
@@ -361,10 +362,10 @@ fn sinks<'a>(
     }
     if let Some(opts) = &job.pacs.dicom {
         let identity = ModelIdentity::of_bundle(&job.model, predictor.model_info())?;
-        // the DICOM series NIfTI files came from, read once each (a folder that cannot be read
-        // fails the NIfTI scans named with it, not the run)
-        let mut nifti_series = std::collections::HashMap::new();
-        for (name, dir) in &job.pacs.nifti_dicom {
+        // the DICOM series volume files (NIfTI) came from, read once each (a folder that cannot
+        // be read fails the volume scans named with it, not the run)
+        let mut volume_series = std::collections::HashMap::new();
+        for (name, dir) in &job.pacs.volume_dicom {
             let r = find_scans_within(
                 std::slice::from_ref(dir),
                 &predictor.options().limits,
@@ -372,14 +373,14 @@ fn sinks<'a>(
             )
             .map(|(s, _)| s)
             .map_err(|e| e.to_string());
-            nifti_series.insert(name.clone(), r);
+            volume_series.insert(name.clone(), r);
         }
         sinks.push(Box::new(DicomResults::new(
             (&job.out, held),
             opts,
             identity,
             size,
-            nifti_series,
+            volume_series,
         )));
     }
     sinks.push(Box::new(Tables::new(&job.out)));

@@ -656,7 +656,7 @@ impl Predictor {
             series_description: meta.series_description.filter(|_| opts.keep_phi),
             patient_name: meta.patient_name.filter(|_| opts.keep_phi),
             patient_id: meta.patient_id.filter(|_| opts.keep_phi),
-            nifti: meta.nifti,
+            nifti: meta.volume,
             warnings,
             why,
             page: None,

@@ -1,6 +1,6 @@
 //! The DICOM results of a run (`--dicom`): each scan predicted from DICOM gets its Structured
 //! Report and Secondary Captures in `dicom/<scan id>/` ([`crate::report::dicomout::write_scan`]),
-//! referencing the series it came from (a NIfTI volume's, the DICOM series given for it with
+//! referencing the series it came from (a volume file's, the DICOM series given for it with
 //! `--nifti-dicom`: [`matching_series`]). A scan whose results cannot be written keeps its
 //! prediction in the reports, with a warning, and fails the job at its end.
 
@@ -25,23 +25,24 @@ fn owns(rel: &str) -> Option<Role> {
         .then_some(Role::PerScan)
 }
 
-/// The series among `candidates` that a NIfTI scan was converted from: as many slices of the
-/// same size, each slice's first pixel within 1 mm of the NIfTI slice's (both inferior first);
-/// `Err` says why none is.
+/// The series among `candidates` that a volume scan (NIfTI) was converted from: as many slices
+/// of the same size, each slice's first pixel within 1 mm of the volume slice's (both inferior
+/// first); `Err` says why none is.
 pub fn matching_series<'a>(
-    nifti: &Scan,
+    volume: &Scan,
     candidates: &'a [Scan],
 ) -> std::result::Result<&'a Scan, String> {
     let pos = |s: &Scan| -> Option<Vec<[f64; 3]>> { s.slices.iter().map(|h| h.position).collect() };
-    let Some(want) = pos(nifti) else {
-        return Err("the NIfTI scan has no slice positions".into());
+    let format = volume.source.volume().map_or("volume", |v| v.format.name());
+    let Some(want) = pos(volume) else {
+        return Err(format!("the {format} scan has no slice positions"));
     };
     let same = |c: &Scan| {
-        c.nifti.is_none()
-            && c.slices.len() == nifti.slices.len()
+        c.source.is_series()
+            && c.slices.len() == volume.slices.len()
             && c.slices
                 .iter()
-                .zip(&nifti.slices)
+                .zip(&volume.slices)
                 .all(|(a, b)| (a.rows, a.cols) == (b.rows, b.cols))
             && pos(c).is_some_and(|p| {
                 p.iter().zip(&want).all(|(a, b)| {
@@ -57,13 +58,13 @@ pub fn matching_series<'a>(
             "none of its {} DICOM series has its {} slices of {}×{} at its slices' positions \
              (within 1 mm)",
             candidates.len(),
-            nifti.slices.len(),
-            nifti.slices.first().map_or(0, |h| h.rows),
-            nifti.slices.first().map_or(0, |h| h.cols)
+            volume.slices.len(),
+            volume.slices.first().map_or(0, |h| h.rows),
+            volume.slices.first().map_or(0, |h| h.cols)
         )),
         many => Err(format!(
-            "{} of its DICOM series lie where the NIfTI's slices do; which one it came from \
-             cannot be told",
+            "{} of its DICOM series lie where the {format}'s slices do; which one it came \
+             from cannot be told",
             many.len()
         )),
     }
@@ -77,9 +78,10 @@ pub struct DicomResults<'a> {
     identity: ModelIdentity,
     /// The side of the model's input images, in pixels.
     size: usize,
-    /// The DICOM series each NIfTI file came from, read once each by the caller (a folder that
-    /// could not be read fails the NIfTI scans named with it, not the run).
-    nifti_series: HashMap<String, std::result::Result<Vec<Scan>, String>>,
+    /// The DICOM series each volume file (NIfTI) came from, by the volume's name, read once each
+    /// by the caller (a folder that could not be read fails the volume scans named with it, not
+    /// the run).
+    volume_series: HashMap<String, std::result::Result<Vec<Scan>, String>>,
     written: Vec<PathBuf>,
     failed: Vec<String>,
 }
@@ -90,7 +92,7 @@ impl<'a> DicomResults<'a> {
         opts: &'a DicomOptions,
         identity: ModelIdentity,
         size: usize,
-        nifti_series: HashMap<String, std::result::Result<Vec<Scan>, String>>,
+        volume_series: HashMap<String, std::result::Result<Vec<Scan>, String>>,
     ) -> Self {
         Self {
             out,
@@ -98,19 +100,19 @@ impl<'a> DicomResults<'a> {
             opts,
             identity,
             size,
-            nifti_series,
+            volume_series,
             written: Vec::new(),
             failed: Vec::new(),
         }
     }
 
     /// The series `scan` was read from as its results reference it: the scan itself, or for a
-    /// NIfTI scan the DICOM series given for it (read as slabs as the volume was), or why none.
+    /// volume scan the DICOM series given for it (read as slabs as the volume was), or why none.
     fn source_of(&self, scan: &Scan) -> std::result::Result<Option<Scan>, String> {
-        let Some(name) = scan.nifti.as_ref().map(|n| n.name.as_str()) else {
+        let Some(name) = scan.source.volume_name() else {
             return Ok(None);
         };
-        let series = match self.nifti_series.get(name) {
+        let series = match self.volume_series.get(name) {
             Some(Ok(series)) => matching_series(scan, series)
                 .map_err(|why| format!("the DICOM folder given for {name}: {why}"))?,
             Some(Err(e)) => return Err(format!("the DICOM folder given for {name}: {e}")),
@@ -124,11 +126,11 @@ impl<'a> DicomResults<'a> {
         let (opts, out) = (self.opts, self.out);
         let outcome = match self.source_of(scan) {
             Ok(given) => {
-                // a NIfTI scan's slices take the UIDs of the series it came from, in the same
+                // a volume scan's slices take the UIDs of the series it came from, in the same
                 // (inferior first) order: each row its slice, or its slab's middle slice, as the
                 // volume's rows are named
                 let source = given.as_ref().unwrap_or(scan);
-                if scan.nifti.is_some() {
+                if !scan.source.is_series() {
                     for (row, s) in p.report.slices.iter_mut().enumerate() {
                         if let Some(h) = source.slices.get(scan.slab_middle(row)) {
                             s.sop_instance_uid = h.sop_uid.clone();

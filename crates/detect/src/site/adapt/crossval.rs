@@ -1,4 +1,5 @@
-//! Cross-validation over the site's patients: each candidate head fitted and scored fold by\nfold (`cross_validate`, `Ctx`), the network's fine-tuning (`Tune`), seeds and subsamples.
+//! Cross-validation over the site's patients: each candidate head fitted and scored fold by
+//! fold (`cross_validate`, `Ctx`), the network's fine-tuning (`Tune`), seeds and subsamples.
 
 use super::*;
 

@@ -1,4 +1,5 @@
-//! The site's scans: each predicted by the network once (its features, probabilities and\nattention), with its labels and patient, from the site's DICOM folders or a dataset.
+//! The site's scans: each predicted by the network once (its features, probabilities and
+//! attention), with its labels and patient, from the site's DICOM folders or a dataset.
 
 use super::*;
 
@@ -65,7 +66,7 @@ pub fn site_scans(
                patient: Option<String>|
      -> Result<std::result::Result<SiteScan, String>> {
         // a NIfTI file has neither PatientID nor study: each file counts as its own patient
-        let patient = match (patient.as_deref().map(str::trim), &meta.nifti) {
+        let patient = match (patient.as_deref().map(str::trim), &meta.volume) {
             (Some(p), _) if !p.is_empty() => fnv(&format!("patient\n{p}")),
             (_, Some(name)) => fnv(&format!("nifti\n{name}")),
             _ => fnv(&format!("study\n{}", meta.study_instance_uid)),

@@ -1,4 +1,5 @@
-//! The network's maps on a site's labels: a scan map and a slice map (Platt), refitted on bootstrap\nresamples of the site's patients so that a site with few scans gets wide intervals.
+//! The network's maps on a site's labels: a scan map and a slice map (Platt), refitted on bootstrap
+//! resamples of the site's patients so that a site with few scans gets wide intervals.
 
 use super::*;
 

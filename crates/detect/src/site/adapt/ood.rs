@@ -1,4 +1,5 @@
-//! The out-of-distribution check of `ich adapt`: how many of the site's held-out bleeds and\nnegatives a bundle would flag, over random patient splits.
+//! The out-of-distribution check of `ich adapt`: how many of the site's held-out bleeds and
+//! negatives a bundle would flag, over random patient splits.
 
 use super::*;
 

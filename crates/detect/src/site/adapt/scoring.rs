@@ -1,4 +1,5 @@
-//! How a candidate is scored on held-out scans: figures (ECE, AUC, accuracy, the unsure call's\nshare), the paired comparison with the network over patients, and the AUCs of pairs.
+//! How a candidate is scored on held-out scans: figures (ECE, AUC, accuracy, the unsure call's
+//! share), the paired comparison with the network over patients, and the AUCs of pairs.
 
 use super::*;
 

@@ -160,7 +160,7 @@ impl PredictPacsArgs {
                 _ => None,
             },
             send_options: opts,
-            nifti_dicom: self.nifti_dicom.clone(),
+            volume_dicom: self.nifti_dicom.clone(),
         })
     }
 }
