@@ -38,9 +38,9 @@ pub trait VolumeFormat: std::fmt::Debug + Send + Sync {
     fn claims(&self, path: &Path) -> bool;
 
     /// The file's slices as DICOM-style headers, inferior first, and what reading its header
-    /// found worth saying. Each slice header names `path` and carries, as its
-    /// `instance_number`, the slice's index along the file's slice axis as stored (what slice
-    /// labels name); its UIDs are empty.
+    /// found worth saying. Each slice header is a [`VolumeSlice::header`]: it names `path` and
+    /// carries, as its `instance_number`, the slice's index along the file's slice axis as
+    /// stored (what slice labels name); its UIDs are empty.
     fn header(&self, path: &Path, limits: &Limits) -> Result<VolumeHeader, FileError>;
 
     /// Each slice of the file in Hounsfield units, given to `each` with its index `t` in the
@@ -62,6 +62,52 @@ pub struct VolumeHeader {
     pub z: Vec<f64>,
     /// What reading the header found worth saying (e.g. no orientation in the file).
     pub warnings: Vec<String>,
+}
+
+/// What a volume format says of one slice, in DICOM's patient coordinates (LPS, mm); its
+/// [`VolumeSlice::header`] is the slice header the pipeline reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VolumeSlice {
+    /// The slice's index along the file's slice axis, as stored (what slice labels name).
+    pub index: usize,
+    pub rows: u16,
+    pub cols: u16,
+    /// The first pixel's centre.
+    pub position: [f64; 3],
+    /// Unit vectors along a row and down a column, as ImageOrientationPatient.
+    pub orientation: [f64; 6],
+    /// Between rows and between columns, as PixelSpacing.
+    pub pixel_spacing: [f64; 2],
+    pub thickness: f64,
+}
+
+impl VolumeSlice {
+    /// The slice's header, naming `path`, its index as `instance_number`, and no UIDs.
+    pub fn header(&self, path: &Path) -> SliceHeader {
+        SliceHeader {
+            path: path.to_path_buf(),
+            study_uid: String::new(),
+            series_uid: String::new(),
+            sop_uid: String::new(),
+            sop_in_dataset: false,
+            modality: "CT".into(),
+            sop_class: String::new(),
+            transfer_syntax: String::new(),
+            rows: self.rows,
+            cols: self.cols,
+            position: Some(self.position),
+            orientation: Some(self.orientation),
+            instance_number: Some(self.index as i64),
+            pixel_spacing: Some(self.pixel_spacing),
+            slice_thickness: Some(self.thickness),
+            patient_name: None,
+            patient_id: None,
+            body_part: None,
+            series_description: None,
+            contrast_agent: None,
+            kernel: None,
+        }
+    }
 }
 
 /// Where a scan's slices come from (see the module's text).

@@ -11,7 +11,7 @@ use preprocess::labels::{Labels, Wanted};
 use preprocess::pipeline::{apply_labels, decode_scan};
 use preprocess::read::{HuImage, Limits, SliceHeader};
 use preprocess::scan::{volume_scan, Scan};
-use preprocess::source::{VolumeFormat, VolumeHeader};
+use preprocess::source::{VolumeFormat, VolumeHeader, VolumeSlice};
 use preprocess::{FileError, FileProblem, PreprocessConfig, Quiet};
 
 /// A made-up format: `CTRAW1`, rows, columns and slices (u16 LE), pixel spacing and slice
@@ -80,28 +80,17 @@ impl VolumeFormat for CtRaw {
     fn header(&self, path: &Path, limits: &Limits) -> Result<VolumeHeader, FileError> {
         let h = self.head(path, limits)?;
         let slices: Vec<SliceHeader> = (0..h.n)
-            .map(|k| SliceHeader {
-                path: path.to_path_buf(),
-                study_uid: String::new(),
-                series_uid: String::new(),
-                sop_uid: String::new(),
-                sop_in_dataset: false,
-                modality: "CT".into(),
-                sop_class: String::new(),
-                transfer_syntax: String::new(),
-                rows: h.rows as u16,
-                cols: h.cols as u16,
-                position: Some([0.0, 0.0, k as f64 * h.thickness]),
-                orientation: Some([1.0, 0.0, 0.0, 0.0, 1.0, 0.0]),
-                instance_number: Some(k as i64),
-                pixel_spacing: Some([h.spacing, h.spacing]),
-                slice_thickness: Some(h.thickness),
-                patient_name: None,
-                patient_id: None,
-                body_part: None,
-                series_description: None,
-                contrast_agent: None,
-                kernel: None,
+            .map(|k| {
+                VolumeSlice {
+                    index: k,
+                    rows: h.rows as u16,
+                    cols: h.cols as u16,
+                    position: [0.0, 0.0, k as f64 * h.thickness],
+                    orientation: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0],
+                    pixel_spacing: [h.spacing, h.spacing],
+                    thickness: h.thickness,
+                }
+                .header(path)
             })
             .collect();
         Ok(VolumeHeader {

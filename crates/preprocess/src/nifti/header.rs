@@ -110,29 +110,18 @@ impl Geometry {
         for t in 0..self.n_slices() {
             let p = self.position(self.voxel_of(t, 0, 0));
             z.push(dot(p, n));
-            headers.push(SliceHeader {
-                path: path.to_path_buf(),
-                study_uid: String::new(),
-                series_uid: String::new(),
-                sop_uid: String::new(),
-                sop_in_dataset: false,
-                modality: "CT".into(),
-                sop_class: String::new(),
-                transfer_syntax: String::new(),
-                rows: self.rows() as u16,
-                cols: self.cols() as u16,
-                position: Some(p),
-                orientation: Some([x[0], x[1], x[2], y[0], y[1], y[2]]),
-                instance_number: Some(self.file_index(t) as i64),
-                pixel_spacing: Some([row_mm, col_mm]),
-                slice_thickness: Some(thickness),
-                patient_name: None,
-                patient_id: None,
-                body_part: None,
-                series_description: None,
-                contrast_agent: None,
-                kernel: None,
-            });
+            headers.push(
+                VolumeSlice {
+                    index: self.file_index(t),
+                    rows: self.rows() as u16,
+                    cols: self.cols() as u16,
+                    position: p,
+                    orientation: [x[0], x[1], x[2], y[0], y[1], y[2]],
+                    pixel_spacing: [row_mm, col_mm],
+                    thickness,
+                }
+                .header(path),
+            );
         }
         (headers, z)
     }

@@ -28,7 +28,7 @@ use std::path::Path;
 
 use crate::error::{FileError, FileProblem};
 use crate::read::{HuImage, Limits, SliceHeader};
-use crate::source::{VolumeFormat, VolumeHeader};
+use crate::source::{VolumeFormat, VolumeHeader, VolumeSlice};
 
 mod header;
 mod voxels;

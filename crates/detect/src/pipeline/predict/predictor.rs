@@ -10,6 +10,7 @@ use attcnn::inference::{Pixels, Trained};
 use gphead::calibrate::Platt;
 use gphead::pca::Pca;
 use gphead::{GpModel, MilData};
+use milbase::shard::fnv1a;
 use preprocess::dataset::{Dataset, ScanMeta, Skipped};
 use preprocess::labels::Labels;
 use preprocess::pipeline::{apply_labels, decode_scan_float_streamed, decode_scan_viewed};
@@ -763,24 +764,5 @@ fn slice_report(
         attention: attention as f64,
         label: s.label,
         subtypes: Vec::new(),
-    }
-}
-
-/// A scan's Monte Carlo seed depends on its id, not on the order the inputs came in (nor on the
-/// shard it falls in).
-fn fnv1a(s: &str) -> u64 {
-    milbase::shard::fnv1a(s.as_bytes())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fnv1a_of_published_vectors() {
-        // FNV-1a 64-bit test vectors (Fowler, Noll, Vo)
-        assert_eq!(fnv1a(""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a("a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a("foobar"), 0x85944171f73967e8);
     }
 }

@@ -67,9 +67,9 @@ pub fn site_scans(
      -> Result<std::result::Result<SiteScan, String>> {
         // a NIfTI file has neither PatientID nor study: each file counts as its own patient
         let patient = match (patient.as_deref().map(str::trim), &meta.volume) {
-            (Some(p), _) if !p.is_empty() => fnv(&format!("patient\n{p}")),
-            (_, Some(name)) => fnv(&format!("nifti\n{name}")),
-            _ => fnv(&format!("study\n{}", meta.study_instance_uid)),
+            (Some(p), _) if !p.is_empty() => fnv1a(format!("patient\n{p}")),
+            (_, Some(name)) => fnv1a(format!("nifti\n{name}")),
+            _ => fnv1a(format!("study\n{}", meta.study_instance_uid)),
         };
         if !labels.is_empty() {
             apply_labels(&mut meta, &labels)

@@ -20,6 +20,7 @@
 //!
 //! Slice labels, where the site has them, are used for evaluation only, never for fitting.
 
+use milbase::shard::fnv1a;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -455,11 +456,6 @@ pub struct Adapted {
     pub skipped: Vec<String>,
 }
 
-/// FNV-1a of a name (the one in `milbase::shard`).
-fn fnv(s: &str) -> u64 {
-    milbase::shard::fnv1a(s.as_bytes())
-}
-
 /// Test predictions of `chosen` on `test`, with the network's own (raw and through `net`, the
 /// site's maps fitted on the same training scans); `original`: the test scans through the
 /// network as it came (`test` may be through a fine-tuned one).
@@ -494,7 +490,7 @@ fn predict(
                 Chosen::Gp(f) => {
                     let model: &GpModel = &f.output.model;
                     let data = f.candidate.design(&[s], f.pca.as_ref())?;
-                    let pred = model.predict(&data, samples, seed ^ fnv(&s.id))?;
+                    let pred = model.predict(&data, samples, seed ^ fnv1a(&s.id))?;
                     let bag = pred.bags[0].get(model.bag_rule);
                     (
                         [bag.mean, bag.sd, bag.lo, bag.hi],

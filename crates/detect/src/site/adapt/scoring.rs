@@ -182,7 +182,7 @@ pub(super) fn paired_auc(
 pub(super) fn comparison(scans: &[SiteScan], preds: &[ScanPred], seed: u64) -> Vec<Difference> {
     let patient: std::collections::HashMap<&str, u64> =
         scans.iter().map(|s| (s.id.as_str(), s.patient)).collect();
-    let pt = |p: &ScanPred| patient.get(p.id.as_str()).copied().unwrap_or(fnv(&p.id));
+    let pt = |p: &ScanPred| patient.get(p.id.as_str()).copied().unwrap_or(fnv1a(&p.id));
     let scan_items: Vec<Paired> = preds
         .iter()
         .map(|p| (pt(p), p.fold, p.label, p.p[0], p.cnn))
