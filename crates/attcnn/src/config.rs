@@ -31,7 +31,7 @@ pub struct AttCnnConfig {
     pub size: usize,
     /// Hidden size of the gated attention.
     pub att_hidden: usize,
-    /// Most [Conv 32@3×3 valid → BN → maxpool 2] blocks after the first (5 in the paper at 512²);
+    /// Most \[Conv 32@3×3 valid → BN → maxpool 2\] blocks after the first (5 in the paper at 512²);
     /// fewer when the input is too small for them.
     pub max_blocks: usize,
     pub conv_dropout: f64,

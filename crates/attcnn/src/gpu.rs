@@ -5,7 +5,7 @@
 //! (docs/BENCHMARKS.md), a 512² inference needed tens of seconds of NVRTC compilation in a fresh
 //! process; with the compiled kernels kept on disk the next process gave its first scan in 0.46 s.
 //! cubecl keeps its autotune results on disk by default but not its compiled kernels
-//! (`[compilation] cache` is off unless a `cubecl.toml` turns it on), so [`keep_compiled_kernels`]
+//! (`[compilation] cache` is off unless a `cubecl.toml` turns it on), so `keep_compiled_kernels`
 //! turns that on, unless the user has a cubecl configuration file of their own, which then rules.
 //! Both caches live in cubecl's environment folder: `target/environment` of the outermost Cargo
 //! project above the working directory, else `~/.cache/cubecl`, or the folder that

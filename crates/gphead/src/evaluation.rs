@@ -27,7 +27,7 @@ pub struct EvalOptions {
     pub holdout: Option<f64>,
     /// Fraction of each training split used as validation bags.
     pub valid_fraction: f64,
-    /// The model and everything else of the fits (H, E[max] rule, epochs, patience, bag rule,
+    /// The model and everything else of the fits (H, `E[max]` rule, epochs, patience, bag rule,
     /// Gibbs settings, …); the grid replaces its inducing points and α, β, and its kernel's
     /// starting length scale and variance where the grid has them.
     pub base: FitParams,

@@ -4,13 +4,13 @@
 //! and Gibbs sampling) and LM-VGPMIL, as specified in `MODELS.md`. Knows nothing of images, DICOM
 //! or neural networks, nor of files: it takes feature matrices ([`MilData`]).
 //!
-//! Which model: [`Model`]. Parameters ([`FitParams`]) → validated ([`ValidParams`]) → [`fit`] →
+//! Which model: [`Model`]. Parameters ([`FitParams`]) → validated ([`ValidParams`]) → [`fit()`] →
 //! fitted model ([`GpModel`]) → [`GpModel::predict`].
 //!
 //! Modules, from the bottom up: [`special`] and [`linalg`] (numerics), [`kernel`], [`kmeans`],
 //! [`data`], [`spec`] (the model type), [`params`], [`emax`], [`theta`]; `fitloop` (what every
 //! fit shares: set-up, the epoch loop, early stopping, the fitted model); the models' own updates
-//! in `vgpmil`, [`probit`], [`lm`] and [`hyper`] (kernel steps); [`fit`]; [`predict`] and
+//! in `vgpmil`, [`probit`], [`lm`] and [`hyper`] (kernel steps); [`mod@fit`]; [`predict`] and
 //! [`model`]; [`calibrate`], [`metrics`] and [`evaluation`] (the evaluation protocol).
 
 // Linear-algebra loops index several arrays by the same row/column index; iterator chains would

@@ -362,7 +362,7 @@ pub(crate) fn summarise(
     Predictions { instances, bags }
 }
 
-/// Monte Carlo predictions from latent moments, uncalibrated (see [`draws`]).
+/// Monte Carlo predictions from latent moments, uncalibrated (see `draws`).
 pub fn monte_carlo(
     mu: &[f64],
     var: &[f64],

@@ -36,7 +36,7 @@ fn log_one_minus_prod(log_p: f64, log_cdfs_pos: impl Iterator<Item = f64>) -> f6
     }
 }
 
-/// E[m_i] of one bag under q(m_b) ∝ Π N(m_i; μ_i, 1) · (label constraint), and log Z_b.
+/// `E[m_i]` of one bag under q(m_b) ∝ Π N(m_i; μ_i, 1) · (label constraint), and log Z_b.
 /// Negative bag: every m_i < 0. Positive bag: not all m_i < 0, where
 /// `E[m_i] = μ_i + φ(μ_i) Π_{j≠i} Φ(−μ_j) / (1 − Π_j Φ(−μ_j))`
 /// (= MODELS.md's `(μ_i − S(μ_i) Π_j(1−Φ(μ_j)))/Z_b`, rearranged to avoid cancellation).

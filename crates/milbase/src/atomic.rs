@@ -8,7 +8,7 @@
 //! name is never written through, truncated or renamed into place. The final rename replaces the
 //! destination's name itself, not what a link there points to.
 //!
-//! Every step is taken through the folder held open ([`crate::folder`]): the temporary is created
+//! Every step is taken through the folder held open (`folder`): the temporary is created
 //! with `openat` in the destination's folder, reached from the locked output folder's own handle
 //! one component at a time without following a link, and renamed with `renameat` in that same
 //! folder. A subfolder swapped for a link during the run is refused when it is reached, and a

@@ -1,5 +1,5 @@
 //! Batch norm as the encoder runs it. On the CubeCL backends (CUDA, wgpu) in f32 it runs as
-//! kernels of our own ([`kernels`]): training forward in two passes over the activations (the
+//! kernels of our own (`kernels`): training forward in two passes over the activations (the
 //! channel statistics, then the output), backward in two (Σ dy and Σ dy·(x − μ), then dx),
 //! inference in one. burn 0.22's CubeCL backend composes batch norm out of generic tensor
 //! operations instead (about 10 kernels forward and 20 backward in a profile of a 512² step).

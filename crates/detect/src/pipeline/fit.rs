@@ -1,5 +1,5 @@
 //! Fitting a GP head (`ich fit-gp`): a features file, a seeded stratified validation split for
-//! early stopping and calibration, [`gphead::fit`], then the model written to a file or into a
+//! early stopping and calibration, [`gphead::fit()`], then the model written to a file or into a
 //! bundle (with its trace and the manifest resealed).
 
 use std::borrow::Cow;

@@ -71,7 +71,7 @@ fn npy_name(var: &str, taken: &std::collections::HashSet<String>) -> String {
 }
 
 /// Writes every float32 model variable of `checkpoint` as a NumPy `.npy` file into `dir`
-/// (created; each file atomically; names by [`npy_name`]), to run the same weights in another
+/// (created; each file atomically; names by `npy_name`), to run the same weights in another
 /// framework, and `index.json` (variable → file). Each byte of the data file is written at most
 /// once: a variable whose bytes overlap a variable already written (an alias; a hostile index
 /// can name one tensor 20,000 times) is left out and said so, and at most [`MAX_NPY_FILES`]

@@ -2,7 +2,7 @@
 //!
 //! Owns the report's data model shared by `report.json`, the CSV files and the pages (here, with
 //! the CSV and JSON row writers), and:
-//! - [`write`]: the order of a report's scans, its metrics, and its files written atomically;
+//! - [`mod@write`]: the order of a report's scans, its metrics, and its files written atomically;
 //! - [`html`]: the index and per-scan pages;
 //! - [`images`]: the pictures of the slices on the pages and in the captures;
 //! - [`dicomout`]: the DICOM SR and Secondary Captures, sending them to a PACS, pulling a study;
@@ -75,7 +75,7 @@ pub struct Report {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub viewer_url: Option<String>,
     /// What the run as a whole must tell its reader (the label-free check that its calls look
-    /// like a site's, [`crate::pipeline::predict::site_check`]); empty: nothing.
+    /// like a site's, [`crate::report::site_check`]); empty: nothing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }

@@ -71,7 +71,7 @@ pub fn preprocess(
 /// [`preprocess`] for the scans of one shard (`ich preprocess --shard I/N`): every file's header
 /// is read, and only those of the scans whose id falls in `shard` are kept, grouped and
 /// processed. The files that belong to no scan are reported by shard 0 alone, so that the shards'
-/// datasets joined by [`crate::dataset::merge`] report each once.
+/// datasets joined by [`crate::merge`] report each once.
 pub fn preprocess_shard(
     inputs: &[PathBuf],
     out: &Path,

@@ -1,7 +1,7 @@
 //! Prediction: open a bundle once ([`Predictor::open`]), then predict scans one at a time, from
 //! DICOM files ([`Predictor::predict_dicom`]) or from a dataset ([`Predictor::predict_dataset_scan`]),
 //! each returning a typed [`ScanPrediction`]; [`run`] does a whole `ich predict` job: its inputs
-//! gathered ([`inputs`]: pulled, found, grouped, screened), every scan predicted and handed to the
+//! gathered (`inputs`: pulled, found, grouped, screened), every scan predicted and handed to the
 //! job's sinks ([`crate::report::sink`]: pages, DICOM results, tables, sending).
 
 mod inputs;
@@ -229,7 +229,7 @@ pub fn run(job: &PredictJob, progress: &dyn Progress) -> Result<Outcome> {
 
 /// [`run`] with a bundle already opened (`job.model` must be the folder it was opened from, and
 /// `job.options` are those it was opened with): what a node predicting study after study does.
-/// Its inputs are gathered ([`inputs`]), each scan is predicted and handed to the job's sinks
+/// Its inputs are gathered (`inputs`), each scan is predicted and handed to the job's sinks
 /// ([`crate::report::sink`]), and at the end the complete report goes to each sink in turn.
 pub fn run_with(
     predictor: &Predictor,

@@ -28,8 +28,8 @@ pub struct GpArgs {
     /// The bag-likelihood constant H (> 1).
     #[arg(long = "H", default_value_t = 100.0, value_parser = range::above_one)]
     h: f64,
-    /// How E[max] over the other instances of a bag is computed (loo-max: results no longer
-    /// hinge on H, docs/BENCHMARKS.md).
+    /// How the expected maximum over the other instances of a bag is computed (loo-max: results
+    /// no longer hinge on H, docs/BENCHMARKS.md).
     #[arg(long, value_enum, default_value = "loo-max")]
     emax: EmaxRule,
     /// How instance probabilities make a bag probability (default: max).
