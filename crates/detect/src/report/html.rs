@@ -470,7 +470,15 @@ fn warned(warnings: &[String]) -> String {
     }
 }
 
-/// Where a scan came from, under its id in the index: the NIfTI file, or the study and series
+/// The format of the volume file a scan was read from, by its name (the report keeps the name
+/// alone, in its `nifti` field, whatever the format): "NIfTI", or another listed in
+/// `preprocess::VOLUME_FORMATS`.
+fn volume_format(name: &str) -> &'static str {
+    preprocess::source::claimant(preprocess::VOLUME_FORMATS, std::path::Path::new(name))
+        .map_or("Volume", |f| f.name())
+}
+
+/// Where a scan came from, under its id in the index: the volume file, or the study and series
 /// UIDs (what finds it in the PACS).
 fn source_of(s: &ScanReport) -> String {
     let described = s
@@ -544,7 +552,7 @@ pub fn scan_page(r: &Report, s: &ScanReport, pictures: &[SlicePictures], source:
         );
     }
     if let Some(n) = &s.nifti {
-        let _ = write!(b, "<p>NIfTI file: {}</p>", esc(n));
+        let _ = write!(b, "<p>{} file: {}</p>", volume_format(n), esc(n));
     }
     if let Some(d) = &s.series_description {
         let _ = write!(b, "<p>Series: {}</p>", esc(d));
@@ -938,6 +946,14 @@ pub fn index_page(r: &Report, k: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A page names a volume file's format from its name, and no format it cannot tell.
+    #[test]
+    fn a_volume_file_is_named_with_its_format() {
+        assert_eq!(volume_format("sub-01/ct.nii.gz"), "NIfTI");
+        assert_eq!(volume_format("CT.NII"), "NIfTI");
+        assert_eq!(volume_format("sub-01/ct.nrrd"), "Volume");
+    }
 
     #[test]
     fn png_round_trips() {
