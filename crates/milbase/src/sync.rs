@@ -9,6 +9,11 @@ pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// What `m` held, also when a thread panicked while holding it (as [`lock`]).
+pub fn into_inner<T>(m: Mutex<T>) -> T {
+    m.into_inner().unwrap_or_else(|p| p.into_inner())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -25,5 +30,7 @@ mod tests {
         .join();
         assert!(m.is_poisoned());
         assert_eq!(*lock(&m), 7);
+        let m = std::sync::Arc::into_inner(m).unwrap();
+        assert_eq!(into_inner(m), 7);
     }
 }

@@ -47,9 +47,7 @@ impl Spill {
         let path = self.files[k].path();
         let mut line = serde_json::to_vec(h).map_err(|e| Error::io(path, e.into()))?;
         line.push(b'\n');
-        let mut w = self.writers[k]
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut w = milbase::sync::lock(&self.writers[k]);
         w.write_all(&line).map_err(|e| Error::io(path, e))
     }
 
@@ -59,8 +57,7 @@ impl Spill {
             .into_iter()
             .zip(&self.files)
         {
-            w.into_inner()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
+            milbase::sync::into_inner(w)
                 .flush()
                 .map_err(|e| Error::io(f.path(), e))?;
         }

@@ -462,10 +462,7 @@ fn slice_headers(
                     match spill {
                         Some(s) => {
                             if let Err(e) = s.put(&h) {
-                                let mut first = spill_error
-                                    .lock()
-                                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                                first.get_or_insert(e);
+                                milbase::sync::lock(&spill_error).get_or_insert(e);
                             }
                             None
                         }
@@ -476,10 +473,7 @@ fn slice_headers(
             }
         })
         .collect();
-    match spill_error
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
+    match milbase::sync::into_inner(spill_error) {
         Some(e) => Err(e),
         None => Ok(results),
     }

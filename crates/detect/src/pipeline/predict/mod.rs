@@ -302,7 +302,7 @@ pub fn run_with(
         progress.inc(1);
     }
     progress.done();
-    let sk = skipped.into_inner().unwrap_or_else(|p| p.into_inner());
+    let sk = milbase::sync::into_inner(skipped);
     report.skipped.extend(sk.files);
 
     let t = Instant::now();

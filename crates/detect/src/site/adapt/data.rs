@@ -126,7 +126,7 @@ pub fn site_scans(
         progress.inc(1);
     }
     progress.done();
-    let sk = skipped.into_inner().unwrap_or_else(|e| e.into_inner());
+    let sk = milbase::sync::into_inner(skipped);
     skipped_msgs.extend(sk.files);
     Ok((out, skipped_msgs))
 }
