@@ -17,7 +17,16 @@ trap 'rm -rf "$W"' EXIT
 "$ICH" -q extract --model "$W/model" --dataset "$W/ds" --out "$W/features.csv"
 "$ICH" -q fit-gp --features "$W/features.csv" --bundle "$W/model" --model g-vgpmil --inducing 8 \
   --calibrate --seed 0
-"$ICH" -q predict --model "$W/model" "$W/dicom" --out "$W/report" --samples 200 --no-html \
+KEEP="${2:-}"
+PAGES=(--no-html)
+[ -n "$KEEP" ] && PAGES=()
+"$ICH" -q predict --model "$W/model" "$W/dicom" --out "$W/report" --samples 200 "${PAGES[@]}" \
   --labels "$W/dicom/labels.csv" --labels "$W/dicom/slice_labels.csv"
+if [ -n "$KEEP" ]; then
+  mkdir -p "$KEEP"
+  cp -r "$W/report" "$KEEP/"
+  echo "$W" >"$KEEP/W"
+  exit 0
+fi
 cp "$W/report/report.json" "$W/report/slices.csv" "$W/report/scans.csv" crates/ich/tests/golden/
 echo "golden report written to crates/ich/tests/golden/"
