@@ -20,7 +20,12 @@ import sys
 
 
 def dump(path):
-    out = subprocess.run(["dcmdump", "+L", path], capture_output=True, text=True, check=True)
+    try:
+        out = subprocess.run(["dcmdump", "+L", path], capture_output=True, text=True)
+    except FileNotFoundError:
+        sys.exit("same-reports: dcmdump not found: install dcmtk (bash scripts/setup-system.sh)")
+    if out.returncode != 0:
+        sys.exit(f"same-reports: dcmdump could not read {path}: {out.stderr.strip()}")
     return out.stdout
 
 
